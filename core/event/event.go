@@ -1,0 +1,114 @@
+// Package event defines pincer's event protocol (DESIGN.md, "Events") and the
+// session log that carries it.
+//
+// Every event has a type, a per-session sequence number (from 1, no gaps), the
+// session and turn it belongs to, a UTC timestamp, and a payload whose fields depend
+// on the type. On the wire (stream-json, the store) an event is one flat JSON object:
+// the common fields and the payload fields side by side. The log is the only feed of
+// every view: front ends read it from a cursor and miss nothing.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Type names an event. Types that have shipped are never renamed.
+type Type string
+
+// The event types of DESIGN.md.
+const (
+	SessionCreated      Type = "session.created"
+	TurnStarted         Type = "turn.started"
+	MessageDelta        Type = "message.delta"
+	MessageCompleted    Type = "message.completed"
+	ToolStarted         Type = "tool.started"
+	ToolCompleted       Type = "tool.completed"
+	PermissionRequested Type = "permission.requested"
+	PermissionResolved  Type = "permission.resolved"
+	UsageReported       Type = "usage"
+	CompactionCompleted Type = "compaction.completed"
+	TurnCompleted       Type = "turn.completed"
+	TurnFailed          Type = "turn.failed"
+	TurnCancelled       Type = "turn.cancelled"
+)
+
+// Event is one entry of a session log. Data holds the payload as a JSON object; use
+// Decode to read it into the payload struct of its Type.
+type Event struct {
+	Type      Type            `json:"type"`
+	Sequence  uint64          `json:"sequence"`
+	SessionID string          `json:"sessionId"`
+	TurnID    string          `json:"turnId"`
+	Timestamp time.Time       `json:"timestamp"`
+	Data      json.RawMessage `json:"-"`
+}
+
+// Decode unmarshals the payload into v (a pointer to the payload struct).
+func (e Event) Decode(v any) error {
+	if len(e.Data) == 0 {
+		return nil
+	}
+	return json.Unmarshal(e.Data, v)
+}
+
+// header is the JSON shape of the common fields.
+type header struct {
+	Type      Type   `json:"type"`
+	Sequence  uint64 `json:"sequence"`
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId"`
+	Timestamp string `json:"timestamp"`
+}
+
+// MarshalJSON writes the flat form: common fields first, then the payload fields.
+func (e Event) MarshalJSON() ([]byte, error) {
+	h, err := json.Marshal(header{e.Type, e.Sequence, e.SessionID, e.TurnID,
+		e.Timestamp.UTC().Format(time.RFC3339Nano)})
+	if err != nil {
+		return nil, err
+	}
+	data := e.Data
+	if len(data) < 2 || string(data) == "{}" || string(data) == "null" {
+		return h, nil
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("event %s: payload is not a JSON object", e.Type)
+	}
+	out := make([]byte, 0, len(h)+len(data))
+	out = append(out, h[:len(h)-1]...)
+	out = append(out, ',')
+	out = append(out, data[1:]...)
+	return out, nil
+}
+
+// UnmarshalJSON reads the flat form back; the payload keeps every field, the common
+// ones included (they are ignored by payload structs).
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var h header
+	if err := json.Unmarshal(b, &h); err != nil {
+		return err
+	}
+	ts, err := time.Parse(time.RFC3339Nano, h.Timestamp)
+	if err != nil && h.Timestamp != "" {
+		return fmt.Errorf("event timestamp: %w", err)
+	}
+	*e = Event{Type: h.Type, Sequence: h.Sequence, SessionID: h.SessionID, TurnID: h.TurnID,
+		Timestamp: ts, Data: append(json.RawMessage(nil), b...)}
+	return nil
+}
+
+// New builds an unsequenced event of type t with payload p (a payload struct or nil).
+// The log assigns Sequence and Timestamp on append.
+func New(t Type, sessionID, turnID string, p any) (Event, error) {
+	ev := Event{Type: t, SessionID: sessionID, TurnID: turnID}
+	if p != nil {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return Event{}, fmt.Errorf("event %s: %w", t, err)
+		}
+		ev.Data = b
+	}
+	return ev, nil
+}

@@ -1,0 +1,111 @@
+package event
+
+// Payload structs, one per event type, with the field names of DESIGN.md.
+
+// SessionCreatedData is the payload of session.created.
+type SessionCreatedData struct {
+	Cwd   string `json:"cwd"`
+	Model string `json:"model"`
+}
+
+// TurnStartedData is the payload of turn.started.
+type TurnStartedData struct {
+	Input string `json:"input"`
+}
+
+// MessageDeltaData is the payload of message.delta. Kind is "text" or "reasoning".
+type MessageDeltaData struct {
+	MessageID string `json:"messageId"`
+	Delta     string `json:"delta"`
+	Kind      string `json:"kind"`
+}
+
+// MessageCompletedData is the payload of message.completed. Interrupted is set when
+// the message was cut short by a cancellation.
+type MessageCompletedData struct {
+	MessageID   string `json:"messageId"`
+	Role        string `json:"role"`
+	Text        string `json:"text"`
+	Reasoning   string `json:"reasoning,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+}
+
+// ToolStartedData is the payload of tool.started. Input is the call's JSON arguments.
+type ToolStartedData struct {
+	ToolCallID string `json:"toolCallId"`
+	Name       string `json:"name"`
+	Input      string `json:"input"`
+	Summary    string `json:"summary"`
+}
+
+// ToolCompletedData is the payload of tool.completed. Diff is a unified diff for file
+// changes, empty otherwise. Every tool call gets exactly one, including calls that
+// never started (unknown tool, bad input, denial): those have DurationMs 0.
+type ToolCompletedData struct {
+	ToolCallID string `json:"toolCallId"`
+	Name       string `json:"name"`
+	Output     string `json:"output"`
+	IsError    bool   `json:"isError"`
+	DurationMs int64  `json:"durationMs"`
+	Diff       string `json:"diff,omitempty"`
+}
+
+// PermissionRequestedData is the payload of permission.requested.
+type PermissionRequestedData struct {
+	RequestID  string `json:"requestId"`
+	ToolCallID string `json:"toolCallId"`
+	Name       string `json:"name"`
+	Summary    string `json:"summary"`
+	Reason     string `json:"reason"`
+}
+
+// PermissionResolvedData is the payload of permission.resolved. Decision is allow or
+// deny; Scope is once, session or always; By names who decided (mode, rule, user).
+type PermissionResolvedData struct {
+	RequestID  string `json:"requestId"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Decision   string `json:"decision"`
+	Scope      string `json:"scope"`
+	Reason     string `json:"reason"`
+	By         string `json:"by"`
+}
+
+// UsageData is the payload of usage: the tokens of one model call. CostUSD is null
+// when the price is unknown.
+type UsageData struct {
+	InputTokens      int64    `json:"inputTokens"`
+	OutputTokens     int64    `json:"outputTokens"`
+	CacheReadTokens  int64    `json:"cacheReadTokens"`
+	CacheWriteTokens int64    `json:"cacheWriteTokens"`
+	CostUSD          *float64 `json:"costUsd"`
+}
+
+// CompactionCompletedData is the payload of compaction.completed.
+type CompactionCompletedData struct {
+	BeforeTokens int64 `json:"beforeTokens"`
+	AfterTokens  int64 `json:"afterTokens"`
+}
+
+// TurnCompletedData is the payload of turn.completed.
+type TurnCompletedData struct {
+	StopReason string `json:"stopReason"`
+}
+
+// Reasons a turn fails, as in turn.failed's reason field.
+const (
+	ReasonMaxIterations = "max_iterations"
+	ReasonProvider      = "provider"
+	ReasonLeaseLost     = "lease_lost"
+	ReasonInternal      = "internal"
+)
+
+// TurnFailedData is the payload of turn.failed.
+type TurnFailedData struct {
+	Error  string `json:"error"`
+	Reason string `json:"reason"`
+}
+
+// TurnCancelledData is the payload of turn.cancelled.
+type TurnCancelledData struct {
+	Reason string `json:"reason"`
+}

@@ -1,0 +1,73 @@
+// Package provider is the boundary between pincer and a model API. A Provider turns a
+// Request (transcript view + tools) into a stream of Events: text and reasoning
+// deltas, completed tool calls, usage, and one final Done. Nothing outside this
+// package and its sub-packages sees a wire type.
+//
+// Sub-packages implement one wire API each (openai: Chat Completions and its
+// compatibles); sse reads Server-Sent Events per the WHATWG specification.
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+
+	"pincer/core/message"
+)
+
+// ToolSpec describes a tool to the model: its name, description and the JSON Schema
+// of its input (an object schema).
+type ToolSpec struct {
+	Name        string
+	Description string
+	Schema      json.RawMessage
+}
+
+// Request is one model call. Messages is the provider view of the transcript (already
+// repaired: every tool call answered), starting with the system message if any.
+type Request struct {
+	Model     string
+	Messages  []message.Message
+	Tools     []ToolSpec
+	MaxTokens int // 0: the provider's default
+}
+
+// EventType names a stream event.
+type EventType int
+
+// Stream event types.
+const (
+	// EventTextDelta carries Text: a piece of the assistant's visible answer.
+	EventTextDelta EventType = iota + 1
+	// EventReasoningDelta carries Text: a piece of reasoning ("thinking"), kept apart
+	// from the answer; Signature is set when the provider signs the reasoning.
+	EventReasoningDelta
+	// EventToolCall carries ToolCall: one tool call whose arguments are complete (or
+	// marked Truncated when a length finish cut them off).
+	EventToolCall
+	// EventUsage carries Usage: the tokens of this call so far (may come more than
+	// once; later values replace earlier ones field by field when non-zero).
+	EventUsage
+	// EventDone carries FinishReason as the provider sent it ("stop", "tool_calls",
+	// "length", ...; empty when none was sent). It is the last event of a stream.
+	EventDone
+)
+
+// Event is one item of a provider stream.
+type Event struct {
+	Type         EventType
+	Text         string
+	Signature    string
+	ToolCall     message.Part // Type == message.PartToolCall
+	Usage        message.Usage
+	FinishReason string
+}
+
+// Provider is a model API. Stream yields events until EventDone or an error; an error
+// ends the stream and is an *Error whose message is one readable line. The stream
+// stops early when ctx ends (yielding ctx.Err()) or when the consumer stops ranging.
+type Provider interface {
+	// Name is the provider's name as in a model ID ("openai" in "openai/gpt-4o").
+	Name() string
+	Stream(ctx context.Context, req Request) iter.Seq2[Event, error]
+}

@@ -1,0 +1,78 @@
+// Package persist keeps pincer's sessions, transcripts, event logs and leases.
+//
+// Store is the one interface; Badger (badger.go) is the real implementation and
+// Memory (memory.go) the one for tests. Both keep the same contract:
+//   - Sessions are listed newest first by UpdatedAt.
+//   - Messages of a session are numbered from 1 by AppendMessage, in append order,
+//     and never rewritten (the transcript is the whole truth).
+//   - Events are stored under the sequence the caller (core/event.Log) assigned;
+//     storing a sequence twice is an error (ErrDuplicate), so a log never forks.
+//   - A lease is held by one owner until it expires (TTL) or is released; acquiring
+//     or renewing is a compare-and-set in one transaction.
+//
+// persist knows the types of core/event and core/message but no behaviour.
+package persist
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/message"
+)
+
+// ErrNotFound is returned for a session (or other record) that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrDuplicate is returned when an event sequence is already stored.
+var ErrDuplicate = errors.New("duplicate event sequence")
+
+// Session is a session's record. Status is idle, running, failed or cancelled (the
+// state after its last turn). Title is the first user input, cut to one line.
+type Session struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Cwd       string    `json:"cwd"`
+	Model     string    `json:"model"`
+	Status    string    `json:"status"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Lease is who holds a session and until when.
+type Lease struct {
+	SessionID string    `json:"sessionId"`
+	Owner     string    `json:"owner"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// Store is the persistence contract every part of pincer uses. Methods are safe for
+// concurrent use. Errors wrap ErrNotFound / ErrDuplicate where those apply.
+type Store interface {
+	// PutSession creates or replaces a session record and updates the recency index.
+	PutSession(ctx context.Context, s Session) error
+	// GetSession returns a session or an error wrapping ErrNotFound.
+	GetSession(ctx context.Context, id string) (Session, error)
+	// ListSessions returns up to limit sessions, newest UpdatedAt first (limit <= 0: all).
+	ListSessions(ctx context.Context, limit int) ([]Session, error)
+
+	// AppendMessage stores m as the session's next message and returns it with Seq set.
+	AppendMessage(ctx context.Context, m message.Message) (message.Message, error)
+	// ListMessages returns every message of a session in Seq order.
+	ListMessages(ctx context.Context, sessionID string) ([]message.Message, error)
+
+	event.Store
+
+	// AcquireLease gives the session to owner for ttl if it is free, expired, or
+	// already owner's (then it is renewed). It reports whether owner now holds it and,
+	// when not, the current holder.
+	AcquireLease(ctx context.Context, sessionID, owner string, ttl time.Duration) (bool, Lease, error)
+	// RenewLease extends owner's lease by ttl; false when owner no longer holds it.
+	RenewLease(ctx context.Context, sessionID, owner string, ttl time.Duration) (bool, error)
+	// ReleaseLease frees the session if owner holds it; otherwise it does nothing.
+	ReleaseLease(ctx context.Context, sessionID, owner string) error
+
+	// Close releases the store's resources.
+	Close() error
+}
