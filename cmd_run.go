@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/core/permission"
+	"pincer/core/prompt"
+	"pincer/persist"
+	"pincer/sandbox"
+	"pincer/tools"
+	"pincer/ui/headless"
+)
+
+// runFlags are the flags of `pincer run`.
+type runFlags struct {
+	model, baseURL, mode, format, session string
+	maxTurns                              int
+	cont                                  bool
+	stall                                 time.Duration
+}
+
+func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
+	f := &runFlags{}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default $PINCER_MODEL or "+defaultModel+")")
+	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
+	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
+	fs.StringVar(&f.format, "output-format", "text", "text | json | stream-json")
+	fs.IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxIterations, "most model calls in this turn")
+	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
+	fs.BoolVar(&f.cont, "c", false, "short for --continue")
+	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
+	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: pincer run [flags] [PROMPT]   (PROMPT or standard input)")
+		fs.PrintDefaults()
+	}
+	return fs, f
+}
+
+// cmdRun is `pincer run`: one headless turn.
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	fs, f := newRunFlagSet(stderr)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 0, err
+	}
+	mode, err := permission.ParseMode(f.mode)
+	if err != nil {
+		return 0, usageError{err.Error()}
+	}
+	format, err := headless.ParseFormat(f.format)
+	if err != nil {
+		return 0, usageError{err.Error()}
+	}
+	if f.maxTurns < 1 {
+		return 0, usagef("--max-turns must be at least 1")
+	}
+	if f.cont && f.session != "" {
+		return 0, usagef("--continue and --session cannot be used together")
+	}
+	input, err := readPrompt(pos, stdin)
+	if err != nil {
+		return 0, err
+	}
+	mc, err := resolveModel(f.model, f.baseURL, os.Getenv)
+	if err != nil {
+		return 0, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return 0, err
+	}
+	ws, err := sandbox.NewWorkspace(cwd)
+	if err != nil {
+		return 0, err
+	}
+	store, err := openStore()
+	if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+
+	ag, err := agent.New(agent.Config{
+		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
+		Tools: tools.Default(), Workspace: ws, PermissionMode: mode, MaxIterations: f.maxTurns,
+		SystemPrompt: prompt.Build(prompt.Env{Cwd: ws.Root(), Date: time.Now()}),
+	})
+	if err != nil {
+		return 0, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	sessionID, after, err := pickSession(ctx, ag, store, f, ws.Root())
+	if err != nil {
+		return 0, err
+	}
+	code := headless.Run(ctx, ag, sessionID, input, headless.Options{
+		Format: format, Stdout: stdout, Stderr: stderr, After: after,
+	})
+	return code, nil
+}
+
+// pickSession returns the session to run in (new, --continue or --session) and the
+// log cursor from which stream-json prints.
+func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, f *runFlags, cwd string) (string, uint64, error) {
+	id := f.session
+	if f.cont {
+		list, err := store.ListSessions(ctx, 0)
+		if err != nil {
+			return "", 0, err
+		}
+		for _, s := range list {
+			if s.Cwd == cwd {
+				id = s.ID
+				break
+			}
+		}
+		if id == "" {
+			return "", 0, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
+		}
+	}
+	if id != "" {
+		if _, err := store.GetSession(ctx, id); err != nil {
+			if errors.Is(err, persist.ErrNotFound) {
+				return "", 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+			}
+			return "", 0, err
+		}
+		after, err := store.LastEventSequence(ctx, id)
+		return id, after, err
+	}
+	s, err := ag.CreateSession(ctx)
+	if err != nil {
+		return "", 0, err
+	}
+	return s.ID, 0, nil
+}
+
+// readPrompt takes the prompt from the arguments, else from standard input.
+func readPrompt(pos []string, stdin io.Reader) (string, error) {
+	if len(pos) > 0 {
+		p := strings.Join(pos, " ")
+		if strings.TrimSpace(p) == "" {
+			return "", usagef("the prompt is empty")
+		}
+		return p, nil
+	}
+	if f, ok := stdin.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return "", usagef("no prompt: pass PROMPT or pipe it on standard input")
+		}
+	}
+	b, err := io.ReadAll(stdin)
+	if err != nil {
+		return "", fmt.Errorf("read prompt from stdin: %w", err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("no prompt: pass PROMPT or pipe it on standard input")
+	}
+	return strings.TrimRight(string(b), "\n"), nil
+}

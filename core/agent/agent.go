@@ -1,0 +1,172 @@
+// Package agent runs sessions: the query loop (SubmitTurn), the session lease, tool
+// calls and the provider view of the transcript. It behaves as mx-claw's query loop:
+//
+//   - Preconditions before a turn, each a clear error: a provider is configured, the
+//     session has no active turn in this process, the session lease is acquired.
+//   - The first turn of a session writes the system message; the user message is
+//     stored before the model is called.
+//   - At most MaxIterations model calls per turn; running out ends the turn with
+//     turn.failed reason max_iterations.
+//   - Every tool call gets exactly one tool result (invariant 2); failures reach the
+//     model as "Tool failed: <reason>".
+//   - Every step appends an event to the session log; front ends read only the log.
+//   - The lease is renewed every TTL/3; losing it cancels the turn.
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/persist"
+	"pincer/sandbox"
+	"pincer/tools"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultMaxIterations = 50
+	DefaultLeaseTTL      = 30 * time.Second
+	DefaultDeltaInterval = 33 * time.Millisecond // ≤ ~30 message.delta events per second
+)
+
+// ErrNoProvider is returned by SubmitTurn when no provider is configured.
+var ErrNoProvider = errors.New("no model provider is configured: pass --model PROVIDER/MODEL and set PINCER_API_KEY or OPENAI_API_KEY")
+
+// ErrTurnActive is returned when the session already runs a turn in this process.
+var ErrTurnActive = errors.New("session already has an active turn")
+
+// ErrLeaseHeld is returned when another process holds the session lease.
+var ErrLeaseHeld = errors.New("session lease is held by another process")
+
+// Approver asks a person about a tool call the policy could not decide alone. It
+// blocks until a decision or ctx ends. A nil Approver (headless) denies every ask,
+// telling the model which flag would allow it.
+type Approver interface {
+	Approve(ctx context.Context, sessionID, requestID string, req permission.Request) permission.Decision
+}
+
+// ToolHooks is the seam for PreToolUse / PostToolUse hooks (Claude Code's protocol;
+// core/hook implements it). PreToolUse may block a call (a non-empty reason becomes
+// the tool result) before the permission decision; PostToolUse sees the result.
+type ToolHooks interface {
+	PreToolUse(ctx context.Context, sessionID, toolName string, input []byte) (blockReason string, err error)
+	PostToolUse(ctx context.Context, sessionID, toolName string, input []byte, output string, isError bool) error
+}
+
+// Config builds an Agent. Store, Provider, Tools and Workspace are required (a nil
+// Provider is allowed and makes SubmitTurn fail with ErrNoProvider).
+type Config struct {
+	Store     persist.Store
+	Log       *event.Log // optional: one over Store is made when nil
+	Provider  provider.Provider
+	Model     string // the model ID sent to the provider ("gpt-4o")
+	ModelName string // as shown to people: "openai/gpt-4o"
+	Tools     *tools.Registry
+	Workspace *sandbox.Workspace
+
+	SystemPrompt   string
+	PermissionMode permission.Mode
+	Approver       Approver
+	Hooks          ToolHooks
+
+	MaxIterations int           // model calls per turn; 0: DefaultMaxIterations
+	LeaseTTL      time.Duration // 0: DefaultLeaseTTL
+	DeltaInterval time.Duration // 0: DefaultDeltaInterval
+	MaxTokens     int           // per model call; 0: the provider's default
+}
+
+// Agent runs turns on sessions. Safe for concurrent use; one turn per session at a
+// time.
+type Agent struct {
+	cfg     Config
+	log     *event.Log
+	owner   string // lease owner: pid plus a random id for this Agent
+	schemas *schemaCache
+
+	mu     sync.Mutex
+	active map[string]bool
+	files  map[string]*tools.FileState // per session: what was Read, for Write/Edit
+}
+
+// New returns an Agent for cfg.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Store == nil || cfg.Tools == nil || cfg.Workspace == nil {
+		return nil, errors.New("agent: Store, Tools and Workspace are required")
+	}
+	if cfg.MaxIterations <= 0 {
+		cfg.MaxIterations = DefaultMaxIterations
+	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = DefaultLeaseTTL
+	}
+	if cfg.DeltaInterval <= 0 {
+		cfg.DeltaInterval = DefaultDeltaInterval
+	}
+	if cfg.PermissionMode == "" {
+		cfg.PermissionMode = permission.ModeDefault
+	}
+	log := cfg.Log
+	if log == nil {
+		log = event.NewLog(cfg.Store)
+	}
+	return &Agent{
+		cfg: cfg, log: log,
+		owner:   fmt.Sprintf("pid:%d/%s", os.Getpid(), newID()),
+		schemas: newSchemaCache(),
+		active:  map[string]bool{}, files: map[string]*tools.FileState{},
+	}, nil
+}
+
+// Log returns the event log the agent appends to.
+func (a *Agent) Log() *event.Log { return a.log }
+
+// Store returns the agent's store.
+func (a *Agent) Store() persist.Store { return a.cfg.Store }
+
+// CreateSession makes a new session in the workspace and emits session.created.
+func (a *Agent) CreateSession(ctx context.Context) (persist.Session, error) {
+	now := time.Now().UTC()
+	s := persist.Session{ID: newSessionID(now), Cwd: a.cfg.Workspace.Root(), Model: a.cfg.ModelName,
+		Status: "idle", CreatedAt: now, UpdatedAt: now}
+	if err := a.cfg.Store.PutSession(ctx, s); err != nil {
+		return persist.Session{}, fmt.Errorf("create session: %w", err)
+	}
+	if _, err := a.log.Emit(ctx, event.SessionCreated, s.ID, "",
+		event.SessionCreatedData{Cwd: s.Cwd, Model: s.Model}); err != nil {
+		return persist.Session{}, fmt.Errorf("create session: %w", err)
+	}
+	return s, nil
+}
+
+// fileState returns the session's record of read files.
+func (a *Agent) fileState(sessionID string) *tools.FileState {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	fs, ok := a.files[sessionID]
+	if !ok {
+		fs = tools.NewFileState()
+		a.files[sessionID] = fs
+	}
+	return fs
+}
+
+// newID returns 16 random hex characters.
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// newSessionID returns a sortable, unique session ID: UTC time then randomness.
+func newSessionID(now time.Time) string {
+	return now.Format("20060102-150405") + "-" + newID()[:8]
+}

@@ -1,0 +1,507 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/persist"
+	"pincer/tools"
+)
+
+func TestPreconditionNoProvider(t *testing.T) {
+	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "hi")
+	if !errors.Is(err, ErrNoProvider) {
+		t.Fatalf("err = %v, want ErrNoProvider", err)
+	}
+	if n := len(h.messages()); n != 0 {
+		t.Errorf("a turn without provider stored %d messages", n)
+	}
+}
+
+func TestPreconditionActiveTurn(t *testing.T) {
+	prov := &scripted{steps: []step{{block: true}}}
+	h := newHarness(t, prov, permission.ModeDefault)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan TurnResult)
+	go func() { res, _ := h.ag.SubmitTurn(ctx, h.sess.ID, "first"); done <- res }()
+	waitFor(t, func() bool { return prov.calls() == 1 })
+	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "second")
+	if !errors.Is(err, ErrTurnActive) {
+		t.Errorf("second submit err = %v, want ErrTurnActive", err)
+	}
+	cancel()
+	if res := <-done; res.Outcome != OutcomeCancelled {
+		t.Errorf("first turn outcome = %s", res.Outcome)
+	}
+}
+
+func TestPreconditionLeaseHeld(t *testing.T) {
+	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	if ok, _, err := h.store.AcquireLease(context.Background(), h.sess.ID, "other-process", time.Minute); !ok || err != nil {
+		t.Fatal("could not take the lease for the other owner")
+	}
+	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "hi")
+	if !errors.Is(err, ErrLeaseHeld) || !strings.Contains(err.Error(), "other-process") {
+		t.Fatalf("err = %v, want ErrLeaseHeld naming the holder", err)
+	}
+	if h.prov.calls() != 0 {
+		t.Error("the provider was called without the lease")
+	}
+}
+
+func TestSystemOnceUserBeforeModel(t *testing.T) {
+	prov := &scripted{steps: []step{{err: &provider.Error{Provider: "fake", Kind: provider.KindServer, Status: 503, Message: "down"}}}}
+	h := newHarness(t, prov, permission.ModeDefault)
+	res := h.submit(context.Background(), "please do it")
+	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonProvider {
+		t.Fatalf("outcome %s/%s, want failed/provider", res.Outcome, res.StopReason)
+	}
+	msgs := h.messages()
+	if len(msgs) != 2 || msgs[0].Role != message.RoleSystem || msgs[1].Text() != "please do it" {
+		t.Fatalf("transcript after a failed call: %v", msgs)
+	}
+	if len(prov.request(0).Messages) != 2 {
+		t.Errorf("the provider did not get system+user")
+	}
+	h.submit(context.Background(), "again")
+	systems := 0
+	for _, m := range h.messages() {
+		if m.Role == message.RoleSystem {
+			systems++
+		}
+	}
+	if systems != 1 {
+		t.Errorf("%d system messages after two turns, want 1", systems)
+	}
+	last := lastEvent(h.events())
+	if last.Type != event.TurnCompleted {
+		t.Errorf("second turn ended with %s", last.Type)
+	}
+}
+
+func TestIterationBudget(t *testing.T) {
+	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
+	st := toolStep(toolCallEvent("c", "Echo", `{"x":"1"}`))
+	prov := &scripted{loop: &st}
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{MaxIterations: 3}, echo)
+	res := h.submit(context.Background(), "loop forever")
+	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonMaxIterations {
+		t.Fatalf("outcome %s/%s, want failed/max_iterations", res.Outcome, res.StopReason)
+	}
+	if prov.calls() != 3 || res.Iterations != 3 {
+		t.Errorf("model calls = %d (result says %d), want 3", prov.calls(), res.Iterations)
+	}
+	last := lastEvent(h.events())
+	if d := mustDecode[event.TurnFailedData](t, last); last.Type != event.TurnFailed || d.Reason != event.ReasonMaxIterations {
+		t.Errorf("last event %s %+v", last.Type, d)
+	}
+}
+
+func TestStreamingDeltasReasoningUsage(t *testing.T) {
+	var evs []provider.Event
+	evs = append(evs, provider.Event{Type: provider.EventReasoningDelta, Text: "thinking "})
+	evs = append(evs, provider.Event{Type: provider.EventReasoningDelta, Text: "hard", Signature: "sig"})
+	for i := 0; i < 200; i++ {
+		evs = append(evs, provider.Event{Type: provider.EventTextDelta, Text: "x"})
+	}
+	cost := 0.25
+	evs = append(evs,
+		provider.Event{Type: provider.EventUsage, Usage: message.Usage{InputTokens: 10, OutputTokens: 5}},
+		provider.Event{Type: provider.EventUsage, Usage: message.Usage{OutputTokens: 7, CacheReadTokens: 3, CostUSD: &cost}},
+		provider.Event{Type: provider.EventDone, FinishReason: "stop"})
+	prov := &scripted{steps: []step{{events: evs}}}
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{DeltaInterval: time.Hour})
+	res := h.submit(context.Background(), "hi")
+	if res.Outcome != OutcomeCompleted || res.FinalText != strings.Repeat("x", 200) {
+		t.Fatalf("outcome %s text %q", res.Outcome, res.FinalText)
+	}
+	all := h.events()
+	deltas := eventsOf(all, event.MessageDelta)
+	var text, reasoning strings.Builder
+	for _, ev := range deltas {
+		d := mustDecode[event.MessageDeltaData](t, ev)
+		switch d.Kind {
+		case "text":
+			text.WriteString(d.Delta)
+		case "reasoning":
+			reasoning.WriteString(d.Delta)
+		default:
+			t.Errorf("delta kind %q", d.Kind)
+		}
+	}
+	if text.String() != strings.Repeat("x", 200) || reasoning.String() != "thinking hard" {
+		t.Errorf("deltas text %q reasoning %q", text.String(), reasoning.String())
+	}
+	// With a one-hour interval, 202 deltas coalesce into a handful of events.
+	if len(deltas) > 4 {
+		t.Errorf("%d message.delta events for 202 deltas: not coalesced", len(deltas))
+	}
+	msgs := h.messages()
+	am := msgs[len(msgs)-1]
+	if am.Reasoning() != "thinking hard" || am.Parts[0].Signature != "sig" || am.Text() != strings.Repeat("x", 200) {
+		t.Errorf("assistant message parts %+v", am.Parts)
+	}
+	u := mustDecode[event.UsageData](t, eventsOf(all, event.UsageReported)[0])
+	if u.InputTokens != 10 || u.OutputTokens != 7 || u.CacheReadTokens != 3 || u.CostUSD == nil || *u.CostUSD != 0.25 {
+		t.Errorf("usage event %+v", u)
+	}
+	if res.Usage.OutputTokens != 7 {
+		t.Errorf("turn usage %+v", res.Usage)
+	}
+}
+
+func TestDeltaRateLimited(t *testing.T) {
+	// 300 deltas over ~300 ms with the default interval must not produce one event each.
+	var evs []provider.Event
+	for i := 0; i < 300; i++ {
+		evs = append(evs, provider.Event{Type: provider.EventTextDelta, Text: "y"})
+	}
+	evs = append(evs, provider.Event{Type: provider.EventDone, FinishReason: "stop"})
+	prov := &slowProvider{events: evs, gap: time.Millisecond}
+	h := newHarnessWith(t, nil, persist.NewMemory(), Config{DeltaInterval: DefaultDeltaInterval})
+	h.ag.cfg.Provider = prov
+	start := time.Now()
+	h.submit(context.Background(), "hi")
+	elapsed := time.Since(start)
+	n := len(eventsOf(h.events(), event.MessageDelta))
+	limit := int(elapsed/DefaultDeltaInterval) + 2
+	if n > limit {
+		t.Errorf("%d delta events in %v: more than ~30 per second (limit %d)", n, elapsed, limit)
+	}
+}
+
+func TestToolCallsFromStructuredCallsNotFinishReason(t *testing.T) {
+	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
+	prov := &scripted{steps: []step{
+		// a tool call with finish "stop": still run
+		{events: []provider.Event{toolCallEvent("c1", "Echo", `{"x":"a"}`), {Type: provider.EventDone, FinishReason: "stop"}}},
+		// finish "tool_calls" without calls: the turn ends
+		{events: []provider.Event{{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "tool_calls"}}},
+	}}
+	h := newHarness(t, prov, permission.ModeDefault, echo)
+	res := h.submit(context.Background(), "go")
+	if echo.runCount.Load() != 1 || res.Outcome != OutcomeCompleted || prov.calls() != 2 {
+		t.Fatalf("runs=%d outcome=%s calls=%d", echo.runCount.Load(), res.Outcome, prov.calls())
+	}
+}
+
+func TestToolCallFailuresBecomeResults(t *testing.T) {
+	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
+	panicky := &fakeTool{name: "Panic", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) { panic("kaboom") }}
+	failing := &fakeTool{name: "Fail", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) { return tools.Result{}, errBoom }}
+	truncated := toolCallEvent("t1", "Echo", `{"x":"cut`)
+	truncated.ToolCall.Truncated = true
+	prov := &scripted{steps: []step{toolStep(
+		toolCallEvent("u1", "Nope", `{}`),
+		toolCallEvent("j1", "Echo", `{"x":`),
+		toolCallEvent("s1", "Echo", `{"y":"1"}`),
+		toolCallEvent("ok1", "Echo", `{"x":"1"}`),
+		toolCallEvent("d1", "Echo", `{"x":"1"}`),
+		toolCallEvent("p1", "Panic", `{"x":"1"}`),
+		toolCallEvent("f1", "Fail", `{"x":"1"}`),
+		truncated,
+	)}}
+	h := newHarness(t, prov, permission.ModeDefault, echo, panicky, failing)
+	res := h.submit(context.Background(), "go")
+	if res.Outcome != OutcomeCompleted {
+		t.Fatalf("outcome %s: %v", res.Outcome, res.Err)
+	}
+	want := map[string]string{
+		"u1":  `Tool failed: unknown tool "Nope"`,
+		"j1":  "Tool failed: the arguments are not a JSON object",
+		"s1":  "Tool failed: invalid input:",
+		"ok1": "Echo ran with",
+		"d1":  "Duplicate tool call rejected",
+		"p1":  "Tool failed: internal error in Panic: kaboom",
+		"f1":  "Tool failed: boom",
+		"t1":  "Tool call was cut off",
+	}
+	results := h.toolResults()
+	if len(results) != len(want) {
+		t.Errorf("%d results for %d calls", len(results), len(want))
+	}
+	for id, prefix := range want {
+		r, ok := results[id]
+		if !ok || !strings.HasPrefix(r.Text, prefix) {
+			t.Errorf("result %s = %q, want prefix %q", id, r.Text, prefix)
+		}
+		if id != "ok1" && !r.IsError {
+			t.Errorf("result %s not marked as an error", id)
+		}
+	}
+	if !strings.Contains(results["s1"].Text, "x") {
+		t.Errorf("schema error does not name the missing property: %q", results["s1"].Text)
+	}
+	if echo.runCount.Load() != 1 {
+		t.Errorf("Echo ran %d times, want 1 (duplicate, truncated and invalid calls must not run)", echo.runCount.Load())
+	}
+	// One tool.completed per call; tool.started only for calls that ran.
+	evs := h.events()
+	if n := len(eventsOf(evs, event.ToolCompleted)); n != len(want) {
+		t.Errorf("%d tool.completed for %d calls", n, len(want))
+	}
+	if n := len(eventsOf(evs, event.ToolStarted)); n != 3 {
+		t.Errorf("%d tool.started, want 3 (Echo, Panic, Fail)", n)
+	}
+}
+
+func TestPermissionModes(t *testing.T) {
+	cases := []struct {
+		mode      permission.Mode
+		kind      tools.Kind
+		ran       bool
+		reasonHas string
+	}{
+		{permission.ModeDefault, tools.KindRead, true, ""},
+		{permission.ModeDefault, tools.KindExecute, false, "--permission-mode bypassPermissions"},
+		{permission.ModeDefault, tools.KindEdit, false, "acceptEdits"},
+		{permission.ModeAcceptEdits, tools.KindEdit, true, ""},
+		{permission.ModeAcceptEdits, tools.KindExecute, false, "bypassPermissions"},
+		{permission.ModeBypass, tools.KindExecute, true, ""},
+		{permission.ModePlan, tools.KindEdit, false, "plan mode"},
+	}
+	for _, c := range cases {
+		t.Run(string(c.mode)+"/"+string(c.kind), func(t *testing.T) {
+			tl := &fakeTool{name: "T", kind: c.kind}
+			prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+			h := newHarness(t, prov, c.mode, tl)
+			h.submit(context.Background(), "go")
+			if got := tl.runCount.Load() == 1; got != c.ran {
+				t.Fatalf("ran = %v, want %v", got, c.ran)
+			}
+			r := h.toolResults()["c"]
+			if !c.ran && (!strings.HasPrefix(r.Text, "Permission denied: ") || !strings.Contains(r.Text, c.reasonHas)) {
+				t.Errorf("denial result %q, want a reason containing %q", r.Text, c.reasonHas)
+			}
+			asked := len(eventsOf(h.events(), event.PermissionRequested))
+			if c.mode == permission.ModeDefault && c.kind != tools.KindRead && asked != 1 {
+				t.Errorf("permission.requested events = %d, want 1", asked)
+			}
+		})
+	}
+}
+
+type approveAll struct{}
+
+func (approveAll) Approve(context.Context, string, string, permission.Request) permission.Decision {
+	return permission.Decision{Behavior: permission.Allow, Reason: "user said yes", By: "user"}
+}
+
+func TestApproverAllows(t *testing.T) {
+	tl := &fakeTool{name: "T", kind: tools.KindExecute}
+	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: approveAll{}}, tl)
+	h.submit(context.Background(), "go")
+	if tl.runCount.Load() != 1 {
+		t.Fatal("an approved call did not run")
+	}
+	res := eventsOf(h.events(), event.PermissionResolved)
+	if len(res) != 1 || mustDecode[event.PermissionResolvedData](t, res[0]).Decision != "allow" {
+		t.Errorf("permission.resolved events %v", res)
+	}
+}
+
+func TestParallelReadsSerialOtherwise(t *testing.T) {
+	gate := make(chan struct{})
+	reader := &fakeTool{name: "R", kind: tools.KindRead, safe: true}
+	reader.run = func(ctx context.Context, _ []byte) (tools.Result, error) {
+		// Each read waits until all three run at once (or a timeout): proof of parallelism.
+		select {
+		case <-gate:
+		case <-time.After(2 * time.Second):
+		}
+		return tools.Result{Output: "r"}, nil
+	}
+	go func() {
+		for reader.active.Load() < 3 {
+			time.Sleep(time.Millisecond)
+		}
+		close(gate)
+	}()
+	prov := &scripted{steps: []step{toolStep(
+		toolCallEvent("a", "R", `{"x":"1"}`), toolCallEvent("b", "R", `{"x":"2"}`), toolCallEvent("c", "R", `{"x":"3"}`))}}
+	h := newHarness(t, prov, permission.ModeDefault, reader)
+	h.submit(context.Background(), "go")
+	if reader.maxSeen.Load() != 3 {
+		t.Errorf("max concurrent reads = %d, want 3", reader.maxSeen.Load())
+	}
+	// Results are stored in call order even when they finish in another.
+	var order []string
+	for _, m := range h.messages() {
+		if r, ok := m.ToolResult(); ok {
+			order = append(order, r.ToolCallID)
+		}
+	}
+	if strings.Join(order, ",") != "a,b,c" {
+		t.Errorf("result order %v", order)
+	}
+
+	// A batch with an edit runs in order.
+	r2 := &fakeTool{name: "R", kind: tools.KindRead, safe: true, run: func(context.Context, []byte) (tools.Result, error) {
+		time.Sleep(20 * time.Millisecond)
+		return tools.Result{Output: "r"}, nil
+	}}
+	w := &fakeTool{name: "W", kind: tools.KindEdit}
+	prov2 := &scripted{steps: []step{toolStep(
+		toolCallEvent("a", "R", `{"x":"1"}`), toolCallEvent("b", "W", `{"x":"2"}`), toolCallEvent("c", "R", `{"x":"3"}`))}}
+	h2 := newHarness(t, prov2, permission.ModeBypass, r2, w)
+	h2.submit(context.Background(), "go")
+	if r2.maxSeen.Load() != 1 || r2.runCount.Load() != 2 {
+		t.Errorf("mixed batch: max concurrent reads %d, runs %d", r2.maxSeen.Load(), r2.runCount.Load())
+	}
+}
+
+func TestRepairBeforeEachRequest(t *testing.T) {
+	store := persist.NewMemory()
+	prov := &scripted{}
+	h := newHarnessWith(t, prov, store, Config{})
+	ctx := context.Background()
+	// A transcript left by a crash: a tool call without its result.
+	for _, m := range []message.Message{
+		message.NewText(message.RoleUser, "earlier"),
+		{Role: message.RoleAssistant, Parts: []message.Part{{Type: message.PartToolCall, ToolCallID: "lost", ToolName: "Read", Input: `{}`}}},
+	} {
+		m.SessionID = h.sess.ID
+		if _, err := store.AppendMessage(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.submit(ctx, "continue")
+	view := prov.request(0).Messages
+	var filled bool
+	for _, m := range view {
+		if r, ok := m.ToolResult(); ok && r.ToolCallID == "lost" && r.Text == InterruptedResult {
+			filled = true
+		}
+	}
+	if !filled {
+		t.Errorf("the provider view has no filled result for the lost call: %v", view)
+	}
+	for _, m := range h.messages() {
+		if r, ok := m.ToolResult(); ok && r.ToolCallID == "lost" {
+			t.Error("repair wrote to the stored transcript")
+		}
+	}
+}
+
+func TestCancelDuringStream(t *testing.T) {
+	prov := &scripted{steps: []step{{events: []provider.Event{{Type: provider.EventTextDelta, Text: "partial"}}, block: true}}}
+	h := newHarness(t, prov, permission.ModeDefault)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			evs, _ := h.store.ListEvents(context.Background(), h.sess.ID, 0, 0)
+			if len(eventsOf(evs, event.MessageDelta)) > 0 {
+				break
+			}
+		}
+		cancel()
+	}()
+	res := h.submit(ctx, "go")
+	if res.Outcome != OutcomeCancelled {
+		t.Fatalf("outcome %s", res.Outcome)
+	}
+	msgs := h.messages()
+	am := msgs[len(msgs)-1]
+	if am.Role != message.RoleAssistant || !am.Interrupted || am.Text() != "partial" {
+		t.Errorf("interrupted message %+v", am)
+	}
+	if last := lastEvent(h.events()); last.Type != event.TurnCancelled {
+		t.Errorf("last event %s", last.Type)
+	}
+	// The lease is released and the next turn continues the transcript.
+	res = h.submit(context.Background(), "again")
+	if res.Outcome != OutcomeCompleted {
+		t.Errorf("turn after cancel: %s %v", res.Outcome, res.Err)
+	}
+}
+
+func TestCancelDuringTool(t *testing.T) {
+	started := make(chan struct{})
+	slow := &fakeTool{name: "Slow", kind: tools.KindExecute, run: func(ctx context.Context, _ []byte) (tools.Result, error) {
+		close(started)
+		<-ctx.Done()
+		return tools.Result{Output: "half"}, ctx.Err()
+	}}
+	other := &fakeTool{name: "Other", kind: tools.KindExecute}
+	prov := &scripted{steps: []step{toolStep(toolCallEvent("s", "Slow", `{"x":"1"}`), toolCallEvent("o", "Other", `{"x":"1"}`))}}
+	h := newHarness(t, prov, permission.ModeBypass, slow, other)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	res := h.submit(ctx, "go")
+	if res.Outcome != OutcomeCancelled {
+		t.Fatalf("outcome %s", res.Outcome)
+	}
+	results := h.toolResults()
+	if !strings.HasPrefix(results["s"].Text, "Tool execution was interrupted") || !strings.Contains(results["s"].Text, "half") {
+		t.Errorf("slow result %q", results["s"].Text)
+	}
+	if !strings.HasPrefix(results["o"].Text, "Tool execution was interrupted") || other.runCount.Load() != 0 {
+		t.Errorf("queued call result %q (ran %d)", results["o"].Text, other.runCount.Load())
+	}
+	if prov.calls() != 1 {
+		t.Errorf("the model was called again after cancellation")
+	}
+}
+
+func TestCancelBeforeTurn(t *testing.T) {
+	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := h.ag.SubmitTurn(ctx, h.sess.ID, "go"); err == nil {
+		t.Fatal("a cancelled context started a turn")
+	}
+	if len(h.messages()) != 0 {
+		t.Error("a cancelled turn stored messages")
+	}
+}
+
+func TestLeaseLostCancelsTurn(t *testing.T) {
+	stealer := &leaseStealer{Store: persist.NewMemory()}
+	prov := &scripted{steps: []step{{block: true}}}
+	h := newHarnessWith(t, prov, stealer, Config{LeaseTTL: 30 * time.Millisecond})
+	stealer.steal.Store(true)
+	res := h.submit(context.Background(), "go")
+	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonLeaseLost {
+		t.Fatalf("outcome %s/%s, want failed/lease_lost", res.Outcome, res.StopReason)
+	}
+}
+
+func TestHeartbeatRenewsLease(t *testing.T) {
+	store := persist.NewMemory()
+	release := make(chan struct{})
+	slow := &fakeTool{name: "Slow", kind: tools.KindRead, run: func(ctx context.Context, _ []byte) (tools.Result, error) {
+		<-release
+		return tools.Result{Output: "ok"}, nil
+	}}
+	prov := &scripted{steps: []step{toolStep(toolCallEvent("s", "Slow", `{"x":"1"}`))}}
+	h := newHarnessWith(t, prov, store, Config{LeaseTTL: 60 * time.Millisecond}, slow)
+	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
+	res := h.submit(context.Background(), "go")
+	if res.Outcome != OutcomeCompleted {
+		t.Fatalf("a turn longer than the lease TTL ended %s (%v): the heartbeat did not renew", res.Outcome, res.Err)
+	}
+	// Released at the end: another owner can take it at once.
+	if ok, _, _ := store.AcquireLease(context.Background(), h.sess.ID, "next", time.Minute); !ok {
+		t.Error("the lease was not released after the turn")
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 5s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

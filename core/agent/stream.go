@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/provider"
+)
+
+// errInterrupted marks a model call or tool batch ended by the turn's cancellation.
+var errInterrupted = errors.New("interrupted")
+
+// callModel makes one model call over the repaired view of the transcript, streams
+// its deltas to the log, stores the assistant message and returns its tool calls.
+// On cancellation what had arrived is stored, marked interrupted, and its (unrun)
+// tool calls are dropped; the error wraps the context's.
+func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
+	req := provider.Request{
+		Model:     t.a.cfg.Model,
+		Messages:  RepairView(t.msgs),
+		Tools:     t.a.toolSpecs(),
+		MaxTokens: t.a.cfg.MaxTokens,
+	}
+	msgID := "msg-" + newID()
+	var storeErr error
+	co := newCoalescer(t.a.cfg.DeltaInterval, func(kind, text string) {
+		if err := t.emit(bg, event.MessageDelta, event.MessageDeltaData{MessageID: msgID, Delta: text, Kind: kind}); err != nil && storeErr == nil {
+			storeErr = err
+		}
+	})
+
+	var (
+		parts     partBuilder
+		calls     []message.Part
+		usage     message.Usage
+		finish    string
+		streamErr error
+	)
+	for ev, err := range t.a.cfg.Provider.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		switch ev.Type {
+		case provider.EventTextDelta:
+			parts.add(message.PartText, ev.Text, "")
+			co.add("text", ev.Text)
+		case provider.EventReasoningDelta:
+			parts.add(message.PartReasoning, ev.Text, ev.Signature)
+			co.add("reasoning", ev.Text)
+		case provider.EventToolCall:
+			tc := ev.ToolCall
+			tc.Type = message.PartToolCall
+			calls = append(calls, tc)
+		case provider.EventUsage:
+			mergeUsage(&usage, ev.Usage)
+		case provider.EventDone:
+			finish = ev.FinishReason
+		}
+	}
+	co.close()
+	if storeErr != nil {
+		return nil, storeErr
+	}
+	interrupted := ctx.Err() != nil
+	if interrupted {
+		calls = nil
+	}
+
+	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.parts, calls...),
+		Model: t.a.cfg.ModelName, Interrupted: interrupted || streamErr != nil}
+	if usage != (message.Usage{}) {
+		u := usage
+		m.Usage = &u
+	}
+	if len(m.Parts) > 0 || interrupted {
+		stored, err := t.save(bg, m)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.emit(bg, event.MessageCompleted, event.MessageCompletedData{
+			MessageID: stored.ID, Role: string(message.RoleAssistant), Text: stored.Text(),
+			Reasoning: stored.Reasoning(), Interrupted: stored.Interrupted,
+		}); err != nil {
+			return nil, err
+		}
+		if txt := stored.Text(); txt != "" {
+			t.finalText = txt
+		}
+	}
+	if usage != (message.Usage{}) {
+		t.usage.Add(usage)
+		if err := t.emit(bg, event.UsageReported, event.UsageData{
+			InputTokens: usage.InputTokens, OutputTokens: usage.OutputTokens,
+			CacheReadTokens: usage.CacheReadTokens, CacheWriteTokens: usage.CacheWriteTokens,
+			CostUSD: usage.CostUSD,
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if interrupted {
+		return nil, errors.Join(errInterrupted, context.Cause(ctx))
+	}
+	if streamErr != nil {
+		return nil, streamErr
+	}
+	t.stopReason = finish
+	if t.stopReason == "" {
+		t.stopReason = "stop"
+	}
+	return calls, nil
+}
+
+// partBuilder accumulates streamed text and reasoning into ordered parts, merging
+// consecutive deltas of the same type.
+type partBuilder struct{ parts []message.Part }
+
+func (b *partBuilder) add(typ message.PartType, text, signature string) {
+	n := len(b.parts)
+	if n > 0 && b.parts[n-1].Type == typ {
+		b.parts[n-1].Text += text
+		if signature != "" {
+			b.parts[n-1].Signature = signature
+		}
+		return
+	}
+	if text == "" && signature == "" {
+		return
+	}
+	b.parts = append(b.parts, message.Part{Type: typ, Text: text, Signature: signature})
+}
+
+// mergeUsage folds a usage report into u: a provider may report usage more than once
+// in a stream; non-zero fields of the later report win.
+func mergeUsage(u *message.Usage, o message.Usage) {
+	set := func(dst *int64, v int64) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	set(&u.InputTokens, o.InputTokens)
+	set(&u.OutputTokens, o.OutputTokens)
+	set(&u.CacheReadTokens, o.CacheReadTokens)
+	set(&u.CacheWriteTokens, o.CacheWriteTokens)
+	set(&u.ReasoningTokens, o.ReasoningTokens)
+	if o.CostUSD != nil {
+		c := *o.CostUSD
+		u.CostUSD = &c
+	}
+}
+
+// toolSpecs describes the registry's tools to the provider.
+func (a *Agent) toolSpecs() []provider.ToolSpec {
+	all := a.cfg.Tools.All()
+	specs := make([]provider.ToolSpec, 0, len(all))
+	for _, tl := range all {
+		specs = append(specs, provider.ToolSpec{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
+	}
+	return specs
+}

@@ -1,0 +1,235 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/permission"
+	"pincer/tools"
+)
+
+// Tool-result texts of calls that never ran.
+const (
+	duplicateResult   = "Duplicate tool call rejected: the same tool was already called with the same arguments in this turn; use the previous result instead."
+	truncatedResult   = "Tool call was cut off: the response hit the output token limit before the arguments were complete, so it was not executed. Retry with a shorter input (for example, split a large Write into smaller Edits)."
+	cancelledResult   = "Tool execution was interrupted: the turn was cancelled before this call finished."
+	failedPrefix      = "Tool failed: "
+	deniedPrefix      = "Permission denied: "
+	hookBlockedPrefix = "Blocked by PreToolUse hook: "
+)
+
+// outcome is the result of one tool call, whether it ran or not.
+type outcome struct {
+	text       string
+	isError    bool
+	diff       string
+	durationMs int64
+}
+
+// prepared is a tool call after lookup, duplicate check, JSON parse and schema
+// validation. done is set when the call must not run (and says what the model gets).
+type prepared struct {
+	call    message.Part
+	tool    tools.Tool
+	input   json.RawMessage
+	summary string
+	done    *outcome
+}
+
+// prepare runs the checks that need no permission and touch nothing: lookup,
+// truncation, duplicate check, JSON parse, schema validation, summary.
+func (t *turn) prepare(c message.Part) *prepared {
+	p := &prepared{call: c, summary: c.ToolName}
+	fail := func(text string) *prepared {
+		p.done = &outcome{text: text, isError: true}
+		return p
+	}
+	tl, ok := t.a.cfg.Tools.Get(c.ToolName)
+	if !ok {
+		return fail(fmt.Sprintf("%sunknown tool %q; available tools: %v", failedPrefix, c.ToolName, t.a.cfg.Tools.Names()))
+	}
+	p.tool = tl
+	if c.Truncated {
+		return fail(truncatedResult)
+	}
+	key := c.ToolName + "\x00" + c.Input
+	if t.seen[key] {
+		return fail(duplicateResult)
+	}
+	t.seen[key] = true
+	raw := bytes.TrimSpace([]byte(c.Input))
+	if len(raw) == 0 {
+		raw = []byte("{}") // zero-argument calls may arrive with no arguments at all
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return fail(fmt.Sprintf("%sthe arguments are not a JSON object (%v); send the input as one JSON object matching the tool's schema", failedPrefix, jsonErr(err)))
+	}
+	if err := t.a.schemas.validate(tl, raw); err != nil {
+		return fail(failedPrefix + "invalid input: " + err.Error())
+	}
+	p.input = json.RawMessage(raw)
+	p.summary = tl.Summary(p.input)
+	return p
+}
+
+func jsonErr(err error) string {
+	if err == nil {
+		return "got null"
+	}
+	return err.Error()
+}
+
+// runToolCalls runs the tool calls of one assistant message and stores one result per
+// call, in call order. Read-only, concurrency-safe calls run in parallel when the
+// whole batch is such; otherwise the batch runs in order. On cancellation every call
+// still gets a result and the error wraps errInterrupted.
+func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error {
+	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID}
+	ps := make([]*prepared, len(calls))
+	parallel := len(calls) > 1
+	for i, c := range calls {
+		ps[i] = t.prepare(c)
+		if tl := ps[i].tool; ps[i].done == nil && (tl.Kind() != tools.KindRead || !tl.ConcurrencySafe()) {
+			parallel = false
+		}
+	}
+	outs := make([]outcome, len(ps))
+	if parallel {
+		var wg sync.WaitGroup
+		for i, p := range ps {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i] = t.execute(ctx, bg, env, p)
+			}()
+		}
+		wg.Wait()
+		for i, p := range ps {
+			if err := t.saveResult(bg, p, outs[i]); err != nil {
+				return err
+			}
+		}
+	} else {
+		for i, p := range ps {
+			outs[i] = t.execute(ctx, bg, env, p)
+			if err := t.saveResult(bg, p, outs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return errors.Join(errInterrupted, context.Cause(ctx))
+	}
+	return nil
+}
+
+// execute takes one prepared call through the hook, the permission decision, the run
+// and the completion event. It never fails: every path ends in an outcome.
+func (t *turn) execute(ctx, bg context.Context, env *tools.Env, p *prepared) outcome {
+	out := t.decideAndRun(ctx, bg, env, p)
+	_ = t.emit(bg, event.ToolCompleted, event.ToolCompletedData{
+		ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Output: out.text,
+		IsError: out.isError, DurationMs: out.durationMs, Diff: out.diff,
+	})
+	return out
+}
+
+func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared) outcome {
+	if p.done != nil {
+		return *p.done
+	}
+	if ctx.Err() != nil {
+		return outcome{text: cancelledResult, isError: true}
+	}
+	if h := t.a.cfg.Hooks; h != nil {
+		reason, err := h.PreToolUse(ctx, t.sess.ID, p.call.ToolName, p.input)
+		if err != nil {
+			return outcome{text: failedPrefix + "PreToolUse hook: " + err.Error(), isError: true}
+		}
+		if reason != "" {
+			return outcome{text: hookBlockedPrefix + reason, isError: true}
+		}
+	}
+	if d := t.permit(ctx, bg, env, p); d.Behavior != permission.Allow {
+		return outcome{text: deniedPrefix + d.Reason, isError: true}
+	}
+	if ctx.Err() != nil {
+		return outcome{text: cancelledResult, isError: true}
+	}
+	_ = t.emit(bg, event.ToolStarted, event.ToolStartedData{
+		ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Input: string(p.input), Summary: p.summary,
+	})
+	callEnv := *env
+	callEnv.ToolCallID = p.call.ToolCallID
+	start := time.Now()
+	res, err := runSafely(ctx, p.tool, &callEnv, p.input)
+	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds()}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		out.text, out.isError = cancelledResult, true
+		if res.Output != "" {
+			out.text += "\nPartial output:\n" + res.Output
+		}
+	case err != nil:
+		out.text, out.isError = failedPrefix+err.Error(), true
+	}
+	if h := t.a.cfg.Hooks; h != nil {
+		if err := h.PostToolUse(bg, t.sess.ID, p.call.ToolName, p.input, out.text, out.isError); err != nil {
+			out.text += "\n(PostToolUse hook failed: " + err.Error() + ")"
+		}
+	}
+	return out
+}
+
+// runSafely runs a tool, turning a panic into an error so one bad tool cannot take the
+// turn down.
+func runSafely(ctx context.Context, tl tools.Tool, env *tools.Env, input json.RawMessage) (res tools.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in %s: %v", tl.Name(), r)
+		}
+	}()
+	return tl.Run(ctx, env, input)
+}
+
+// permit decides a call under the permission mode; an ask goes to the Approver, or is
+// denied in a run without one. Asks are announced with permission.requested and
+// permission.resolved events.
+func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared) permission.Decision {
+	req := permission.Request{Tool: p.call.ToolName, Kind: string(p.tool.Kind()), Summary: p.summary,
+		Paths: p.tool.Paths(env, p.input), Workspace: t.a.cfg.Workspace.Root()}
+	d := permission.Decide(t.a.cfg.PermissionMode, req)
+	if d.Behavior != permission.Ask {
+		return d
+	}
+	requestID := "perm-" + newID()
+	_ = t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
+		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
+	})
+	if t.a.cfg.Approver != nil {
+		d = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, req)
+	} else {
+		d = permission.HeadlessDenial(t.a.cfg.PermissionMode, req)
+	}
+	if d.Behavior == permission.Ask { // an approver that could not decide denies
+		d.Behavior = permission.Deny
+	}
+	_ = t.emit(bg, event.PermissionResolved, event.PermissionResolvedData{
+		RequestID: requestID, ToolCallID: p.call.ToolCallID, Decision: string(d.Behavior), Scope: "once", Reason: d.Reason, By: d.By,
+	})
+	return d
+}
+
+// saveResult stores the tool message answering p's call.
+func (t *turn) saveResult(bg context.Context, p *prepared, out outcome) error {
+	_, err := t.save(bg, message.NewToolResult(p.call.ToolCallID, p.call.ToolName, out.text, out.isError))
+	return err
+}

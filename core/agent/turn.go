@@ -1,0 +1,273 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/provider"
+	"pincer/persist"
+)
+
+// Outcome is how a turn ended.
+type Outcome string
+
+// Turn outcomes; each is announced by its own event.
+const (
+	OutcomeCompleted Outcome = "completed" // turn.completed
+	OutcomeFailed    Outcome = "failed"    // turn.failed
+	OutcomeCancelled Outcome = "cancelled" // turn.cancelled
+)
+
+// TurnResult sums up a finished turn. Err is set when Outcome is failed or cancelled.
+type TurnResult struct {
+	SessionID  string
+	TurnID     string
+	Outcome    Outcome
+	StopReason string // turn.completed's stopReason; turn.failed's reason otherwise
+	Err        error
+	FinalText  string // the last assistant message's text
+	Iterations int    // model calls made
+	Usage      message.Usage
+}
+
+// errLeaseLost is the cancellation cause when the lease heartbeat fails.
+var errLeaseLost = errors.New("session lease lost to another process")
+
+// SubmitTurn runs one turn of the session with the user's input. It returns an error
+// (and starts nothing) when a precondition fails: ErrNoProvider, ErrTurnActive,
+// ErrLeaseHeld, or a store error. Otherwise it runs the turn to its end and reports
+// how it ended in the TurnResult; cancelling ctx cancels the turn.
+func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnResult, error) {
+	if a.cfg.Provider == nil {
+		return TurnResult{}, ErrNoProvider
+	}
+	if err := ctx.Err(); err != nil {
+		return TurnResult{}, fmt.Errorf("turn not started: %w", err)
+	}
+	sess, err := a.cfg.Store.GetSession(ctx, sessionID)
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("session %s: %w", sessionID, err)
+	}
+	a.mu.Lock()
+	if a.active[sessionID] {
+		a.mu.Unlock()
+		return TurnResult{}, fmt.Errorf("%w: %s", ErrTurnActive, sessionID)
+	}
+	a.active[sessionID] = true
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.active, sessionID)
+		a.mu.Unlock()
+	}()
+
+	ok, holder, err := a.cfg.Store.AcquireLease(ctx, sessionID, a.owner, a.cfg.LeaseTTL)
+	if err != nil {
+		return TurnResult{}, fmt.Errorf("session lease: %w", err)
+	}
+	if !ok {
+		return TurnResult{}, fmt.Errorf("%w: %s (held by %s until %s)", ErrLeaseHeld, sessionID,
+			holder.Owner, holder.ExpiresAt.Format(time.RFC3339))
+	}
+	turnCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopBeat := a.heartbeat(turnCtx, sessionID, cancel)
+	defer func() {
+		stopBeat()
+		// Release with a fresh context: the turn's may be cancelled.
+		rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer rcancel()
+		_ = a.cfg.Store.ReleaseLease(rctx, sessionID, a.owner)
+	}()
+
+	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: input}
+	res := t.run(turnCtx)
+	return res, nil
+}
+
+// heartbeat renews the lease every TTL/3 until the returned stop is called; a failed
+// renewal cancels the turn with errLeaseLost.
+func (a *Agent) heartbeat(ctx context.Context, sessionID string, cancel context.CancelCauseFunc) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(a.cfg.LeaseTTL / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				ok, err := a.cfg.Store.RenewLease(ctx, sessionID, a.owner, a.cfg.LeaseTTL)
+				if err != nil && ctx.Err() != nil {
+					return
+				}
+				if err != nil || !ok {
+					cancel(errLeaseLost)
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// turn is the state of one running turn.
+type turn struct {
+	a     *Agent
+	sess  persist.Session
+	id    string
+	input string
+
+	msgs       []message.Message // the stored transcript, kept in step with the store
+	seen       map[string]bool   // name + args of tool calls made in this turn
+	usage      message.Usage
+	iter       int
+	finalText  string
+	stopReason string
+}
+
+// emit appends an event of this turn. Store errors are returned.
+func (t *turn) emit(ctx context.Context, typ event.Type, p any) error {
+	_, err := t.a.log.Emit(ctx, typ, t.sess.ID, t.id, p)
+	return err
+}
+
+// save appends a message to the store and to the in-memory transcript.
+func (t *turn) save(ctx context.Context, m message.Message) (message.Message, error) {
+	m.SessionID = t.sess.ID
+	m.TurnID = t.id
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now().UTC()
+	}
+	stored, err := t.a.cfg.Store.AppendMessage(ctx, m)
+	if err != nil {
+		return message.Message{}, fmt.Errorf("store message: %w", err)
+	}
+	t.msgs = append(t.msgs, stored)
+	return stored, nil
+}
+
+// run executes the turn and always ends it with exactly one terminal event.
+func (t *turn) run(ctx context.Context) TurnResult {
+	// Bookkeeping writes must land even when the turn is cancelled.
+	bg := context.WithoutCancel(ctx)
+	res := TurnResult{SessionID: t.sess.ID, TurnID: t.id}
+	err := t.start(bg)
+	if err == nil {
+		err = t.loop(ctx, bg)
+	}
+	res.Iterations, res.Usage, res.FinalText = t.iter, t.usage, t.finalText
+	status := "idle"
+	switch {
+	case err == nil:
+		res.Outcome, res.StopReason = OutcomeCompleted, t.stopReason
+		_ = t.emit(bg, event.TurnCompleted, event.TurnCompletedData{StopReason: t.stopReason})
+	case isCancel(ctx, err):
+		reason := "cancelled by user"
+		if errors.Is(context.Cause(ctx), errLeaseLost) {
+			status = "failed"
+			res.Outcome, res.StopReason, res.Err = OutcomeFailed, event.ReasonLeaseLost, errLeaseLost
+			_ = t.emit(bg, event.TurnFailed, event.TurnFailedData{Error: errLeaseLost.Error(), Reason: event.ReasonLeaseLost})
+			break
+		}
+		status = "cancelled"
+		res.Outcome, res.StopReason, res.Err = OutcomeCancelled, "cancelled", context.Canceled
+		_ = t.emit(bg, event.TurnCancelled, event.TurnCancelledData{Reason: reason})
+	default:
+		status = "failed"
+		reason := event.ReasonInternal
+		var pe *provider.Error
+		switch {
+		case errors.Is(err, errMaxIterations):
+			reason = event.ReasonMaxIterations
+		case errors.As(err, &pe):
+			reason = event.ReasonProvider
+		}
+		res.Outcome, res.StopReason, res.Err = OutcomeFailed, reason, err
+		_ = t.emit(bg, event.TurnFailed, event.TurnFailedData{Error: err.Error(), Reason: reason})
+	}
+	t.sess.Status = status
+	t.sess.UpdatedAt = time.Now().UTC()
+	_ = t.a.cfg.Store.PutSession(bg, t.sess)
+	return res
+}
+
+// isCancel reports whether err comes from the turn's context ending.
+func isCancel(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, errLeaseLost) || errors.Is(err, errInterrupted))
+}
+
+// start announces the turn and stores the system message (first turn only) and the
+// user message, before any model call.
+func (t *turn) start(ctx context.Context) error {
+	if err := t.emit(ctx, event.TurnStarted, event.TurnStartedData{Input: t.input}); err != nil {
+		return err
+	}
+	msgs, err := t.a.cfg.Store.ListMessages(ctx, t.sess.ID)
+	if err != nil {
+		return fmt.Errorf("load transcript: %w", err)
+	}
+	t.msgs = msgs
+	if len(msgs) == 0 && t.a.cfg.SystemPrompt != "" {
+		if _, err := t.save(ctx, message.NewText(message.RoleSystem, t.a.cfg.SystemPrompt)); err != nil {
+			return err
+		}
+	}
+	if _, err := t.save(ctx, message.NewText(message.RoleUser, t.input)); err != nil {
+		return err
+	}
+	t.sess.Status = "running"
+	t.sess.UpdatedAt = time.Now().UTC()
+	if t.sess.Title == "" {
+		t.sess.Title = firstLine(t.input, 80)
+	}
+	return t.a.cfg.Store.PutSession(ctx, t.sess)
+}
+
+var errMaxIterations = errors.New("maximum agent iterations reached")
+
+// loop calls the model until it answers without tool calls, the budget runs out, or
+// the turn is cancelled. ctx is the turn's; bg outlives cancellation for bookkeeping.
+func (t *turn) loop(ctx, bg context.Context) error {
+	t.seen = map[string]bool{}
+	for t.iter < t.a.cfg.MaxIterations {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		t.iter++
+		calls, err := t.callModel(ctx, bg)
+		if err != nil {
+			return err
+		}
+		if len(calls) == 0 {
+			return nil
+		}
+		if err := t.runToolCalls(ctx, bg, calls); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%w (%d model calls); raise it with --max-turns", errMaxIterations, t.a.cfg.MaxIterations)
+}
+
+// firstLine returns s's first line, cut to max runes.
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	r := []rune(s)
+	if len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,69 @@
+package permission
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecide(t *testing.T) {
+	ws := "/w"
+	read := Request{Tool: "Read", Kind: "read", Paths: []string{"/w/a.go"}, Workspace: ws}
+	edit := Request{Tool: "Edit", Kind: "edit", Paths: []string{"/w/a.go"}, Workspace: ws}
+	editOut := Request{Tool: "Edit", Kind: "edit", Paths: []string{"/wx/a.go"}, Workspace: ws}
+	bash := Request{Tool: "Bash", Kind: "execute", Workspace: ws}
+	cases := []struct {
+		mode Mode
+		req  Request
+		want Behavior
+	}{
+		{ModeDefault, read, Allow},
+		{ModeDefault, edit, Ask},
+		{ModeDefault, bash, Ask},
+		{ModeAcceptEdits, read, Allow},
+		{ModeAcceptEdits, edit, Allow},
+		{ModeAcceptEdits, editOut, Ask},
+		{ModeAcceptEdits, bash, Ask},
+		{ModePlan, read, Allow},
+		{ModePlan, edit, Deny},
+		{ModePlan, bash, Deny},
+		{ModeBypass, bash, Allow},
+		{ModeBypass, editOut, Allow},
+		{ModeDontAsk, read, Allow},
+		{ModeDontAsk, edit, Deny},
+		{ModeDontAsk, bash, Deny},
+	}
+	for _, c := range cases {
+		got := Decide(c.mode, c.req)
+		if got.Behavior != c.want {
+			t.Errorf("Decide(%s, %s %v) = %s (%s), want %s", c.mode, c.req.Tool, c.req.Paths, got.Behavior, got.Reason, c.want)
+		}
+		if got.Reason == "" || got.By == "" {
+			t.Errorf("Decide(%s, %s): empty reason or by: %+v", c.mode, c.req.Tool, got)
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for _, m := range Modes {
+		if got, err := ParseMode(string(m)); err != nil || got != m {
+			t.Errorf("ParseMode(%q) = %q, %v", m, got, err)
+		}
+	}
+	if m, err := ParseMode(""); err != nil || m != ModeDefault {
+		t.Errorf("ParseMode(\"\") = %q, %v", m, err)
+	}
+	if _, err := ParseMode("yolo"); err == nil || !strings.Contains(err.Error(), "bypassPermissions") {
+		t.Errorf("ParseMode(yolo) error = %v, want a list of modes", err)
+	}
+}
+
+func TestHeadlessDenialNamesFlag(t *testing.T) {
+	d := HeadlessDenial(ModeDefault, Request{Tool: "Bash", Kind: "execute"})
+	if d.Behavior != Deny || !strings.Contains(d.Reason, "--permission-mode bypassPermissions") {
+		t.Errorf("bash denial = %+v", d)
+	}
+	d = HeadlessDenial(ModeDefault, Request{Tool: "Edit", Kind: "edit"})
+	if !strings.Contains(d.Reason, "acceptEdits") {
+		t.Errorf("edit denial = %+v", d)
+	}
+}

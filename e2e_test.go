@@ -1,0 +1,394 @@
+package main
+
+// End-to-end tests: the real pincer binary against a fake Chat Completions server
+// (internal/fakeopenai) in a temporary git repository, with a private PINCER_HOME.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/internal/fakeopenai"
+)
+
+var pincerBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pincer-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pincerBin = filepath.Join(dir, "pincer")
+	build := exec.Command("go", "build", "-o", pincerBin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building pincer:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one end-to-end setting: a repository, a home and a fake provider.
+type env struct {
+	t    *testing.T
+	repo string
+	home string
+	fake *fakeopenai.Server
+}
+
+func newEnv(t *testing.T, replies ...fakeopenai.Reply) *env {
+	t.Helper()
+	e := &env{t: t, repo: t.TempDir(), home: t.TempDir(), fake: fakeopenai.New(replies...)}
+	t.Cleanup(e.fake.Close)
+	e.write("hello.txt", "hello world\n")
+	for _, args := range [][]string{
+		{"init", "-q"}, {"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = e.repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return e
+}
+
+func (e *env) write(name, content string) {
+	e.t.Helper()
+	if err := os.WriteFile(filepath.Join(e.repo, name), []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) read(name string) string {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.repo, name))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(b)
+}
+
+func (e *env) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(pincerBin, args...)
+	cmd.Dir = e.repo
+	cmd.Env = append(os.Environ(), "PINCER_HOME="+e.home, "PINCER_API_KEY=test-key", "PINCER_MODEL=fake/test-model")
+	return cmd
+}
+
+// run runs pincer and returns stdout, stderr and the exit code.
+func (e *env) run(args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd := e.command(args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatalf("run pincer %v: %v", args, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func (e *env) runArgs(extra ...string) []string {
+	return append([]string{"run", "--base-url", e.fake.BaseURL()}, extra...)
+}
+
+// streamEvent is the part of a stream-json line the tests read.
+type streamEvent struct {
+	Type       string `json:"type"`
+	Sequence   uint64 `json:"sequence"`
+	SessionID  string `json:"sessionId"`
+	Name       string `json:"name"`
+	Output     string `json:"output"`
+	Diff       string `json:"diff"`
+	IsError    bool   `json:"isError"`
+	StopReason string `json:"stopReason"`
+}
+
+func parseStream(t *testing.T, out string) []streamEvent {
+	t.Helper()
+	var evs []streamEvent
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var ev streamEvent
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("stream-json line is not JSON: %q", line)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func TestRunEndToEnd(t *testing.T) {
+	e := newEnv(t,
+		fakeopenai.Reply{Text: "Let me look.", ToolCalls: []fakeopenai.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c3", Name: "Bash", Args: `{"command":"git diff --stat && cat hello.txt"}`}}},
+		fakeopenai.Reply{Text: "I changed hello.txt."},
+	)
+	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "change world to pincer")...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr: %s", code, stderr)
+	}
+	if got := e.read("hello.txt"); got != "hello pincer\n" {
+		t.Errorf("hello.txt = %q", got)
+	}
+	evs := parseStream(t, out)
+	var types []string
+	tools := map[string]streamEvent{}
+	for i, ev := range evs {
+		if ev.Sequence != uint64(i+1) {
+			t.Fatalf("event %d has sequence %d: gap or disorder", i, ev.Sequence)
+		}
+		types = append(types, ev.Type)
+		if ev.Type == "tool.completed" {
+			tools[ev.Name] = ev
+		}
+	}
+	if types[0] != "session.created" || types[1] != "turn.started" || types[len(types)-1] != "turn.completed" {
+		t.Errorf("event order %v", types)
+	}
+	for _, name := range []string{"Read", "Edit", "Bash"} {
+		if ev, ok := tools[name]; !ok || ev.IsError {
+			t.Errorf("tool %s: %+v", name, ev)
+		}
+	}
+	if !strings.Contains(tools["Read"].Output, "hello world") || !strings.Contains(tools["Bash"].Output, "hello pincer") {
+		t.Errorf("tool outputs: Read %q, Bash %q", tools["Read"].Output, tools["Bash"].Output)
+	}
+	if !strings.Contains(tools["Edit"].Diff, "-hello world") || !strings.Contains(tools["Edit"].Diff, "+hello pincer") {
+		t.Errorf("edit diff %q", tools["Edit"].Diff)
+	}
+	sessionID := evs[0].SessionID
+
+	// The session is listed, with this directory.
+	out, stderr, code = e.run("sessions", "--json")
+	var list []struct{ ID, Cwd, Status string }
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 || list[0].ID != sessionID {
+		t.Fatalf("sessions --json: exit %d, %q %s", code, out, stderr)
+	}
+	if list[0].Status != "idle" {
+		t.Errorf("session status %q", list[0].Status)
+	}
+
+	// --continue resumes it: the model sees the whole earlier conversation.
+	e.fake.Push(fakeopenai.Reply{Text: "All good."})
+	out, stderr, code = e.run(e.runArgs("--continue", "is it done?")...)
+	if code != 0 || strings.TrimSpace(out) != "All good." {
+		t.Fatalf("continue: exit %d out %q err %s", code, out, stderr)
+	}
+	reqs := e.fake.Requests()
+	msgs := reqs[len(reqs)-1]["messages"].([]any)
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m.(map[string]any)["role"].(string))
+	}
+	want := "system user assistant tool assistant tool assistant tool assistant user"
+	if strings.Join(roles, " ") != want {
+		t.Errorf("continued request roles\n got %s\nwant %s", strings.Join(roles, " "), want)
+	}
+	out, _, _ = e.run("sessions", "--json")
+	if json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Errorf("--continue made a new session: %s", out)
+	}
+	out, _, code = e.run("sessions", "show", sessionID)
+	if code != 0 || !strings.Contains(out, "change world to pincer") || !strings.Contains(out, "All good.") {
+		t.Errorf("sessions show: %s", out)
+	}
+}
+
+func TestRunJSONAndDenial(t *testing.T) {
+	e := newEnv(t,
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch made-by-bash"}`}}},
+		fakeopenai.Reply{Text: "I could not run it."},
+	)
+	out, stderr, code := e.run(e.runArgs("--output-format", "json", "make a file")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		SessionID, Result, StopReason string
+		IsError                       bool
+		NumTurns                      int
+		Usage                         struct{ InputTokens, OutputTokens int }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("json output %q: %v", out, err)
+	}
+	if res.IsError || res.Result != "I could not run it." || res.NumTurns != 2 || res.Usage.InputTokens != 200 || res.SessionID == "" {
+		t.Errorf("result %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "made-by-bash")); err == nil {
+		t.Error("Bash ran in default mode without approval")
+	}
+	// The model was told why and which flag would allow it.
+	reqs := e.fake.Requests()
+	msgs := reqs[1]["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)
+	if last["role"] != "tool" || !strings.Contains(last["content"].(string), "--permission-mode bypassPermissions") {
+		t.Errorf("denial result sent to the model: %v", last)
+	}
+}
+
+func TestRunProviderErrorExitCode(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`})
+	out, stderr, code := e.run(e.runArgs("hi")...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "Incorrect API key") {
+		t.Errorf("stdout %q stderr %q: want one line naming the cause", out, stderr)
+	}
+	// The user's message was kept.
+	out, _, _ = e.run("sessions", "--json")
+	var list []struct{ ID string }
+	_ = json.Unmarshal([]byte(out), &list)
+	if len(list) != 1 {
+		t.Fatalf("sessions: %s", out)
+	}
+	show, _, _ := e.run("sessions", "show", list[0].ID)
+	if !strings.Contains(show, "hi") || !strings.Contains(show, "failed") {
+		t.Errorf("session after a provider error: %s", show)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	e := newEnv(t)
+	cases := [][]string{
+		{"frobnicate"},
+		{"run", "--permission-mode", "yolo", "x"},
+		{"run", "--output-format", "xml", "x"},
+		{"run", "--max-turns", "0", "x"},
+		{"run", "--model", "no-slash", "x"},
+		{"run", "--continue", "--session", "abc", "x"},
+		{"sessions", "show"},
+	}
+	for _, args := range cases {
+		_, stderr, code := e.run(args...)
+		if code != 2 || !strings.HasPrefix(stderr, "pincer: ") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("pincer %v: exit %d stderr %q, want 2 and one line", args, code, stderr)
+		}
+	}
+	_, stderr, code := e.run("sessions", "show", "nope")
+	if code != 1 || !strings.Contains(stderr, "no session") {
+		t.Errorf("unknown session: exit %d %q", code, stderr)
+	}
+}
+
+// TestKillMidToolThenContinue kills pincer (SIGKILL) while a tool runs; the next
+// --continue run sends a transcript in which every tool call has exactly one result.
+func TestKillMidToolThenContinue(t *testing.T) {
+	e := newEnv(t,
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+			{ID: "r1", Name: "Read", Args: `{"file_path":"hello.txt"}`},
+		}},
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+			{ID: "k1", Name: "Bash", Args: `{"command":"sleep 3; echo late"}`},
+			{ID: "k2", Name: "Bash", Args: `{"command":"echo never"}`},
+		}},
+	)
+	cmd := e.command(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "run the slow thing")...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	killed := false
+	for sc.Scan() {
+		var ev streamEvent
+		_ = json.Unmarshal(sc.Bytes(), &ev)
+		if ev.Type == "tool.started" && ev.Name == "Bash" {
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			killed = true
+			break
+		}
+	}
+	_ = cmd.Wait()
+	if !killed {
+		t.Fatal("never saw the Bash tool start")
+	}
+
+	e.fake.Push(fakeopenai.Reply{Text: "Recovered."})
+	out, stderr, code := e.run(e.runArgs("--continue", "what happened?")...)
+	if code != 0 || strings.TrimSpace(out) != "Recovered." {
+		t.Fatalf("continue after kill: exit %d out %q err %s", code, out, stderr)
+	}
+	reqs := e.fake.Requests()
+	msgs := reqs[len(reqs)-1]["messages"].([]any)
+	calls := map[string]int{}
+	results := map[string]int{}
+	var order []string
+	for _, raw := range msgs {
+		m := raw.(map[string]any)
+		order = append(order, m["role"].(string))
+		if tcs, ok := m["tool_calls"].([]any); ok {
+			for _, tc := range tcs {
+				calls[tc.(map[string]any)["id"].(string)]++
+			}
+		}
+		if id, ok := m["tool_call_id"].(string); ok {
+			results[id]++
+			if id == "k1" && !strings.Contains(m["content"].(string), agent.InterruptedResult[:30]) {
+				t.Errorf("killed call's result: %q", m["content"])
+			}
+		}
+	}
+	for id := range calls {
+		if results[id] != 1 {
+			t.Errorf("tool call %s has %d results", id, results[id])
+		}
+	}
+	for id := range results {
+		if calls[id] == 0 {
+			t.Errorf("orphan result %s", id)
+		}
+	}
+	if len(calls) != 3 {
+		t.Errorf("calls sent: %v (roles %v)", calls, order)
+	}
+	userMsgs := 0
+	for _, r := range order {
+		if r == "user" {
+			userMsgs++
+		}
+	}
+	if userMsgs != 2 {
+		t.Errorf("user messages sent: %d, want 2 (roles %v)", userMsgs, order)
+	}
+}
+
+// TestSecondProcessGetsClearLine: while one pincer holds the store, another gets one
+// line naming the holder's pid (sharing the store is a later issue).
+func TestSecondProcessGetsClearLine(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "slow", Hold: 10 * time.Second})
+	first := e.command(e.runArgs("wait")...)
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = first.Process.Kill(); _ = first.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(e.fake.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, stderr, code := e.run("sessions")
+	if code != 1 || !strings.Contains(stderr, fmt.Sprint(first.Process.Pid)) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("second process: exit %d stderr %q, want one line naming pid %d", code, stderr, first.Process.Pid)
+	}
+}

@@ -1,0 +1,175 @@
+// Package fakeopenai is a scripted OpenAI Chat Completions server for tests and
+// benchmarks: an httptest server that answers POST /chat/completions with the real
+// streaming wire format (SSE chunks, tool-call fragments, a usage chunk, [DONE]) and
+// records every request body it got. No test in pincer reaches a real provider.
+package fakeopenai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"time"
+)
+
+// Call is a tool call the fake model makes.
+type Call struct {
+	ID, Name, Args string
+}
+
+// Reply is one scripted response. With Status set (≠ 200) the server answers that
+// status with Body. Otherwise it streams Reasoning (as reasoning_content), Text and
+// ToolCalls, then Finish (default "stop", or "tool_calls" when there are calls) and a
+// usage chunk. Hold, when set, pauses the stream after the first chunk until the
+// request is cancelled or Hold elapses.
+type Reply struct {
+	Status    int
+	Body      string
+	Reasoning string
+	Text      string
+	ToolCalls []Call
+	Finish    string
+	Hold      time.Duration
+}
+
+// Server is a running fake. Replies are used in order; when they run out, Default is
+// used (a plain "done" answer unless set).
+type Server struct {
+	*httptest.Server
+	Default Reply
+
+	mu       sync.Mutex
+	replies  []Reply
+	requests []map[string]any
+}
+
+// New starts a server that will answer with replies in order.
+func New(replies ...Reply) *Server {
+	s := &Server{replies: replies, Default: Reply{Text: "done"}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
+	return s
+}
+
+// BaseURL is the URL to pass as --base-url (it ends in /v1).
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+// Requests returns the decoded JSON bodies received so far.
+func (s *Server) Requests() []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]map[string]any(nil), s.requests...)
+}
+
+// Push appends replies to the script.
+func (s *Server) Push(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, replies...)
+}
+
+func (s *Server) next() Reply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.replies) == 0 {
+		return s.Default
+	}
+	r := s.replies[0]
+	s.replies = s.replies[1:]
+	return r
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.Error(w, `{"error":{"message":"no such route"}}`, http.StatusNotFound)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var req map[string]any
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+
+	rep := s.next()
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rep.Status)
+		_, _ = io.WriteString(w, rep.Body)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	fl, _ := w.(http.Flusher)
+	send := func(v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if fl != nil {
+			fl.Flush()
+		}
+	}
+	for i, ch := range Chunks(rep) {
+		send(ch)
+		if i == 0 && rep.Hold > 0 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(rep.Hold):
+			}
+		}
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// Chunks returns the chat.completion.chunk objects streamed for rep: a role chunk,
+// reasoning and text in pieces of up to 8 bytes, each tool call as a header fragment
+// and two argument fragments, a finish chunk and a usage-only chunk.
+func Chunks(rep Reply) []map[string]any {
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": "fake",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	out := []map[string]any{chunk(map[string]any{"role": "assistant", "content": ""}, nil)}
+	for _, piece := range split(rep.Reasoning, 8) {
+		out = append(out, chunk(map[string]any{"reasoning_content": piece}, nil))
+	}
+	for _, piece := range split(rep.Text, 8) {
+		out = append(out, chunk(map[string]any{"content": piece}, nil))
+	}
+	for i, c := range rep.ToolCalls {
+		half := len(c.Args) / 2
+		out = append(out,
+			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.ID, "type": "function",
+				"function": map[string]any{"name": c.Name, "arguments": ""}}}}, nil),
+			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+				"function": map[string]any{"arguments": c.Args[:half]}}}}, nil),
+			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i,
+				"function": map[string]any{"arguments": c.Args[half:]}}}}, nil))
+	}
+	finish := rep.Finish
+	if finish == "" {
+		finish = "stop"
+		if len(rep.ToolCalls) > 0 {
+			finish = "tool_calls"
+		}
+	}
+	out = append(out, chunk(map[string]any{}, finish))
+	out = append(out, map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": "fake",
+		"choices": []any{}, "usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+	return out
+}
+
+func split(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+// Command pincer is a coding agent for the terminal.
+//
+//	pincer                        the workbench, in the current directory
+//	pincer run [flags] [PROMPT]   one turn, headless; PROMPT or standard input
+//	pincer sessions [list|show ID] [--json]
+//
+// Exit codes: 0 on success, 1 when the turn failed or was cancelled (or pincer could
+// not start it), 2 on bad usage. Every failure prints one clear line on stderr.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// exitUsage is the exit code for bad usage.
+const exitUsage = 2
+
+// usageError marks an error caused by the command line (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+const topUsage = `pincer — a coding agent for the terminal
+
+Usage:
+  pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
+  pincer sessions [list] [--json]      list sessions, newest first
+  pincer sessions show ID [--json]     a session's transcript and events
+  pincer help                          this text
+
+Run "pincer run --help" for the flags of run.
+Environment: PINCER_HOME (root of config and data), PINCER_API_KEY / OPENAI_API_KEY,
+PINCER_MODEL (default model as PROVIDER/MODEL).
+`
+
+func main() {
+	os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// runMain dispatches a command line and returns the exit code.
+func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var code int
+	var err error
+	switch {
+	case len(args) == 0:
+		err = usagef("the full-screen workbench is not part of this build yet; use \"pincer run PROMPT\" (see \"pincer help\")")
+	case args[0] == "run":
+		code, err = cmdRun(args[1:], stdin, stdout, stderr)
+	case args[0] == "sessions":
+		code, err = cmdSessions(args[1:], stdout)
+	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
+		fmt.Fprint(stdout, topUsage)
+		return 0
+	default:
+		err = usagef("unknown command %q (see \"pincer help\")", args[0])
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "pincer: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return 1
+	}
+	return code
+}
+
+// parseInterspersed parses fs allowing flags before and after positional arguments,
+// as `pincer run "fix it" --model openai/gpt-4.1` expects.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,130 @@
+// Package headless is the front end of `pincer run`: one turn, no terminal UI, output
+// as text, one JSON object, or a JSON line per event (stream-json) — the output
+// formats of Claude Code's `-p` mode. Like every front end it reads the session's event
+// log; it never sees the agent's internals.
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/core/event"
+	"pincer/core/message"
+)
+
+// Format is an output format of `pincer run`.
+type Format string
+
+// Output formats.
+const (
+	// FormatText prints the final assistant text on stdout.
+	FormatText Format = "text"
+	// FormatJSON prints one Result object when the turn ends.
+	FormatJSON Format = "json"
+	// FormatStreamJSON prints every event of DESIGN.md as one JSON line, in sequence
+	// order, as it happens.
+	FormatStreamJSON Format = "stream-json"
+)
+
+// ParseFormat validates s; empty is FormatText.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case "", FormatText:
+		return FormatText, nil
+	case FormatJSON, FormatStreamJSON:
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown output format %q (want text, json or stream-json)", s)
+}
+
+// Result is the object FormatJSON prints. NumTurns counts model calls; CostUSD is
+// null when unknown.
+type Result struct {
+	Type       string        `json:"type"` // always "result"
+	SessionID  string        `json:"sessionId"`
+	Result     string        `json:"result"`
+	IsError    bool          `json:"isError"`
+	StopReason string        `json:"stopReason"`
+	NumTurns   int           `json:"numTurns"`
+	DurationMs int64         `json:"durationMs"`
+	Usage      message.Usage `json:"usage"`
+	CostUSD    *float64      `json:"costUsd"`
+	Error      string        `json:"error,omitempty"`
+}
+
+// Options configure a headless run.
+type Options struct {
+	Format Format
+	Stdout io.Writer
+	Stderr io.Writer
+	// After is the log cursor: stream-json prints the events with a greater sequence
+	// (0 for a session created for this run, so session.created is printed too).
+	After uint64
+}
+
+// Run submits input to the session and prints the outcome in opts.Format. It returns
+// the process exit code: 0 when the turn completed, 1 when it failed, was cancelled,
+// or could not start (the reason is one line on stderr).
+func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Options) int {
+	start := time.Now()
+	var followDone chan error
+	followCtx, stopFollow := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopFollow()
+	if opts.Format == FormatStreamJSON {
+		followDone = make(chan error, 1)
+		enc := json.NewEncoder(opts.Stdout)
+		go func() {
+			followDone <- ag.Log().Follow(followCtx, sessionID, opts.After, func(ev event.Event) error {
+				if err := enc.Encode(ev); err != nil {
+					return err
+				}
+				switch ev.Type {
+				case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
+					return event.ErrStop
+				}
+				return nil
+			})
+		}()
+	}
+
+	res, err := ag.SubmitTurn(ctx, sessionID, input)
+	if followDone != nil {
+		if err != nil {
+			stopFollow()
+		}
+		if ferr := <-followDone; ferr != nil && !errors.Is(ferr, context.Canceled) {
+			fmt.Fprintf(opts.Stderr, "pincer: writing events: %v\n", ferr)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "pincer: %v\n", err)
+		return 1
+	}
+
+	failed := res.Outcome != agent.OutcomeCompleted
+	switch opts.Format {
+	case FormatJSON:
+		out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
+			StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
+			Usage: res.Usage, CostUSD: res.Usage.CostUSD}
+		if res.Err != nil {
+			out.Error = res.Err.Error()
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(opts.Stdout, string(b))
+	case FormatText:
+		if res.FinalText != "" {
+			fmt.Fprintln(opts.Stdout, res.FinalText)
+		}
+	}
+	if failed {
+		fmt.Fprintf(opts.Stderr, "pincer: turn %s: %v (session %s)\n", res.Outcome, res.Err, res.SessionID)
+		return 1
+	}
+	return 0
+}
