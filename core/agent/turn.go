@@ -214,7 +214,7 @@ func (t *turn) start(ctx context.Context) error {
 		return err
 	}
 	msgs, err := t.a.cfg.Store.ListMessages(ctx, t.sess.ID)
-	if err != nil {
+	if err != nil && !errors.Is(err, persist.ErrCorrupt) { // a corrupt record is skipped, the rest kept
 		return fmt.Errorf("load transcript: %w", err)
 	}
 	t.msgs = msgs
