@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -503,5 +505,24 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met in 5s")
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestLeaseOfDeadProcessTakenOver(t *testing.T) {
+	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	ctx := context.Background()
+	// pid 2^30 exceeds Linux's pid_max: no such process.
+	if ok, _, _ := h.store.AcquireLease(ctx, h.sess.ID, "pid:1073741824/dead", time.Minute); !ok {
+		t.Fatal("could not plant the stale lease")
+	}
+	if res := h.submit(ctx, "go"); res.Outcome != OutcomeCompleted {
+		t.Fatalf("turn over a dead owner's lease: %s %v", res.Outcome, res.Err)
+	}
+	// A live process's lease is respected.
+	if ok, _, _ := h.store.AcquireLease(ctx, h.sess.ID, fmt.Sprintf("pid:%d/other", os.Getpid()), time.Minute); !ok {
+		t.Fatal("could not plant the live lease")
+	}
+	if _, err := h.ag.SubmitTurn(ctx, h.sess.ID, "go"); !errors.Is(err, ErrLeaseHeld) {
+		t.Errorf("err = %v, want ErrLeaseHeld", err)
 	}
 }

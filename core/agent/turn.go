@@ -66,13 +66,8 @@ func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnRe
 		a.mu.Unlock()
 	}()
 
-	ok, holder, err := a.cfg.Store.AcquireLease(ctx, sessionID, a.owner, a.cfg.LeaseTTL)
-	if err != nil {
-		return TurnResult{}, fmt.Errorf("session lease: %w", err)
-	}
-	if !ok {
-		return TurnResult{}, fmt.Errorf("%w: %s (held by %s until %s)", ErrLeaseHeld, sessionID,
-			holder.Owner, holder.ExpiresAt.Format(time.RFC3339))
+	if err := a.acquireLease(ctx, sessionID); err != nil {
+		return TurnResult{}, err
 	}
 	turnCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -88,36 +83,6 @@ func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnRe
 	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: input}
 	res := t.run(turnCtx)
 	return res, nil
-}
-
-// heartbeat renews the lease every TTL/3 until the returned stop is called; a failed
-// renewal cancels the turn with errLeaseLost.
-func (a *Agent) heartbeat(ctx context.Context, sessionID string, cancel context.CancelCauseFunc) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(a.cfg.LeaseTTL / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				ok, err := a.cfg.Store.RenewLease(ctx, sessionID, a.owner, a.cfg.LeaseTTL)
-				if err != nil && ctx.Err() != nil {
-					return
-				}
-				if err != nil || !ok {
-					cancel(errLeaseLost)
-					return
-				}
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }
 
 // turn is the state of one running turn.

@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Defaults for Command fields left zero.
+const (
+	// DefaultKillGrace is how long a process group gets between SIGTERM and SIGKILL,
+	// and how long Run waits for the output pipe after the command's own process
+	// has exited (a background grandchild may hold it open).
+	DefaultKillGrace = 2 * time.Second
+	// DefaultMaxOutput is how many bytes of combined output Run keeps: the first
+	// and last half of it; the middle is dropped and counted in OmittedBytes.
+	DefaultMaxOutput = 1 << 20
+)
+
+// nonInteractiveEnv is added to every command's environment so that pagers,
+// editors and credential prompts never wait for a terminal that is not there.
+var nonInteractiveEnv = []string{
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"GIT_EDITOR=true",
+	"EDITOR=true",
+	"VISUAL=true",
+	"GIT_TERMINAL_PROMPT=0",
+}
+
+// errTimedOut is the cause of a run context that hit Command.Timeout.
+var errTimedOut = errors.New("command timed out")
+
+// Command is one process to run. Path is looked up in PATH when it has no slash.
+type Command struct {
+	Path string
+	Args []string // arguments after the program name
+	Dir  string   // working directory; "" means the current one
+	// Env holds extra KEY=VALUE entries, applied after the current environment and
+	// the non-interactive defaults (so they win).
+	Env []string
+	// Timeout bounds the run; zero means no limit other than ctx.
+	Timeout time.Duration
+	// KillGrace is the wait between SIGTERM and SIGKILL; zero means DefaultKillGrace.
+	KillGrace time.Duration
+	// MaxOutput is the number of output bytes kept; zero means DefaultMaxOutput.
+	MaxOutput int
+}
+
+// Result is what a finished command produced.
+type Result struct {
+	// Output is stdout and stderr interleaved as written, possibly with its middle
+	// dropped (see OmittedBytes). It may end inside a UTF-8 sequence.
+	Output string
+	// OmittedBytes counts the output bytes dropped from the middle.
+	OmittedBytes int64
+	// ExitCode is the exit status, 128+N when the process died of signal N, or -1
+	// when it is unknown.
+	ExitCode int
+	// TimedOut is set when Command.Timeout expired and the group was killed.
+	TimedOut bool
+	// Canceled is set when ctx ended before the command did.
+	Canceled bool
+	// Duration is the wall time from start to return.
+	Duration time.Duration
+}
+
+// CommandEnv returns the environment commands run with: the current process's
+// environment, then PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true
+// GIT_TERMINAL_PROMPT=0, then extra (KEY=VALUE); a later entry replaces an earlier
+// one with the same key.
+func CommandEnv(extra ...string) []string {
+	all := append(append(os.Environ(), nonInteractiveEnv...), extra...)
+	index := map[string]int{}
+	out := make([]string, 0, len(all))
+	for _, kv := range all {
+		key, _, _ := strings.Cut(kv, "=")
+		if i, ok := index[key]; ok {
+			out[i] = kv
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Run starts c in its own process group with stdin from /dev/null and the
+// CommandEnv environment, and waits for it. On timeout or when ctx ends, the whole
+// group gets SIGTERM and, KillGrace later, SIGKILL; Run then returns even if a
+// grandchild still holds the output pipe. Stray members of the group left behind
+// by a command that exited normally are killed too. A non-zero exit is reported in
+// Result, not as an error; the error is for a command that could not start.
+func Run(ctx context.Context, c Command) (Result, error) {
+	grace := c.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	limit := c.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	if c.Timeout > 0 {
+		runCtx, cancel = context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
+	}
+	defer cancel()
+
+	out := newHeadTail(limit)
+	cmd := exec.CommandContext(runCtx, c.Path, c.Args...)
+	cmd.Dir = c.Dir
+	cmd.Env = CommandEnv(c.Env...)
+	cmd.Stdout = out // Stdin stays nil: the child reads /dev/null.
+	cmd.Stderr = out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// The group id is the leader's pid (Setpgid with Pgid 0).
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		return nil
+	}
+	// After ctx ends (or the process exits), wait at most this long for the group
+	// to exit and the pipe to close; then exec closes the pipe and Wait returns.
+	cmd.WaitDelay = grace
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	waitErr := cmd.Wait()
+	// Whatever is left of the group (a process that ignored SIGTERM, a background
+	// job of a command that exited) goes now.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+
+	res := Result{
+		ExitCode: exitCode(cmd.ProcessState),
+		Duration: time.Since(start),
+	}
+	res.Output, res.OmittedBytes = out.result()
+	switch {
+	case errors.Is(context.Cause(runCtx), errTimedOut) && ctx.Err() == nil:
+		res.TimedOut = true
+	case ctx.Err() != nil:
+		res.Canceled = true
+	}
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) && cmd.ProcessState == nil {
+		return res, waitErr
+	}
+	return res, nil
+}
+
+// exitCode maps a process state to a shell-style exit code.
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}

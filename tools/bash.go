@@ -1,0 +1,173 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"pincer/sandbox"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+// Bash limits, as Claude Code's Bash.
+const (
+	// BashDefaultTimeoutMs is the timeout when none is given (2 minutes).
+	BashDefaultTimeoutMs = 120000
+	// BashMaxTimeoutMs is the largest timeout accepted (10 minutes).
+	BashMaxTimeoutMs = 600000
+	// BashMaxOutputChars is the output length past which the middle is cut.
+	BashMaxOutputChars = 30000
+	// bashKeptBytes is what the process runner keeps. Far above
+	// 4*BashMaxOutputChars, so whatever the runner drops lies inside the middle
+	// that Bash cuts anyway.
+	bashKeptBytes = 1 << 20
+)
+
+// BashInput is the input of the Bash tool, as Claude Code's Bash.
+type BashInput struct {
+	Command string `json:"command"`
+	// Timeout is in milliseconds; 0 means BashDefaultTimeoutMs.
+	Timeout     int    `json:"timeout,omitempty"`
+	Description string `json:"description,omitempty"`
+	// RunInBackground is refused for now.
+	RunInBackground bool `json:"run_in_background,omitempty"`
+}
+
+const bashSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "minLength": 1, "description": "The command to run with bash -c in the workspace root."},
+    "timeout": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds (default 120000, at most 600000)."},
+    "description": {"type": "string", "description": "What the command does, in 5-10 words, e.g. \"List files in the current directory\"."},
+    "run_in_background": {"type": "boolean", "description": "Not supported yet: must be false or absent."}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+// shellPath is bash when installed, else sh.
+var shellPath = sync.OnceValue(func() string {
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "sh"
+})
+
+// Bash is the command tool, as Claude Code's Bash: `bash -c COMMAND` (or `sh -c`)
+// in the workspace root through sandbox.Run (own process group, no stdin, no
+// pager or editor, the group killed on timeout). The output is stdout and stderr
+// combined, cut in the middle past BashMaxOutputChars; a non-zero exit appends
+// "Exit code N" and marks the result IsError; a timeout appends "Command timed
+// out after N ms".
+type Bash struct {
+	// KillGrace is passed to sandbox.Command; zero means sandbox.DefaultKillGrace.
+	KillGrace time.Duration
+}
+
+// Name returns "Bash".
+func (Bash) Name() string { return "Bash" }
+
+// Description returns the text the model reads about Bash.
+func (Bash) Description() string { return bashDescription }
+
+// Schema returns the JSON Schema of BashInput.
+func (Bash) Schema() json.RawMessage { return json.RawMessage(bashSchema) }
+
+// Kind returns KindExecute.
+func (Bash) Kind() Kind { return KindExecute }
+
+// ConcurrencySafe returns false: commands run one at a time.
+func (Bash) ConcurrencySafe() bool { return false }
+
+// Summary returns "Bash: COMMAND", the command's first line cut to 80 characters.
+func (Bash) Summary(input json.RawMessage) string {
+	in, _ := decodeInput[BashInput](input)
+	return "Bash: " + oneLine(in.Command, 80)
+}
+
+// Paths returns nil: which files a command touches is not known in advance.
+func (Bash) Paths(env *Env, input json.RawMessage) []string { return nil }
+
+// Run runs the command and waits for it (or for its timeout, or for ctx).
+func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	if err := checkEnv(env); err != nil {
+		return Result{}, err
+	}
+	in, err := decodeInput[BashInput](input)
+	if err != nil {
+		return Result{}, err
+	}
+	if strings.TrimSpace(in.Command) == "" {
+		return Result{}, errors.New("command is required")
+	}
+	if in.RunInBackground {
+		return Result{}, errors.New("run_in_background is not supported yet: run the command in the foreground (with a timeout of up to 600000 ms if it is slow)")
+	}
+	timeoutMs := in.Timeout
+	if timeoutMs == 0 {
+		timeoutMs = BashDefaultTimeoutMs
+	}
+	if timeoutMs < 0 || timeoutMs > BashMaxTimeoutMs {
+		return Result{}, fmt.Errorf("timeout must be between 1 and %d ms, got %d", BashMaxTimeoutMs, timeoutMs)
+	}
+	res, err := sandbox.Run(ctx, sandbox.Command{
+		Path:      shellPath(),
+		Args:      []string{"-c", in.Command},
+		Dir:       env.Workspace.Root(),
+		Timeout:   time.Duration(timeoutMs) * time.Millisecond,
+		KillGrace: b.KillGrace,
+		MaxOutput: bashKeptBytes,
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("starting the shell: %w", err)
+	}
+	out := strings.TrimRight(strings.ToValidUTF8(res.Output, "\uFFFD"), "\n")
+	out = cutMiddle(out, BashMaxOutputChars, res.OmittedBytes)
+
+	var status string
+	switch {
+	case res.TimedOut:
+		status = fmt.Sprintf("Command timed out after %d ms", timeoutMs)
+	case res.Canceled:
+		status = "Command was interrupted"
+	case res.ExitCode != 0:
+		status = fmt.Sprintf("Exit code %d", res.ExitCode)
+	}
+	text := out
+	switch {
+	case status != "" && out != "":
+		text = out + "\n" + status
+	case status != "":
+		text = status
+	case out == "":
+		text = "(no output)"
+	}
+	return Result{Output: text, IsError: status != ""}, nil
+}
+
+// cutMiddle keeps the first and last max/2 characters of s when s is longer than
+// max characters (or when dropped > 0: characters already removed from its
+// middle), with a marker saying how many characters were cut.
+func cutMiddle(s string, max int, dropped int64) string {
+	n := utf8.RuneCountInString(s)
+	if n <= max && dropped == 0 {
+		return s
+	}
+	half := max / 2
+	if n <= max {
+		half = n / 2
+	}
+	r := []rune(s)
+	cut := int64(n-2*half) + dropped
+	return string(r[:half]) + fmt.Sprintf("\n\n... [%d characters truncated] ...\n\n", cut) + string(r[n-half:])
+}

@@ -1,0 +1,137 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBash(t *testing.T) {
+	env, root := newTestEnv(t)
+	writeTestFile(t, root, "hello.txt", "hi there\n")
+	tests := []struct {
+		name    string
+		in      BashInput
+		want    string // exact output, when set
+		has     []string
+		isError bool
+		wantErr string
+	}{
+		{name: "echo", in: BashInput{Command: "echo hello"}, want: "hello"},
+		{name: "runs in the workspace root", in: BashInput{Command: "pwd; cat hello.txt"}, want: root + "\nhi there"},
+		{name: "stderr included", in: BashInput{Command: "echo out; echo err >&2"}, want: "out\nerr"},
+		{name: "non-zero exit", in: BashInput{Command: "echo failing; exit 3"}, want: "failing\nExit code 3", isError: true},
+		{name: "non-zero exit without output", in: BashInput{Command: "false"}, want: "Exit code 1", isError: true},
+		{name: "no output", in: BashInput{Command: "true"}, want: "(no output)"},
+		{name: "stdin is empty", in: BashInput{Command: "cat; echo done"}, want: "done"},
+		{name: "bash features", in: BashInput{Command: "a=(1 2 3); echo ${#a[@]}"}, want: "3"},
+		{name: "pager disabled", in: BashInput{Command: "echo $PAGER"}, want: "cat"},
+		{name: "timeout with partial output", in: BashInput{Command: "echo partial; sleep 100", Timeout: 300},
+			has: []string{"partial", "Command timed out after 300 ms"}, isError: true},
+		{name: "background", in: BashInput{Command: "echo", RunInBackground: true}, wantErr: "run_in_background is not supported"},
+		{name: "timeout too large", in: BashInput{Command: "echo", Timeout: 600001}, wantErr: "timeout must be between"},
+		{name: "empty command", in: BashInput{Command: "  "}, wantErr: "command is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := runTool(t, Bash{KillGrace: 200 * time.Millisecond}, env, tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want != "" && res.Output != tt.want {
+				t.Errorf("output = %q, want %q", res.Output, tt.want)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(res.Output, s) {
+					t.Errorf("output %q lacks %q", res.Output, s)
+				}
+			}
+			if res.IsError != tt.isError {
+				t.Errorf("IsError = %v, want %v", res.IsError, tt.isError)
+			}
+		})
+	}
+}
+
+// TestBashTimeoutKillsGroup: a background job and a foreground one both sleeping
+// 100 s must not keep the call waiting after the timeout.
+func TestBashTimeoutKillsGroup(t *testing.T) {
+	env, _ := newTestEnv(t)
+	done := make(chan Result, 1)
+	go func() {
+		res, err := runTool(t, Bash{KillGrace: 200 * time.Millisecond}, env, BashInput{Command: "sleep 100 & sleep 100", Timeout: 300})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if !strings.Contains(res.Output, "Command timed out after 300 ms") || !res.IsError {
+			t.Fatalf("result = %+v", res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Bash did not return after its timeout: the process group survived")
+	}
+}
+
+func TestBashCancel(t *testing.T) {
+	env, _ := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		cancel()
+	}()
+	res, err := Bash{KillGrace: 200 * time.Millisecond}.Run(ctx, env, mustJSON(t, BashInput{Command: "sleep 100"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(res.Output, "interrupted") {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestBashOutputTruncation(t *testing.T) {
+	env, _ := newTestEnv(t)
+	// 5 + 99992 + 3 = 100000 characters, no newline.
+	cmd := `printf START; head -c 99992 /dev/zero | tr '\0' x; printf END`
+	res, err := runTool(t, Bash{}, env, BashInput{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := BashMaxOutputChars / 2
+	want := "START" + strings.Repeat("x", half-5) +
+		fmt.Sprintf("\n\n... [%d characters truncated] ...\n\n", 100000-BashMaxOutputChars) +
+		strings.Repeat("x", half-3) + "END"
+	if res.Output != want {
+		t.Fatalf("output (%d chars) starts %q, ends %q", len(res.Output), res.Output[:40], res.Output[len(res.Output)-80:])
+	}
+}
+
+func TestCutMiddle(t *testing.T) {
+	tests := []struct {
+		s       string
+		max     int
+		dropped int64
+		want    string
+	}{
+		{"abcdef", 10, 0, "abcdef"},
+		{"abcdef", 6, 0, "abcdef"},
+		{"abcdefgh", 4, 0, "ab\n\n... [4 characters truncated] ...\n\ngh"},
+		{"ééééé", 2, 0, "é\n\n... [3 characters truncated] ...\n\né"},
+		{"abcd", 10, 100, "ab\n\n... [100 characters truncated] ...\n\ncd"},
+	}
+	for _, tt := range tests {
+		if got := cutMiddle(tt.s, tt.max, tt.dropped); got != tt.want {
+			t.Errorf("cutMiddle(%q, %d, %d) = %q, want %q", tt.s, tt.max, tt.dropped, got, tt.want)
+		}
+	}
+}

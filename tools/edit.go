@@ -1,0 +1,179 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+//go:embed edit.md
+var editDescription string
+
+// maxDiffInOutput caps the diff echoed to the model in Edit's output; the full diff
+// is always in Result.Diff.
+const maxDiffInOutput = 10000
+
+// EditInput is the input of the Edit tool, as Claude Code's Edit.
+type EditInput struct {
+	FilePath   string `json:"file_path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+const editSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "description": "Path of the file to change: absolute, or relative to the workspace root."},
+    "old_string": {"type": "string", "description": "The exact text to replace. Empty only to create a new file."},
+    "new_string": {"type": "string", "description": "The text to put in its place (must differ from old_string)."},
+    "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence of old_string instead of requiring exactly one."}
+  },
+  "required": ["file_path", "old_string", "new_string"],
+  "additionalProperties": false
+}`
+
+// Edit is the exact-string replacement tool, as Claude Code's Edit. The matching
+// rules are applyEdit's (unique match unless replace_all, CRLF and BOM kept); the
+// file must have been read in this session, and a file changed on disk since that
+// read is edited only if old_string still matches exactly once. The result carries
+// a unified diff.
+type Edit struct{}
+
+// Name returns "Edit".
+func (Edit) Name() string { return "Edit" }
+
+// Description returns the text the model reads about Edit.
+func (Edit) Description() string { return editDescription }
+
+// Schema returns the JSON Schema of EditInput.
+func (Edit) Schema() json.RawMessage { return json.RawMessage(editSchema) }
+
+// Kind returns KindEdit.
+func (Edit) Kind() Kind { return KindEdit }
+
+// ConcurrencySafe returns false.
+func (Edit) ConcurrencySafe() bool { return false }
+
+// Summary returns "Edit PATH".
+func (Edit) Summary(input json.RawMessage) string {
+	in, _ := decodeInput[EditInput](input)
+	return "Edit " + summaryPath(in.FilePath)
+}
+
+// Paths returns the resolved path of the file.
+func (Edit) Paths(env *Env, input json.RawMessage) []string {
+	in, _ := decodeInput[EditInput](input)
+	return pathsOf(env, in.FilePath)
+}
+
+// Run applies the edit, writes the file in place and records its new state.
+func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	if err := checkFileEnv(env); err != nil {
+		return Result{}, err
+	}
+	in, err := decodeInput[EditInput](input)
+	if err != nil {
+		return Result{}, err
+	}
+	if in.FilePath == "" {
+		return Result{}, errors.New("file_path is required")
+	}
+	abs, err := env.Workspace.Resolve(in.FilePath)
+	if err != nil {
+		return Result{}, err
+	}
+	shown := displayPath(env, abs)
+	if in.OldString == "" {
+		return createWithEdit(env, abs, shown, in.NewString)
+	}
+
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Result{}, fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return Result{}, fmt.Errorf("%s is not a regular file", shown)
+	}
+	raw, err := os.ReadFile(abs)
+	if err != nil {
+		return Result{}, err
+	}
+	if _, ok := env.Files.Lookup(abs); !ok {
+		return Result{}, ErrNotRead
+	}
+	changedOnDisk := !env.Files.Unchanged(abs, raw)
+
+	updated, n, err := applyEdit(string(raw), in.OldString, in.NewString, in.ReplaceAll)
+	if changedOnDisk && (err != nil || n != 1) {
+		if err != nil {
+			return Result{}, fmt.Errorf("%w %v", ErrModifiedSinceRead, err)
+		}
+		return Result{}, ErrModifiedSinceRead
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if err := os.WriteFile(abs, []byte(updated), fi.Mode().Perm()); err != nil {
+		return Result{}, err
+	}
+	env.Files.RecordContent(abs, []byte(updated))
+
+	diff := UnifiedDiff("a/"+shown, "b/"+shown, string(raw), updated)
+	noun := "occurrence"
+	if n != 1 {
+		noun += "s"
+	}
+	msg := fmt.Sprintf("Edited %s: replaced %d %s.", shown, n, noun)
+	if changedOnDisk {
+		msg += " (The file had changed on disk since it was read; old_string still matched once.)"
+	}
+	return Result{Output: msg + "\n\n" + capDiff(diff), Diff: diff}, nil
+}
+
+// createWithEdit handles an empty old_string: create a file that does not exist,
+// or fill one that is empty (which must have been read, like any existing file).
+func createWithEdit(env *Env, abs, shown, content string) (Result, error) {
+	old, perm, existed, err := currentForChange(env, abs, shown)
+	if err != nil {
+		return Result{}, err
+	}
+	if existed && strings.TrimPrefix(string(old), utf8BOM) != "" {
+		return Result{}, fmt.Errorf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", shown)
+	}
+	if content == "" {
+		return Result{}, errSameStrings
+	}
+	if existed && strings.HasPrefix(string(old), utf8BOM) {
+		content = utf8BOM + content
+	}
+	if err := writeFile(abs, []byte(content), perm); err != nil {
+		return Result{}, err
+	}
+	env.Files.RecordContent(abs, []byte(content))
+	oldLabel := "a/" + shown
+	if !existed {
+		oldLabel = "/dev/null"
+	}
+	diff := UnifiedDiff(oldLabel, "b/"+shown, string(old), content)
+	return Result{Output: fmt.Sprintf("Created %s (%d %s).", shown, countLines(content), plural(countLines(content), "line", "lines")), Diff: diff}, nil
+}
+
+// capDiff shortens a diff for the model's eyes, cutting at a line boundary.
+func capDiff(diff string) string {
+	if len(diff) <= maxDiffInOutput {
+		return diff
+	}
+	cut := strings.LastIndexByte(diff[:maxDiffInOutput], '\n') + 1
+	rest := strings.Count(diff[cut:], "\n")
+	return diff[:cut] + fmt.Sprintf("... (diff truncated: %d more lines)\n", rest)
+}

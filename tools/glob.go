@@ -1,0 +1,215 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+//go:embed glob.md
+var globDescription string
+
+// GlobMaxResults is how many paths Glob returns at most.
+const GlobMaxResults = 100
+
+// GlobInput is the input of the Glob tool, as Claude Code's Glob.
+type GlobInput struct {
+	Pattern string `json:"pattern"`
+	// Path is the directory to search; "" means the workspace root.
+	Path string `json:"path,omitempty"`
+}
+
+const globSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "minLength": 1, "description": "Glob pattern matched against paths relative to path, e.g. \"**/*.go\" or \"src/**/*.{ts,tsx}\"."},
+    "path": {"type": "string", "description": "Directory to search in, absolute or relative to the workspace root. Omit it to search the whole workspace."}
+  },
+  "required": ["pattern"],
+  "additionalProperties": false
+}`
+
+// Glob is the file-name search tool, as Claude Code's Glob: doublestar patterns
+// (`**`, `{a,b}`) matched against paths relative to the search directory, files
+// only, `.git` skipped, symlinked directories not followed, newest first by
+// modification time, at most GlobMaxResults paths (relative to the workspace root).
+type Glob struct{}
+
+// Name returns "Glob".
+func (Glob) Name() string { return "Glob" }
+
+// Description returns the text the model reads about Glob.
+func (Glob) Description() string { return globDescription }
+
+// Schema returns the JSON Schema of GlobInput.
+func (Glob) Schema() json.RawMessage { return json.RawMessage(globSchema) }
+
+// Kind returns KindRead.
+func (Glob) Kind() Kind { return KindRead }
+
+// ConcurrencySafe returns true.
+func (Glob) ConcurrencySafe() bool { return true }
+
+// Summary returns "Glob PATTERN", with " in PATH" when a path is given.
+func (Glob) Summary(input json.RawMessage) string {
+	in, _ := decodeInput[GlobInput](input)
+	s := "Glob " + in.Pattern
+	if in.Path != "" {
+		s += " in " + summaryPath(in.Path)
+	}
+	return s
+}
+
+// Paths returns the resolved search directory.
+func (Glob) Paths(env *Env, input json.RawMessage) []string {
+	in, _ := decodeInput[GlobInput](input)
+	return pathsOf(env, cmp.Or(in.Path, "."))
+}
+
+// Run lists the matching files.
+func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	if err := checkEnv(env); err != nil {
+		return Result{}, err
+	}
+	in, err := decodeInput[GlobInput](input)
+	if err != nil {
+		return Result{}, err
+	}
+	if in.Pattern == "" {
+		return Result{}, errors.New("pattern is required")
+	}
+	dir, err := resolveDir(env, cmp.Or(in.Path, "."))
+	if err != nil {
+		return Result{}, err
+	}
+	pattern := filepath.ToSlash(in.Pattern)
+	if filepath.IsAbs(in.Pattern) {
+		rel, err := filepath.Rel(dir, filepath.Clean(in.Pattern))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return Result{}, fmt.Errorf("pattern %s is outside the search directory %s: give a relative pattern", in.Pattern, dir)
+		}
+		pattern = filepath.ToSlash(rel)
+	}
+	pattern = strings.TrimPrefix(pattern, "./")
+	if !doublestar.ValidatePattern(pattern) {
+		return Result{}, fmt.Errorf("invalid glob pattern %q", in.Pattern)
+	}
+	files, err := globFiles(ctx, dir, pattern)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(files) == 0 {
+		return Result{Output: "No files found"}, nil
+	}
+	sortNewestFirst(files)
+	var b strings.Builder
+	for i, f := range files {
+		if i == GlobMaxResults {
+			break
+		}
+		b.WriteString(displayPath(env, f.path) + "\n")
+	}
+	if len(files) > GlobMaxResults {
+		fmt.Fprintf(&b, "(Results are truncated: showing first %d of %d. Use a more specific path or pattern.)\n", GlobMaxResults, len(files))
+	}
+	return Result{Output: strings.TrimSuffix(b.String(), "\n")}, nil
+}
+
+// fileHit is a found file and its modification time.
+type fileHit struct {
+	path    string // absolute
+	modTime time.Time
+}
+
+// sortNewestFirst orders hits by modification time, newest first, then by path.
+func sortNewestFirst(hits []fileHit) {
+	sort.Slice(hits, func(i, j int) bool {
+		if !hits[i].modTime.Equal(hits[j].modTime) {
+			return hits[i].modTime.After(hits[j].modTime)
+		}
+		return hits[i].path < hits[j].path
+	})
+}
+
+// globFiles walks dir and returns the files whose slash-separated path relative
+// to dir matches pattern. Directories named .git are skipped and symlinked
+// directories are not entered; when the pattern has no "**", directories deeper
+// than the pattern are not entered either.
+func globFiles(ctx context.Context, dir, pattern string) ([]fileHit, error) {
+	maxDepth := -1
+	if !strings.Contains(pattern, "**") {
+		maxDepth = strings.Count(pattern, "/") + 1
+	}
+	var hits []fileHit
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return err
+			}
+			return nil // unreadable entries are skipped, as find and rg do
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if p == dir {
+			return nil
+		}
+		rel := relSlash(dir, p)
+		if d.IsDir() {
+			if d.Name() == ".git" || (maxDepth >= 0 && strings.Count(rel, "/")+1 >= maxDepth) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == ".git" || !doublestar.MatchUnvalidated(pattern, rel) {
+			return nil
+		}
+		info, err := os.Stat(p) // follows a symlinked file to what it names
+		if err != nil || !info.Mode().IsRegular() {
+			return nil
+		}
+		hits = append(hits, fileHit{path: p, modTime: info.ModTime()})
+		return nil
+	})
+	return hits, err
+}
+
+// resolveDir resolves p in the workspace and checks that it is a directory.
+func resolveDir(env *Env, p string) (string, error) {
+	abs, err := env.Workspace.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("directory does not exist: %s", displayPath(env, abs))
+		}
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", displayPath(env, abs))
+	}
+	return abs, nil
+}
+
+// relSlash returns p relative to dir (p beneath dir) with forward slashes.
+func relSlash(dir, p string) string {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}

@@ -1,0 +1,223 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// grepMaxLines bounds how many result lines a search collects (both backends), so
+// that a pattern matching everything costs bounded memory.
+const grepMaxLines = 100000
+
+// errTooManyLines stops a search that reached grepMaxLines.
+var errTooManyLines = errors.New("too many matching lines")
+
+// ripgrepArgs builds rg's command line for q. The flags make ripgrep behave as
+// the Go fallback does: no config file, hidden files searched, .gitignore applied
+// even outside a git repository, no .ignore/.rgignore, global or
+// .git/info/exclude files, .git skipped (listed last, so it wins over the
+// user's glob), and Grep's own type table instead of ripgrep's.
+func ripgrepArgs(q *grepQuery) []string {
+	args := []string{
+		"--no-config", "--hidden", "--no-require-git", "--no-ignore-dot",
+		"--no-ignore-global", "--no-ignore-exclude", "--no-messages",
+	}
+	if q.ignoreCase {
+		args = append(args, "--ignore-case")
+	} else {
+		args = append(args, "--case-sensitive")
+	}
+	if q.multiline {
+		args = append(args, "--multiline", "--multiline-dotall")
+	}
+	if q.glob != "" {
+		args = append(args, "--glob", q.glob)
+	}
+	args = append(args, "--glob", "!.git")
+	if q.typeGlobs != nil {
+		for _, g := range q.typeGlobs {
+			args = append(args, "--type-add", "pincer:"+g)
+		}
+		args = append(args, "--type", "pincer")
+	}
+	switch q.mode {
+	case GrepFilesWithMatches:
+		args = append(args, "--files-with-matches", "--null")
+	default:
+		args = append(args, "--json")
+		if q.mode == GrepContent {
+			args = append(args, "--before-context", strconv.Itoa(q.before), "--after-context", strconv.Itoa(q.after))
+		}
+	}
+	return append(args, "--regexp", q.pattern, "--", q.target)
+}
+
+// grepRipgrep runs rg (at rgPath) in the workspace root and parses its output.
+func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, error) {
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, rgPath, ripgrepArgs(q)...)
+	cmd.Dir = q.root // --glob patterns with a slash are relative to it
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting rg: %w", err)
+	}
+	var files []grepFile
+	if q.mode == GrepFilesWithMatches {
+		files, err = parseRipgrepFiles(stdout, q.root)
+	} else {
+		files, err = parseRipgrepJSON(stdout, q.root, q.mode == GrepContent)
+	}
+	if errors.Is(err, errTooManyLines) {
+		cancel() // keep what was collected
+		err = nil
+	}
+	waitErr := cmd.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) && exitErr.ExitCode() == 2 && len(files) == 0 {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = "rg failed"
+		}
+		return nil, errors.New(msg)
+	}
+	return files, nil
+}
+
+// parseRipgrepFiles reads NUL-terminated paths (rg --files-with-matches --null).
+func parseRipgrepFiles(r io.Reader, root string) ([]grepFile, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, 0); i >= 0 {
+			return i + 1, data[:i], nil
+		}
+		if atEOF && len(data) > 0 {
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	})
+	var files []grepFile
+	for sc.Scan() {
+		files = append(files, grepFile{path: absFrom(root, sc.Text()), matches: 1})
+	}
+	return files, sc.Err()
+}
+
+// rgText is a ripgrep JSON string: UTF-8 text, or base64 bytes when not UTF-8.
+type rgText struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+// String returns the text, decoding base64 bytes when needed.
+func (t rgText) String() string {
+	if t.Text != nil {
+		return *t.Text
+	}
+	b, _ := base64.StdEncoding.DecodeString(t.Bytes)
+	return string(b)
+}
+
+// rgEvent is one line of rg --json output (only the fields used here).
+type rgEvent struct {
+	Type string `json:"type"`
+	Data struct {
+		Path       rgText `json:"path"`
+		Lines      rgText `json:"lines"`
+		LineNumber int    `json:"line_number"`
+	} `json:"data"`
+}
+
+// parseRipgrepJSON reads rg --json output: "match" and "context" events, whose
+// lines may span several lines in multiline mode. keepLines is false in count
+// mode, where only the number of matching lines is kept.
+func parseRipgrepJSON(r io.Reader, root string, keepLines bool) ([]grepFile, error) {
+	dec := json.NewDecoder(r)
+	var files []grepFile
+	index := map[string]int{}
+	total := 0
+	for {
+		var ev rgEvent
+		if err := dec.Decode(&ev); err != nil {
+			if errors.Is(err, io.EOF) {
+				return files, nil
+			}
+			return files, fmt.Errorf("reading rg output: %w", err)
+		}
+		if ev.Type != "match" && ev.Type != "context" {
+			continue
+		}
+		path := absFrom(root, ev.Data.Path.String())
+		i, ok := index[path]
+		if !ok {
+			i = len(files)
+			index[path] = i
+			files = append(files, grepFile{path: path})
+		}
+		f := &files[i]
+		isMatch := ev.Type == "match"
+		for k, raw := range splitLines(ev.Data.Lines.String()) {
+			if isMatch {
+				f.matches++
+			}
+			if keepLines {
+				f.lines = append(f.lines, grepLine{num: ev.Data.LineNumber + k, text: displayLine(raw), match: isMatch})
+				total++
+			}
+		}
+		if total > grepMaxLines {
+			return dropEmpty(files), errTooManyLines
+		}
+	}
+}
+
+// dropEmpty removes files that have context lines but no match (possible only
+// when parsing stopped early).
+func dropEmpty(files []grepFile) []grepFile {
+	out := files[:0]
+	for _, f := range files {
+		if f.matches > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// splitLines splits s after each "\n"; a final piece without one counts too.
+func splitLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if n := len(lines); n > 0 && lines[n-1] == "" {
+		lines = lines[:n-1]
+	}
+	return lines
+}
+
+// absFrom makes a path printed by rg (run in root) absolute and clean.
+func absFrom(root, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(root, p)
+}

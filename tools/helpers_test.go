@@ -1,0 +1,78 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"pincer/sandbox"
+)
+
+// newTestEnv returns an Env over a fresh temporary workspace and its root.
+func newTestEnv(t testing.TB) (*Env, string) {
+	t.Helper()
+	ws, err := sandbox.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Env{Workspace: ws, Files: NewFileState(), SessionID: "s1", ToolCallID: "c1"}, ws.Root()
+}
+
+// mustJSON marshals v (a map or an input struct) into a tool input.
+func mustJSON(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// runTool runs tool with input v.
+func runTool(t testing.TB, tool Tool, env *Env, v any) (Result, error) {
+	t.Helper()
+	return tool.Run(context.Background(), env, mustJSON(t, v))
+}
+
+// writeFile writes content to root/rel, creating directories.
+func writeTestFile(t testing.TB, root, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readTestFile returns the content of root/rel.
+func readTestFile(t testing.TB, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// setMtime sets the modification time of root/rel to base plus offset seconds.
+func setMtime(t testing.TB, root, rel string, offset int) {
+	t.Helper()
+	tm := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(offset) * time.Second)
+	if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), tm, tm); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readFirst runs Read on rel so that Write and Edit accept changes to it.
+func readFirst(t testing.TB, env *Env, rel string) {
+	t.Helper()
+	if _, err := runTool(t, Read{}, env, ReadInput{FilePath: rel}); err != nil {
+		t.Fatalf("Read %s: %v", rel, err)
+	}
+}

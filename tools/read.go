@@ -1,0 +1,230 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+//go:embed read.md
+var readDescription string
+
+// Read limits.
+const (
+	// ReadDefaultLimit is how many lines Read returns when no limit is given.
+	ReadDefaultLimit = 2000
+	// ReadMaxLineChars is the length (in characters) past which a line is cut.
+	ReadMaxLineChars = 2000
+	// ReadMaxBytes is the largest file Read accepts (64 MiB).
+	ReadMaxBytes = 64 << 20
+	// binarySniffBytes is how much of a file is checked for NUL bytes and
+	// invalid UTF-8.
+	binarySniffBytes = 8192
+)
+
+// lineTruncatedMarker ends a line cut at ReadMaxLineChars.
+const lineTruncatedMarker = "... [line truncated]"
+
+// utf8BOM is the byte order mark some editors put at the start of UTF-8 files.
+const utf8BOM = "\uFEFF"
+
+// ReadInput is the input of the Read tool, as Claude Code's Read.
+type ReadInput struct {
+	FilePath string `json:"file_path"`
+	// Offset is the 1-based line number to start at; 0 means 1.
+	Offset int `json:"offset,omitempty"`
+	// Limit is the number of lines to return; 0 means ReadDefaultLimit.
+	Limit int `json:"limit,omitempty"`
+}
+
+const readSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "description": "Path of the file to read: absolute, or relative to the workspace root."},
+    "offset": {"type": "integer", "minimum": 0, "description": "1-based line number to start reading at. Only needed when the file is too long to read at once."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Number of lines to read (default 2000)."}
+  },
+  "required": ["file_path"],
+  "additionalProperties": false
+}`
+
+// Read is the file-reading tool, as Claude Code's Read: numbered lines in the
+// format "%6d\t%s" (cat -n style), a window of lines chosen by offset and limit,
+// binary files and directories refused. A successful read is recorded in the
+// session's FileState, which Write and Edit require.
+type Read struct{}
+
+// Name returns "Read".
+func (Read) Name() string { return "Read" }
+
+// Description returns the text the model reads about Read.
+func (Read) Description() string { return readDescription }
+
+// Schema returns the JSON Schema of ReadInput.
+func (Read) Schema() json.RawMessage { return json.RawMessage(readSchema) }
+
+// Kind returns KindRead.
+func (Read) Kind() Kind { return KindRead }
+
+// ConcurrencySafe returns true: reads may run in parallel.
+func (Read) ConcurrencySafe() bool { return true }
+
+// Summary returns "Read PATH", with the line window when one was asked for.
+func (Read) Summary(input json.RawMessage) string {
+	in, _ := decodeInput[ReadInput](input)
+	s := "Read " + summaryPath(in.FilePath)
+	switch {
+	case in.Offset > 0 && in.Limit > 0:
+		s += fmt.Sprintf(" (lines %d-%d)", in.Offset, in.Offset+in.Limit-1)
+	case in.Offset > 0:
+		s += fmt.Sprintf(" (from line %d)", in.Offset)
+	case in.Limit > 0:
+		s += fmt.Sprintf(" (lines 1-%d)", in.Limit)
+	}
+	return s
+}
+
+// Paths returns the resolved path of the file.
+func (Read) Paths(env *Env, input json.RawMessage) []string {
+	in, _ := decodeInput[ReadInput](input)
+	return pathsOf(env, in.FilePath)
+}
+
+// Run reads the file. Errors: a path outside the workspace, a missing file, a
+// directory, a file over ReadMaxBytes, a binary file.
+func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	if err := checkFileEnv(env); err != nil {
+		return Result{}, err
+	}
+	in, err := decodeInput[ReadInput](input)
+	if err != nil {
+		return Result{}, err
+	}
+	if in.FilePath == "" {
+		return Result{}, errors.New("file_path is required")
+	}
+	if in.Offset < 0 || in.Limit < 0 {
+		return Result{}, errors.New("offset and limit must not be negative")
+	}
+	abs, err := env.Workspace.Resolve(in.FilePath)
+	if err != nil {
+		return Result{}, err
+	}
+	content, err := readRegularFile(abs, displayPath(env, abs))
+	if err != nil {
+		return Result{}, err
+	}
+	if looksBinary(content) {
+		return Result{}, fmt.Errorf("Cannot read binary file: %s (use Bash with a suitable tool, such as xxd or file, to inspect it)", displayPath(env, abs))
+	}
+	env.Files.RecordContent(abs, content)
+	return Result{Output: formatLines(content, in.Offset, in.Limit)}, nil
+}
+
+// readRegularFile reads abs, refusing directories, other non-regular files and
+// files over ReadMaxBytes. shown names the file in errors.
+func readRegularFile(abs, shown string) ([]byte, error) {
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("File does not exist: %s", shown)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a file: use Glob to find files in it, or Bash `ls` to list it", shown)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", shown)
+	}
+	if fi.Size() > ReadMaxBytes {
+		return nil, fmt.Errorf("%s is too large to read (%d bytes, limit %d): use Grep to find the part you need, or Bash head/tail/sed", shown, fi.Size(), ReadMaxBytes)
+	}
+	return os.ReadFile(abs)
+}
+
+// looksBinary reports whether the first binarySniffBytes of b contain a NUL byte
+// or invalid UTF-8 (a multi-byte sequence cut by the sniff window is allowed).
+func looksBinary(b []byte) bool {
+	head := b[:min(len(b), binarySniffBytes)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	if len(head) < len(b) {
+		// Drop a rune that may continue past the window.
+		for i := 0; i < utf8.UTFMax-1 && len(head) > 0; i++ {
+			if r, _ := utf8.DecodeLastRune(head); r != utf8.RuneError {
+				break
+			}
+			head = head[:len(head)-1]
+		}
+	}
+	return !utf8.Valid(head)
+}
+
+// formatLines renders lines [offset, offset+limit) of content as "%6d\t%s",
+// with the notices Read gives for empty files, offsets past the end and
+// remaining lines.
+func formatLines(content []byte, offset, limit int) string {
+	text := strings.TrimPrefix(string(content), utf8BOM)
+	if text == "" {
+		return "<system-reminder>File exists but is empty.</system-reminder>"
+	}
+	total := strings.Count(text, "\n")
+	if !strings.HasSuffix(text, "\n") {
+		total++
+	}
+	if offset <= 0 {
+		offset = 1
+	}
+	if limit <= 0 {
+		limit = ReadDefaultLimit
+	}
+	if offset > total {
+		return fmt.Sprintf("<system-reminder>Offset %d is past the end of the file, which has %d lines.</system-reminder>", offset, total)
+	}
+	last := min(offset+limit-1, total)
+	var b strings.Builder
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		if n < offset {
+			continue
+		}
+		if n > last {
+			break
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		fmt.Fprintf(&b, "%6d\t%s\n", n, cutLine(line))
+	}
+	if last < total {
+		fmt.Fprintf(&b, "\n... %d more lines; use offset/limit to read them (the file has %d lines, this was %d-%d)\n", total-last, total, offset, last)
+	}
+	return b.String()
+}
+
+// cutLine makes line valid UTF-8 and cuts it at ReadMaxLineChars characters.
+func cutLine(line string) string {
+	line = strings.ToValidUTF8(line, "\uFFFD")
+	if len(line) <= ReadMaxLineChars {
+		return line
+	}
+	i, count := 0, 0
+	for i < len(line) && count < ReadMaxLineChars {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+		count++
+	}
+	if i == len(line) {
+		return line
+	}
+	return line[:i] + lineTruncatedMarker
+}

@@ -1,0 +1,128 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestSchemas compiles every tool's schema as draft 2020-12 and checks it accepts
+// a good input and rejects bad ones.
+func TestSchemas(t *testing.T) {
+	cases := map[string]struct {
+		good string
+		bad  []string
+	}{
+		"Bash": {
+			good: `{"command": "go test ./...", "timeout": 60000, "description": "Run tests"}`,
+			bad:  []string{`{}`, `{"command": "ls", "timeout": 600001}`, `{"command": "ls", "timeout": 0}`, `{"command": "ls", "cwd": "/"}`},
+		},
+		"Glob": {
+			good: `{"pattern": "**/*.go", "path": "src"}`,
+			bad:  []string{`{"path": "src"}`, `{"pattern": ""}`, `{"pattern": "*", "extra": 1}`},
+		},
+		"Grep": {
+			good: `{"pattern": "foo", "path": "src", "glob": "*.go", "type": "go", "output_mode": "content", "-i": true, "-n": false, "-A": 1, "-B": 2, "-C": 3, "multiline": true, "head_limit": 10}`,
+			bad:  []string{`{"pattern": "x", "output_mode": "lines"}`, `{"pattern": "x", "-A": -1}`, `{"pattern": "x", "type": "cobol"}`, `{"pattern": "x", "head_limit": -1}`},
+		},
+		"Read": {
+			good: `{"file_path": "/tmp/x", "offset": 10, "limit": 20}`,
+			bad:  []string{`{}`, `{"file_path": "x", "limit": 0}`, `{"file_path": "x", "offset": -1}`, `{"file_path": 3}`},
+		},
+		"Edit": {
+			good: `{"file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": true}`,
+			bad:  []string{`{"file_path": "a.go", "old_string": "a"}`, `{"file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": "yes"}`},
+		},
+		"Write": {
+			good: `{"file_path": "a.go", "content": ""}`,
+			bad:  []string{`{"file_path": "a.go"}`, `{"content": "x"}`},
+		},
+	}
+	for _, tool := range Default().All() {
+		t.Run(tool.Name(), func(t *testing.T) {
+			tc, ok := cases[tool.Name()]
+			if !ok {
+				t.Fatalf("no schema case for %s", tool.Name())
+			}
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.Schema())))
+			if err != nil {
+				t.Fatalf("schema is not JSON: %v", err)
+			}
+			m := doc.(map[string]any)
+			if m["additionalProperties"] != false || m["type"] != "object" {
+				t.Errorf("schema must be an object with additionalProperties false")
+			}
+			for name, p := range m["properties"].(map[string]any) {
+				if d, _ := p.(map[string]any)["description"].(string); d == "" {
+					t.Errorf("property %s has no description", name)
+				}
+			}
+			c := jsonschema.NewCompiler()
+			c.DefaultDraft(jsonschema.Draft2020)
+			url := "mem://" + tool.Name() + ".json"
+			if err := c.AddResource(url, doc); err != nil {
+				t.Fatal(err)
+			}
+			sch, err := c.Compile(url)
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			validate := func(s string) error {
+				v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+				if err != nil {
+					t.Fatalf("test input %s: %v", s, err)
+				}
+				return sch.Validate(v)
+			}
+			if err := validate(tc.good); err != nil {
+				t.Errorf("good input rejected: %v", err)
+			}
+			// The good input must also decode into the typed input.
+			if !json.Valid([]byte(tc.good)) {
+				t.Errorf("good input is not JSON")
+			}
+			for _, bad := range tc.bad {
+				if err := validate(bad); err == nil {
+					t.Errorf("bad input accepted: %s", bad)
+				}
+			}
+		})
+	}
+}
+
+// TestTypedInputsMatchSchemas checks that every field of the good inputs lands in
+// the typed input (the JSON names in the structs agree with the schemas).
+func TestTypedInputsMatchSchemas(t *testing.T) {
+	var g GrepInput
+	in := `{"pattern": "p", "path": "d", "glob": "*.go", "type": "go", "output_mode": "count", "-i": true, "-n": false, "-A": 1, "-B": 2, "-C": 3, "multiline": true, "head_limit": 10}`
+	if err := json.Unmarshal([]byte(in), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Pattern != "p" || g.Path != "d" || g.Glob != "*.go" || g.Type != "go" || g.OutputMode != "count" || !g.IgnoreCase ||
+		g.LineNumbers == nil || *g.LineNumbers || *g.After != 1 || *g.Before != 2 || *g.Context != 3 || !g.Multiline || g.HeadLimit != 10 {
+		t.Fatalf("GrepInput decoded wrongly: %+v", g)
+	}
+	var b BashInput
+	if err := json.Unmarshal([]byte(`{"command": "c", "timeout": 5, "description": "d", "run_in_background": true}`), &b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Command != "c" || b.Timeout != 5 || b.Description != "d" || !b.RunInBackground {
+		t.Fatalf("BashInput decoded wrongly: %+v", b)
+	}
+	var e EditInput
+	if err := json.Unmarshal([]byte(`{"file_path": "f", "old_string": "o", "new_string": "n", "replace_all": true}`), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e != (EditInput{FilePath: "f", OldString: "o", NewString: "n", ReplaceAll: true}) {
+		t.Fatalf("EditInput decoded wrongly: %+v", e)
+	}
+	var r ReadInput
+	if err := json.Unmarshal([]byte(`{"file_path": "f", "offset": 2, "limit": 3}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r != (ReadInput{FilePath: "f", Offset: 2, Limit: 3}) {
+		t.Fatalf("ReadInput decoded wrongly: %+v", r)
+	}
+}

@@ -1,0 +1,168 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+//go:embed write.md
+var writeDescription string
+
+// Errors shared by Write and Edit, worded as Claude Code's.
+var (
+	// ErrNotRead refuses a change to an existing file the session has not read.
+	ErrNotRead = errors.New("File has not been read yet. Read it first before writing to it.")
+	// ErrModifiedSinceRead refuses a change to a file that changed on disk after
+	// the session read it.
+	ErrModifiedSinceRead = errors.New("File has been modified since it was read (by the user or another program). Read it again before changing it.")
+)
+
+// WriteInput is the input of the Write tool, as Claude Code's Write.
+type WriteInput struct {
+	FilePath string `json:"file_path"`
+	Content  string `json:"content"`
+}
+
+const writeSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "file_path": {"type": "string", "minLength": 1, "description": "Path of the file to write: absolute, or relative to the workspace root."},
+    "content": {"type": "string", "description": "The complete new content of the file."}
+  },
+  "required": ["file_path", "content"],
+  "additionalProperties": false
+}`
+
+// Write is the file-writing tool, as Claude Code's Write: it creates the file (and
+// its parent directories) or replaces it. Replacing requires a Read of the file in
+// this session (ErrNotRead) with the file unchanged since (ErrModifiedSinceRead).
+// The result carries a unified diff, from /dev/null for a new file.
+type Write struct{}
+
+// Name returns "Write".
+func (Write) Name() string { return "Write" }
+
+// Description returns the text the model reads about Write.
+func (Write) Description() string { return writeDescription }
+
+// Schema returns the JSON Schema of WriteInput.
+func (Write) Schema() json.RawMessage { return json.RawMessage(writeSchema) }
+
+// Kind returns KindEdit.
+func (Write) Kind() Kind { return KindEdit }
+
+// ConcurrencySafe returns false.
+func (Write) ConcurrencySafe() bool { return false }
+
+// Summary returns "Write PATH".
+func (Write) Summary(input json.RawMessage) string {
+	in, _ := decodeInput[WriteInput](input)
+	return "Write " + summaryPath(in.FilePath)
+}
+
+// Paths returns the resolved path of the file.
+func (Write) Paths(env *Env, input json.RawMessage) []string {
+	in, _ := decodeInput[WriteInput](input)
+	return pathsOf(env, in.FilePath)
+}
+
+// Run writes the file and records its new state in the session's FileState.
+func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	if err := checkFileEnv(env); err != nil {
+		return Result{}, err
+	}
+	in, err := decodeInput[WriteInput](input)
+	if err != nil {
+		return Result{}, err
+	}
+	if in.FilePath == "" {
+		return Result{}, errors.New("file_path is required")
+	}
+	abs, err := env.Workspace.Resolve(in.FilePath)
+	if err != nil {
+		return Result{}, err
+	}
+	shown := displayPath(env, abs)
+	old, perm, existed, err := currentForChange(env, abs, shown)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := writeFile(abs, []byte(in.Content), perm); err != nil {
+		return Result{}, err
+	}
+	env.Files.RecordContent(abs, []byte(in.Content))
+
+	oldLabel := "a/" + shown
+	if !existed {
+		oldLabel = "/dev/null"
+	}
+	diff := UnifiedDiff(oldLabel, "b/"+shown, string(old), in.Content)
+	added, removed := DiffStat(diff)
+	var msg string
+	switch {
+	case !existed:
+		msg = fmt.Sprintf("Created %s (%d %s).", shown, countLines(in.Content), plural(countLines(in.Content), "line", "lines"))
+	case diff == "":
+		msg = fmt.Sprintf("%s is unchanged: the content was identical.", shown)
+	default:
+		msg = fmt.Sprintf("Updated %s (+%d -%d lines).", shown, added, removed)
+	}
+	return Result{Output: msg, Diff: diff}, nil
+}
+
+// currentForChange returns the current bytes and permissions of the file a Write
+// or Edit is about to change, after checking the read-before-write rule. For a
+// file that does not exist it returns existed false and mode 0644.
+func currentForChange(env *Env, abs, shown string) (old []byte, perm fs.FileMode, existed bool, err error) {
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if fi.IsDir() {
+		return nil, 0, false, fmt.Errorf("%s is a directory, not a file", shown)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", shown)
+	}
+	old, err = os.ReadFile(abs)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if _, ok := env.Files.Lookup(abs); !ok {
+		return nil, 0, true, ErrNotRead
+	}
+	if !env.Files.Unchanged(abs, old) {
+		return nil, 0, true, ErrModifiedSinceRead
+	}
+	return old, fi.Mode().Perm(), true, nil
+}
+
+// writeFile creates abs's parent directories and writes data in place (keeping
+// the inode, so hard links and ownership survive).
+func writeFile(abs string, data []byte, perm fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(abs, data, perm)
+}
+
+// countLines counts lines the way an editor shows them: a final line without a
+// newline counts, an empty text has none.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
