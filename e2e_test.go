@@ -392,3 +392,53 @@ func TestSecondProcessGetsClearLine(t *testing.T) {
 		t.Errorf("second process: exit %d stderr %q, want one line naming pid %d", code, stderr, first.Process.Pid)
 	}
 }
+
+// TestInterruptCancelsTurn: Ctrl+C (SIGINT) during the stream ends the turn with
+// turn.cancelled and exit code 1; the session continues afterwards.
+func TestInterruptCancelsTurn(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "partial answer", Hold: 20 * time.Second})
+	cmd := e.command(e.runArgs("--output-format", "stream-json", "long task")...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	var types []string
+	for sc.Scan() {
+		var ev streamEvent
+		_ = json.Unmarshal(sc.Bytes(), &ev)
+		types = append(types, ev.Type)
+		if ev.Type == "turn.started" {
+			time.Sleep(200 * time.Millisecond) // let the first chunk arrive
+			_ = cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit after SIGINT: %v (stderr %s)", err, stderr.String())
+	}
+	if types[len(types)-1] != "turn.cancelled" || !strings.Contains(stderr.String(), "cancelled") {
+		t.Errorf("events %v, stderr %q", types, stderr.String())
+	}
+	e.fake.Push(fakeopenai.Reply{Text: "resumed"})
+	out, errs, code := e.run(e.runArgs("--continue", "go on")...)
+	if code != 0 || strings.TrimSpace(out) != "resumed" {
+		t.Fatalf("continue after cancel: %d %q %s", code, out, errs)
+	}
+	reqs := e.fake.Requests()
+	msgs := reqs[len(reqs)-1]["messages"].([]any)
+	var sawPartial bool
+	for _, m := range msgs {
+		if c, _ := m.(map[string]any)["content"].(string); c == "partial " {
+			sawPartial = true
+		}
+	}
+	if !sawPartial {
+		t.Errorf("the interrupted partial answer is not in the continued transcript: %v", msgs)
+	}
+}

@@ -22,8 +22,8 @@ type Call struct {
 // Reply is one scripted response. With Status set (≠ 200) the server answers that
 // status with Body. Otherwise it streams Reasoning (as reasoning_content), Text and
 // ToolCalls, then Finish (default "stop", or "tool_calls" when there are calls) and a
-// usage chunk. Hold, when set, pauses the stream after the first chunk until the
-// request is cancelled or Hold elapses.
+// usage chunk. Hold, when set, pauses the stream after the second chunk (the first piece of
+// reasoning or text, when there is one) until the request is cancelled or Hold elapses.
 type Reply struct {
 	Status    int
 	Body      string
@@ -111,9 +111,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			fl.Flush()
 		}
 	}
-	for i, ch := range Chunks(rep) {
+	chunks := Chunks(rep)
+	for i, ch := range chunks {
 		send(ch)
-		if i == 0 && rep.Hold > 0 {
+		if i == min(1, len(chunks)-1) && rep.Hold > 0 {
 			select {
 			case <-r.Context().Done():
 				return

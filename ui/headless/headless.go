@@ -122,8 +122,12 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 			fmt.Fprintln(opts.Stdout, res.FinalText)
 		}
 	}
-	if failed {
-		fmt.Fprintf(opts.Stderr, "pincer: turn %s: %v (session %s)\n", res.Outcome, res.Err, res.SessionID)
+	switch res.Outcome {
+	case agent.OutcomeCancelled:
+		fmt.Fprintf(opts.Stderr, "pincer: turn cancelled (session %s; continue it with --continue)\n", res.SessionID)
+		return 1
+	case agent.OutcomeFailed:
+		fmt.Fprintf(opts.Stderr, "pincer: turn failed: %v (session %s)\n", res.Err, res.SessionID)
 		return 1
 	}
 	return 0
