@@ -1,0 +1,83 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"testing"
+
+	"pincer/core/provider"
+	"pincer/core/provider/internal/streamcase"
+)
+
+// modelsServer serves resp at /v1/models, checking method, path and key.
+func modelsServer(t *testing.T, resp streamcase.Response) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/v1/models" || r.Header.Get("Authorization") != "Bearer sk-test" {
+			t.Errorf("request %s %s auth %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+		}
+		resp.Serve(w)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestListModelsCases(t *testing.T) {
+	ollama := streamcase.Load(t, "42-models-ollama.txt").Payload
+	first, second, ok := bytes.Cut(ollama, []byte("=== second response (no models pulled) ===\n"))
+	if !ok {
+		t.Fatal("42: no second-response marker")
+	}
+	tests := []struct {
+		name    string
+		payload []byte
+		want    []string
+	}{
+		{"41-models-lmstudio", streamcase.Load(t, "41-models-lmstudio.txt").Payload,
+			[]string{"qwen/qwen2.5-vl-7b", "qwen/qwen3-vl-8b", "google/gemma-3-12b", "text-embedding-nomic-embed-text-v1.5"}},
+		{"42-models-ollama", first, []string{"test-model"}},
+		{"42-models-ollama-empty", second, []string{}},
+		{"43-models-cerebras", streamcase.Load(t, "43-models-cerebras.txt").Payload,
+			[]string{"gemma-4-31b", "gpt-oss-120b", "zai-glm-4.7"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := modelsServer(t, streamcase.ParseResponse(t, tc.payload))
+			got, err := testProvider(srv.URL + "/v1").ListModels(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("models = %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestListModelsErrors(t *testing.T) {
+	t.Run("401 capture", func(t *testing.T) {
+		srv := modelsServer(t, streamcase.ParseResponse(t, streamcase.Load(t, "34-openai-http401-invalid-api-key.txt").Payload))
+		_, err := testProvider(srv.URL + "/v1").ListModels(context.Background())
+		perr := wantErr(t, err, provider.KindAuth, "Incorrect API key provided")
+		if perr.Status != 401 {
+			t.Fatalf("status = %d", perr.Status)
+		}
+	})
+	t.Run("503 then success is retried", func(t *testing.T) {
+		srv, hits := scriptServer(t, status(503), func(w http.ResponseWriter) {
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"m1"}]}`))
+		})
+		got, err := testProvider(srv.URL).ListModels(context.Background())
+		if err != nil || !reflect.DeepEqual(got, []string{"m1"}) || hits.Load() != 2 {
+			t.Fatalf("models %v, err %v, requests %d", got, err, hits.Load())
+		}
+	})
+	t.Run("not JSON", func(t *testing.T) {
+		srv, _ := scriptServer(t, func(w http.ResponseWriter) { _, _ = w.Write([]byte("<html>hi</html>")) })
+		_, err := testProvider(srv.URL).ListModels(context.Background())
+		wantErr(t, err, provider.KindServer, "malformed model list")
+	})
+}

@@ -1,0 +1,190 @@
+// Package openai is pincer's adapter for the OpenAI Chat Completions streaming API and
+// the many servers that copy it: OpenAI, DeepSeek, OpenRouter, Groq, Mistral, Z.ai,
+// Ollama, LM Studio, vLLM, llama.cpp.
+//
+// It is a small layer over net/http and the sse package, not a vendor SDK, so every
+// dialect quirk lives here in plain sight (chunk.go, stream.go and toolcalls.go), next
+// to the captures in shared/cases/streams that the tests replay byte for byte.
+//
+// Contract of Stream, on top of provider.Provider's:
+//   - Text and reasoning deltas are yielded as they arrive. Tool calls are yielded whole,
+//     in index order, when the finish reason arrives (or at the end of the stream), with
+//     their arguments exactly as concatenated from the deltas.
+//   - EventDone is the last event and carries the finish reason as sent.
+//   - Errors are *provider.Error values with one-line messages; ctx ending yields
+//     ctx.Err(). HTTP 429, 5xx and connection failures are retried with exponential
+//     backoff before anything was yielded, never after.
+//   - A stream that delivers no byte for StallTimeout fails with KindStream.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"pincer/core/provider"
+)
+
+// Defaults for the zero values of Config.
+const (
+	// DefaultBaseURL is OpenAI's API root.
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// DefaultName is the provider name used when Config.Name is empty.
+	DefaultName = "openai"
+	// DefaultStallTimeout is how long a stream may stay silent before it fails.
+	DefaultStallTimeout = 90 * time.Second
+	// DefaultMaxRetries is how many times a retryable failure is retried.
+	DefaultMaxRetries = 3
+	// DefaultRetryBaseDelay is the first backoff delay, doubled on each retry.
+	DefaultRetryBaseDelay = time.Second
+)
+
+// Config configures a Provider. The zero value talks to api.openai.com with no key.
+type Config struct {
+	// Name is the provider name used in errors and returned by Name ("openai",
+	// "deepseek", "openrouter"); default "openai".
+	Name string
+	// BaseURL is the API root; requests go to BaseURL+"/chat/completions" and
+	// BaseURL+"/models". Default https://api.openai.com/v1. A trailing slash is ignored.
+	BaseURL string
+	// APIKey is sent as "Authorization: Bearer <key>"; when empty the header is omitted
+	// (Ollama, LM Studio, local vLLM).
+	APIKey string
+	// HTTPClient sends the requests; default http.DefaultClient. Its Timeout should be
+	// zero: a whole-request timeout would cut long streams (StallTimeout guards them).
+	HTTPClient *http.Client
+	// StallTimeout fails a stream that delivers no byte for this long (waiting for the
+	// response headers counts too). Zero means 90s; negative disables the guard.
+	StallTimeout time.Duration
+	// MaxRetries is how many times a request is retried after HTTP 429, 5xx or a
+	// connection failure. Zero means 3; negative disables retries.
+	MaxRetries int
+	// RetryBaseDelay is the first backoff delay, doubled on each retry (with jitter);
+	// zero means 1s. A server's retry-after hint replaces the computed delay.
+	RetryBaseDelay time.Duration
+	// Headers are extra request headers (OpenRouter's HTTP-Referer, X-Title, ...). They
+	// are set after the defaults and may replace them.
+	Headers map[string]string
+	// SendReasoning sends an assistant message's reasoning parts back as
+	// "reasoning_content" (DeepSeek's thinking-mode tool loops need it). Default false:
+	// most servers reject or ignore the field.
+	SendReasoning bool
+	// MaxTokensParam names the request field that carries Request.MaxTokens:
+	// "max_tokens" or "max_completion_tokens". Empty picks "max_completion_tokens" for
+	// api.openai.com (its reasoning models reject max_tokens) and "max_tokens"
+	// elsewhere (what most compatible servers understand).
+	MaxTokensParam string
+}
+
+// Provider streams chat completions from one OpenAI-compatible endpoint. It is safe for
+// concurrent use.
+type Provider struct {
+	name           string
+	baseURL        string
+	apiKey         string
+	client         *http.Client
+	stall          time.Duration // <= 0: no stall guard
+	maxRetries     int           // >= 0
+	retryBase      time.Duration
+	headers        map[string]string
+	sendReasoning  bool
+	maxTokensParam string
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// New returns a Provider for cfg, filling zero fields with the defaults above.
+func New(cfg Config) *Provider {
+	p := &Provider{
+		name:           cfg.Name,
+		baseURL:        strings.TrimRight(cfg.BaseURL, "/"),
+		apiKey:         cfg.APIKey,
+		client:         cfg.HTTPClient,
+		stall:          cfg.StallTimeout,
+		maxRetries:     cfg.MaxRetries,
+		retryBase:      cfg.RetryBaseDelay,
+		headers:        cfg.Headers,
+		sendReasoning:  cfg.SendReasoning,
+		maxTokensParam: cfg.MaxTokensParam,
+	}
+	if p.name == "" {
+		p.name = DefaultName
+	}
+	if p.baseURL == "" {
+		p.baseURL = DefaultBaseURL
+	}
+	if p.client == nil {
+		p.client = http.DefaultClient
+	}
+	if p.stall == 0 {
+		p.stall = DefaultStallTimeout
+	}
+	switch {
+	case p.maxRetries == 0:
+		p.maxRetries = DefaultMaxRetries
+	case p.maxRetries < 0:
+		p.maxRetries = 0
+	}
+	if p.retryBase <= 0 {
+		p.retryBase = DefaultRetryBaseDelay
+	}
+	if p.maxTokensParam == "" {
+		p.maxTokensParam = "max_tokens"
+		if u, err := url.Parse(p.baseURL); err == nil && u.Hostname() == "api.openai.com" {
+			p.maxTokensParam = "max_completion_tokens"
+		}
+	}
+	return p
+}
+
+// Name returns the configured provider name.
+func (p *Provider) Name() string { return p.name }
+
+// Stream sends req to BaseURL+"/chat/completions" with stream=true and yields its
+// events (see the package documentation for the contract).
+func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	return func(yield func(provider.Event, error) bool) {
+		body, err := p.encodeRequest(req)
+		if err != nil {
+			yield(provider.Event{}, p.errorf(provider.KindBadRequest, "encoding request: %v", err))
+			return
+		}
+		err = p.retry(ctx, func() attempt { return p.streamOnce(ctx, body, yield) })
+		if err != nil {
+			yield(provider.Event{}, err)
+		}
+	}
+}
+
+// newRequest builds an authenticated request to BaseURL+path; body nil sends none.
+func (p *Provider) newRequest(ctx context.Context, method, path string, body []byte) (*http.Request, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, p.baseURL+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if p.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+p.apiKey)
+	}
+	for k, v := range p.headers {
+		req.Header.Set(k, v)
+	}
+	return req, nil
+}
+
+// errorf builds a *provider.Error of this provider with no HTTP status.
+func (p *Provider) errorf(kind provider.Kind, format string, args ...any) *provider.Error {
+	return &provider.Error{Provider: p.name, Kind: kind, Message: oneLine(fmt.Sprintf(format, args...))}
+}
