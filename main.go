@@ -49,7 +49,9 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	switch {
 	case len(args) == 0:
-		err = usagef("the full-screen workbench is not part of this build yet; use \"pincer run PROMPT\" (see \"pincer help\")")
+		// The workbench (DESIGN.md's `pincer` with no arguments) is not in this build.
+		fmt.Fprint(stdout, "The full-screen workbench is not part of this build yet; use \"pincer run PROMPT\".\n\n"+topUsage)
+		return 0
 	case args[0] == "run":
 		code, err = cmdRun(args[1:], stdin, stdout, stderr)
 	case args[0] == "sessions":

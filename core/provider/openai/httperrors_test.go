@@ -175,3 +175,24 @@ func TestInStreamKind(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorRedactsAPIKey: a provider that echoes the key it got must not put it in an
+// error (errors reach events and the terminal).
+func TestErrorRedactsAPIKey(t *testing.T) {
+	const key = "sk-secret-1234567890"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":{"message":"Incorrect API key provided: ` + key + `."}}`))
+	}))
+	defer srv.Close()
+	p := New(Config{BaseURL: srv.URL, APIKey: key, MaxRetries: -1})
+	var got error
+	for _, err := range p.Stream(t.Context(), provider.Request{Model: "m"}) {
+		if err != nil {
+			got = err
+		}
+	}
+	if got == nil || strings.Contains(got.Error(), key) || !strings.Contains(got.Error(), "[redacted]") {
+		t.Fatalf("error %v: the key must be replaced by [redacted]", got)
+	}
+}

@@ -20,6 +20,7 @@ package openai
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -157,7 +158,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 		}
 		err = p.retry(ctx, func() attempt { return p.streamOnce(ctx, body, yield) })
 		if err != nil {
-			yield(provider.Event{}, err)
+			yield(provider.Event{}, p.redact(err))
 		}
 	}
 }
@@ -182,6 +183,18 @@ func (p *Provider) newRequest(ctx context.Context, method, path string, body []b
 		req.Header.Set(k, v)
 	}
 	return req, nil
+}
+
+// redact removes the API key from a provider error's message: some providers echo
+// the key they were sent, and errors reach events and the terminal (invariant 6).
+func (p *Provider) redact(err error) error {
+	var pe *provider.Error
+	if p.apiKey == "" || !errors.As(err, &pe) || !strings.Contains(pe.Message, p.apiKey) {
+		return err
+	}
+	c := *pe
+	c.Message = strings.ReplaceAll(c.Message, p.apiKey, "[redacted]")
+	return &c
 }
 
 // errorf builds a *provider.Error of this provider with no HTTP status.
