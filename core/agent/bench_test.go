@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pincer/core/message"
+	"pincer/core/provider/openai"
+	"pincer/internal/fakeopenai"
 
 	"pincer/core/permission"
 	"pincer/core/provider"
@@ -35,6 +37,20 @@ func BenchmarkLoopIterationBadger(b *testing.B) {
 	}
 	defer store.Close()
 	benchTurns(b, store, &scripted{loop: &st})
+}
+
+// BenchmarkLoopIterationHTTP is one iteration against the fake Chat Completions
+// server over loopback HTTP, through the real provider and SSE parser, on Badger (in
+// memory): the whole per-iteration cost of the loop except the model's own latency.
+func BenchmarkLoopIterationHTTP(b *testing.B) {
+	srv := fakeopenai.New()
+	defer srv.Close()
+	store, err := persist.OpenBadgerInMemory()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	benchTurns(b, store, openai.New(openai.Config{Name: "fake", BaseURL: srv.BaseURL()}))
 }
 
 func benchTurns(b *testing.B, store persist.Store, prov provider.Provider) {
