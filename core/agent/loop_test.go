@@ -526,3 +526,23 @@ func TestLeaseOfDeadProcessTakenOver(t *testing.T) {
 		t.Errorf("err = %v, want ErrLeaseHeld", err)
 	}
 }
+
+func TestDuplicateOnlyWithNothingChangedBetween(t *testing.T) {
+	reader := &fakeTool{name: "R", kind: tools.KindRead, safe: true}
+	writer := &fakeTool{name: "W", kind: tools.KindEdit}
+	prov := &scripted{steps: []step{
+		toolStep(toolCallEvent("r1", "R", `{"x":"f"}`)),
+		toolStep(toolCallEvent("r2", "R", `{"x":"f"}`)), // duplicate: nothing changed
+		toolStep(toolCallEvent("w1", "W", `{"x":"f"}`)),
+		toolStep(toolCallEvent("r3", "R", `{"x":"f"}`)), // after an edit: runs again
+	}}
+	h := newHarness(t, prov, permission.ModeBypass, reader, writer)
+	h.submit(context.Background(), "go")
+	res := h.toolResults()
+	if !strings.HasPrefix(res["r2"].Text, "Duplicate tool call rejected") {
+		t.Errorf("r2 = %q, want a duplicate rejection", res["r2"].Text)
+	}
+	if res["r3"].IsError || reader.runCount.Load() != 2 {
+		t.Errorf("r3 = %q, reader ran %d times; want a re-read after the edit", res["r3"].Text, reader.runCount.Load())
+	}
+}

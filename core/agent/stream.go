@@ -14,8 +14,9 @@ var errInterrupted = errors.New("interrupted")
 
 // callModel makes one model call over the repaired view of the transcript, streams
 // its deltas to the log, stores the assistant message and returns its tool calls.
-// On cancellation what had arrived is stored, marked interrupted, and its (unrun)
-// tool calls are dropped; the error wraps the context's.
+// On cancellation or a stream error what had arrived is stored, marked interrupted,
+// and its (unrun) tool calls are dropped; on cancellation the error wraps the
+// context's.
 func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	req := provider.Request{
 		Model:     t.a.cfg.Model,
@@ -65,8 +66,8 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		return nil, storeErr
 	}
 	interrupted := ctx.Err() != nil
-	if interrupted {
-		calls = nil
+	if interrupted || streamErr != nil {
+		calls = nil // never run, and a broken stream's calls may be incomplete
 	}
 
 	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.parts, calls...),

@@ -128,6 +128,15 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 	if ctx.Err() != nil {
 		return errors.Join(errInterrupted, context.Cause(ctx))
 	}
+	// A call that may have changed the world makes repeating earlier calls meaningful
+	// again (re-read a file after editing it, re-run tests after a fix): the duplicate
+	// check only rejects a repeat with nothing changed in between.
+	for _, p := range ps {
+		if p.done == nil && p.tool.Kind() != tools.KindRead {
+			clear(t.seen)
+			break
+		}
+	}
 	return nil
 }
 
