@@ -75,17 +75,7 @@ func (Edit) Paths(env *Env, input json.RawMessage) []string {
 
 // Run applies the edit, writes the file in place and records its new state.
 func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	if err := checkFileEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[EditInput](input)
-	if err != nil {
-		return Result{}, err
-	}
-	if in.FilePath == "" {
-		return Result{}, errors.New("file_path is required")
-	}
-	abs, err := env.Workspace.Resolve(in.FilePath)
+	in, abs, err := fileInput(env, input, func(in EditInput) string { return in.FilePath })
 	if err != nil {
 		return Result{}, err
 	}

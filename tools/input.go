@@ -45,6 +45,28 @@ func checkFileEnv(env *Env) error {
 	return nil
 }
 
+// fileInput is the common start of a file tool's Run: it checks env, decodes the
+// input, requires its file_path and resolves it inside the workspace. It returns the
+// input and the resolved absolute path.
+func fileInput[T any](env *Env, input json.RawMessage, path func(T) string) (T, string, error) {
+	var zero T
+	if err := checkFileEnv(env); err != nil {
+		return zero, "", err
+	}
+	in, err := decodeInput[T](input)
+	if err != nil {
+		return zero, "", err
+	}
+	if path(in) == "" {
+		return zero, "", errors.New("file_path is required")
+	}
+	abs, err := env.Workspace.Resolve(path(in))
+	if err != nil {
+		return zero, "", err
+	}
+	return in, abs, nil
+}
+
 // pathsOf returns the resolved absolute path of p for a tool's Paths; a path the
 // workspace refuses is returned lexically absolute, so the permission policy still
 // sees where the call would have gone.

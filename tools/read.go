@@ -101,22 +101,12 @@ func (Read) Paths(env *Env, input json.RawMessage) []string {
 // Run reads the file. Errors: a path outside the workspace, a missing file, a
 // directory, a file over ReadMaxBytes, a binary file.
 func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	if err := checkFileEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[ReadInput](input)
+	in, abs, err := fileInput(env, input, func(in ReadInput) string { return in.FilePath })
 	if err != nil {
 		return Result{}, err
-	}
-	if in.FilePath == "" {
-		return Result{}, errors.New("file_path is required")
 	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return Result{}, errors.New("offset and limit must not be negative")
-	}
-	abs, err := env.Workspace.Resolve(in.FilePath)
-	if err != nil {
-		return Result{}, err
 	}
 	content, err := readRegularFile(abs, displayPath(env, abs))
 	if err != nil {

@@ -76,17 +76,7 @@ func (Write) Paths(env *Env, input json.RawMessage) []string {
 
 // Run writes the file and records its new state in the session's FileState.
 func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	if err := checkFileEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[WriteInput](input)
-	if err != nil {
-		return Result{}, err
-	}
-	if in.FilePath == "" {
-		return Result{}, errors.New("file_path is required")
-	}
-	abs, err := env.Workspace.Resolve(in.FilePath)
+	in, abs, err := fileInput(env, input, func(in WriteInput) string { return in.FilePath })
 	if err != nil {
 		return Result{}, err
 	}
