@@ -54,6 +54,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case args[0] == "run":
 		code, err = cmdRun(args[1:], stdin, stdout, stderr)
+	case args[0] == sandboxExecCommand:
+		return sandboxExecMain(args[1:], stderr)
 	case args[0] == "sessions":
 		code, err = cmdSessions(args[1:], stdout)
 	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
