@@ -32,7 +32,7 @@ type runFlags struct {
 func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are printed as one line by runMain; --help prints usage
 	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default $PINCER_MODEL or "+defaultModel+")")
 	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
 	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
@@ -42,10 +42,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: pincer run [flags] [PROMPT]   (PROMPT or standard input)")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {} // parse errors are one line; --help is answered by cmdRun
 	return fs, f
 }
 
@@ -53,6 +50,12 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs, f := newRunFlagSet(stderr)
 	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stderr, "Usage: pincer run [flags] [PROMPT]   (PROMPT, standard input, or both: stdin is appended)")
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		return 0, err
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -69,6 +72,14 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	if f.cont && f.session != "" {
 		return 0, usagef("--continue and --session cannot be used together")
+	}
+	sessionSet := false
+	fs.Visit(func(fl *flag.Flag) { sessionSet = sessionSet || fl.Name == "session" })
+	if sessionSet && strings.TrimSpace(f.session) == "" {
+		return 0, usagef("--session needs a session ID (see \"pincer sessions\")")
+	}
+	if f.stall <= 0 {
+		return 0, usagef("--stall-timeout must be positive, got %s", f.stall)
 	}
 	input, err := readPrompt(pos, stdin)
 	if err != nil {
@@ -100,7 +111,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
 	sessionID, after, err := pickSession(ctx, ag, store, f, ws.Root())
@@ -133,11 +144,15 @@ func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, f *r
 		}
 	}
 	if id != "" {
-		if _, err := store.GetSession(ctx, id); err != nil {
+		s, err := store.GetSession(ctx, id)
+		if err != nil {
 			if errors.Is(err, persist.ErrNotFound) {
 				return "", 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
 			}
 			return "", 0, err
+		}
+		if s.Cwd != cwd {
+			return "", 0, fmt.Errorf("session %s belongs to %s: run pincer from that directory to continue it", id, s.Cwd)
 		}
 		after, err := store.LastEventSequence(ctx, id)
 		return id, after, err
@@ -149,26 +164,46 @@ func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, f *r
 	return s.ID, 0, nil
 }
 
-// readPrompt takes the prompt from the arguments, else from standard input.
+// readPrompt builds the prompt as `claude -p` does: the PROMPT arguments, with piped
+// standard input appended after a blank line; a lone "-" (or no PROMPT) reads the
+// prompt from standard input alone.
 func readPrompt(pos []string, stdin io.Reader) (string, error) {
-	if len(pos) > 0 {
-		p := strings.Join(pos, " ")
-		if strings.TrimSpace(p) == "" {
-			return "", usagef("the prompt is empty")
+	arg := strings.Join(pos, " ")
+	if arg == "-" {
+		arg = ""
+	}
+	var piped string
+	if !isTerminal(stdin) {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", fmt.Errorf("read prompt from stdin: %w", err)
 		}
-		return p, nil
+		piped = strings.TrimRight(string(b), "\n")
 	}
-	if f, ok := stdin.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			return "", usagef("no prompt: pass PROMPT or pipe it on standard input")
-		}
+	var prompt string
+	switch {
+	case strings.TrimSpace(arg) != "" && strings.TrimSpace(piped) != "":
+		prompt = arg + "\n\n" + piped
+	case strings.TrimSpace(arg) != "":
+		prompt = arg
+	default:
+		prompt = piped
 	}
-	b, err := io.ReadAll(stdin)
-	if err != nil {
-		return "", fmt.Errorf("read prompt from stdin: %w", err)
-	}
-	if strings.TrimSpace(string(b)) == "" {
+	if strings.TrimSpace(prompt) == "" {
 		return "", usagef("no prompt: pass PROMPT or pipe it on standard input")
 	}
-	return strings.TrimRight(string(b), "\n"), nil
+	return prompt, nil
+}
+
+// isTerminal reports whether r is a terminal (nothing piped); a nil reader counts as one.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if r == nil || (ok && f == nil) {
+		return true
+	}
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

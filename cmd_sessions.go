@@ -40,8 +40,10 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	default:
 		return 0, usagef("usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
 	}
-	store, err := openStore()
-	if err != nil {
+	store, err := openExistingStore()
+	if errors.Is(err, errNoStore) {
+		store = persist.NewMemory() // nothing stored yet: list nothing, create nothing
+	} else if err != nil {
 		return 0, err
 	}
 	defer store.Close()

@@ -123,12 +123,22 @@ type streamEvent struct {
 func parseStream(t *testing.T, out string) []streamEvent {
 	t.Helper()
 	var evs []streamEvent
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, line := range lines {
 		var ev streamEvent
 		if err := json.Unmarshal([]byte(line), &ev); err != nil {
 			t.Fatalf("stream-json line is not JSON: %q", line)
 		}
+		if ev.Type == "result" {
+			if i != len(lines)-1 {
+				t.Fatalf("the result object is not the last line")
+			}
+			continue
+		}
 		evs = append(evs, ev)
+	}
+	if len(lines) == 0 || !strings.Contains(lines[len(lines)-1], `"type":"result"`) {
+		t.Fatalf("stream-json does not end with a result object")
 	}
 	return evs
 }
@@ -276,6 +286,10 @@ func TestUsageErrors(t *testing.T) {
 		{"run", "--model", "no-slash", "x"},
 		{"run", "--continue", "--session", "abc", "x"},
 		{"sessions", "show"},
+		{"run", "--session", "", "x"},
+		{"run", "--stall-timeout", "0s", "x"},
+		{"run", "--base-url", "not a url", "x"},
+		{"run", "--no-such-flag", "x"},
 	}
 	for _, args := range cases {
 		_, stderr, code := e.run(args...)
@@ -412,6 +426,9 @@ func TestInterruptCancelsTurn(t *testing.T) {
 	for sc.Scan() {
 		var ev streamEvent
 		_ = json.Unmarshal(sc.Bytes(), &ev)
+		if ev.Type == "result" {
+			continue
+		}
 		types = append(types, ev.Type)
 		if ev.Type == "turn.started" {
 			time.Sleep(200 * time.Millisecond) // let the first chunk arrive
@@ -440,5 +457,46 @@ func TestInterruptCancelsTurn(t *testing.T) {
 	}
 	if !sawPartial {
 		t.Errorf("the interrupted partial answer is not in the continued transcript: %v", msgs)
+	}
+}
+
+func TestPromptFromArgsAndStdin(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "seen"})
+	cmd := e.command(e.runArgs("explain this")...)
+	cmd.Stdin = strings.NewReader("line one\nline two\n")
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "seen" {
+		t.Fatalf("run: %v %s", err, out)
+	}
+	msgs := e.fake.Requests()[0]["messages"].([]any)
+	user := msgs[len(msgs)-1].(map[string]any)["content"]
+	if user != "explain this\n\nline one\nline two" {
+		t.Errorf("prompt sent: %q", user)
+	}
+}
+
+func TestReadCommandsCreateNothingAndSessionsStayInTheirDirectory(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "one"})
+	out, stderr, code := e.run("sessions")
+	if code != 0 || !strings.Contains(out, "No sessions") {
+		t.Fatalf("sessions on a new home: %d %q %q", code, out, stderr)
+	}
+	if entries, _ := os.ReadDir(e.home); len(entries) != 0 {
+		t.Errorf("a read-only command created %v in PINCER_HOME", entries)
+	}
+	if _, stderr, code = e.run(e.runArgs("first")...); code != 0 {
+		t.Fatalf("first run: %s", stderr)
+	}
+	out, _, _ = e.run("sessions", "--json")
+	var list []struct{ ID string }
+	_ = json.Unmarshal([]byte(out), &list)
+	other := t.TempDir()
+	cmd := e.command(e.runArgs("--session", list[0].ID, "again")...)
+	cmd.Dir = other
+	b, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "run pincer from that directory") {
+		t.Errorf("--session from another directory: %v %s", err, b)
+	}
+	if out, _, code := e.run("--version"); code != 0 || !strings.HasPrefix(out, "pincer ") {
+		t.Errorf("--version: %d %q", code, out)
 	}
 }

@@ -16,6 +16,9 @@ import (
 	"os"
 )
 
+// version is pincer's version, set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
 // exitUsage is the exit code for bad usage.
 const exitUsage = 2
 
@@ -32,6 +35,7 @@ Usage:
   pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
   pincer sessions [list] [--json]      list sessions, newest first
   pincer sessions show ID [--json]     a session's transcript and events
+  pincer version                       the version
   pincer help                          this text
 
 Run "pincer run --help" for the flags of run.
@@ -58,6 +62,9 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sandboxExecMain(args[1:], stderr)
 	case args[0] == "sessions":
 		code, err = cmdSessions(args[1:], stdout)
+	case args[0] == "version" || args[0] == "--version":
+		fmt.Fprintln(stdout, "pincer", version)
+		return 0
 	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
 		fmt.Fprint(stdout, topUsage)
 		return 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,13 +25,37 @@ func dataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "pincer"), nil
 }
 
-// openStore opens the Badger store under the data directory.
-func openStore() (persist.Store, error) {
+// errNoStore is returned by openExistingStore when pincer has never stored anything.
+var errNoStore = errors.New("no store yet")
+
+// storeDir is where the Badger store lives.
+func storeDir() (string, error) {
 	dir, err := dataDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "store"), nil
+}
+
+// openExistingStore opens the store for reading commands, which must not create one:
+// errNoStore when there is none.
+func openExistingStore() (persist.Store, error) {
+	dir, err := storeDir()
 	if err != nil {
 		return nil, err
 	}
-	storeDir := filepath.Join(dir, "store")
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil, errNoStore
+	}
+	return persist.OpenBadger(dir)
+}
+
+// openStore opens the Badger store under the data directory, creating it.
+func openStore() (persist.Store, error) {
+	storeDir, err := storeDir()
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(storeDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory: %w", err)
 	}

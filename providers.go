@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -54,6 +55,12 @@ func resolveModel(model, baseURL string, getenv func(string) string) (modelChoic
 	prov, name, ok := strings.Cut(model, "/")
 	if !ok || prov == "" || name == "" {
 		return modelChoice{}, usagef("--model must be PROVIDER/MODEL (for example openai/gpt-4.1), got %q", model)
+	}
+	if baseURL != "" {
+		u, err := url.Parse(baseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return modelChoice{}, usagef("--base-url must be an http(s) URL such as http://localhost:8000/v1, got %q", baseURL)
+		}
 	}
 	mc := modelChoice{Provider: prov, Model: name, BaseURL: baseURL}
 	bp, known := builtinProviders[prov]

@@ -32,7 +32,7 @@ func (e *InUseError) Error() string {
 	if e.PID > 0 {
 		pid = "pid " + strconv.Itoa(e.PID)
 	}
-	return fmt.Sprintf("pincer store %s is in use by another pincer process (%s); "+
+	return fmt.Sprintf("the store %s is in use by another pincer process (%s); "+
 		"sharing a store across processes comes later — close the other pincer or set PINCER_HOME",
 		e.Dir, pid)
 }

@@ -546,3 +546,33 @@ func TestDuplicateOnlyWithNothingChangedBetween(t *testing.T) {
 		t.Errorf("r3 = %q, reader ran %d times; want a re-read after the edit", res["r3"].Text, reader.runCount.Load())
 	}
 }
+
+func TestRepeatedToolCallIDsEachGetTheirResult(t *testing.T) {
+	a := &fakeTool{name: "A", kind: tools.KindRead, safe: true}
+	b := &fakeTool{name: "B", kind: tools.KindRead, safe: true}
+	prov := &scripted{steps: []step{toolStep(
+		toolCallEvent("same", "A", `{"x":"1"}`), toolCallEvent("same", "B", `{"x":"2"}`), toolCallEvent("", "A", `{"x":"3"}`))}}
+	h := newHarness(t, prov, permission.ModeDefault, a, b)
+	h.submit(context.Background(), "go")
+	view := prov.request(1).Messages
+	seen := map[string]string{}
+	for _, m := range view {
+		if r, ok := m.ToolResult(); ok {
+			if _, dup := seen[r.ToolCallID]; dup || r.ToolCallID == "" {
+				t.Fatalf("result id %q repeated or empty", r.ToolCallID)
+			}
+			seen[r.ToolCallID] = r.Text
+		}
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d distinct results for 3 calls: %v", len(seen), seen)
+	}
+	var texts []string
+	for _, v := range seen {
+		texts = append(texts, v)
+	}
+	joined := strings.Join(texts, "|")
+	if !strings.Contains(joined, "B ran") || strings.Count(joined, "A ran") != 2 {
+		t.Errorf("results %v", seen)
+	}
+}

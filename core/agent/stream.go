@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"pincer/core/event"
 	"pincer/core/message"
@@ -54,6 +55,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		case provider.EventToolCall:
 			tc := ev.ToolCall
 			tc.Type = message.PartToolCall
+			tc.ToolCallID = uniqueCallID(tc.ToolCallID, calls)
 			calls = append(calls, tc)
 		case provider.EventUsage:
 			mergeUsage(&usage, ev.Usage)
@@ -160,4 +162,14 @@ func (a *Agent) toolSpecs() []provider.ToolSpec {
 		specs = append(specs, provider.ToolSpec{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
 	}
 	return specs
+}
+
+// uniqueCallID returns id, or a fresh one when id is empty or already used by an
+// earlier call of the same response: every tool call must be answerable by exactly
+// one result, and some providers repeat or omit ids.
+func uniqueCallID(id string, earlier []message.Part) string {
+	if id != "" && !slices.ContainsFunc(earlier, func(p message.Part) bool { return p.ToolCallID == id }) {
+		return id
+	}
+	return "call_" + newID()
 }

@@ -77,6 +77,11 @@ func TestFlatJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
+	// Marshalling what was read gives the same object: no field repeated.
+	again, _ := json.Marshal(back)
+	if string(again) != string(b) {
+		t.Errorf("re-marshalled event differs:\n%s\n%s", again, b)
+	}
 	d := event.ToolCompletedData{}
 	if err := back.Decode(&d); err != nil || back.Sequence != 7 || back.Type != event.ToolCompleted || d.Output != "ok" || !back.Timestamp.Equal(ev.Timestamp) {
 		t.Errorf("round trip: %+v %+v %v", back, d, err)

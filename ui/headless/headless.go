@@ -27,7 +27,7 @@ const (
 	// FormatJSON prints one Result object when the turn ends.
 	FormatJSON Format = "json"
 	// FormatStreamJSON prints every event of DESIGN.md as one JSON line, in sequence
-	// order, as it happens.
+	// order, as it happens, then the Result object as the last line.
 	FormatStreamJSON Format = "stream-json"
 )
 
@@ -107,14 +107,18 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	}
 
 	failed := res.Outcome != agent.OutcomeCompleted
+	out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
+		StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
+		Usage: res.Usage, CostUSD: res.Usage.CostUSD}
+	switch {
+	case res.Outcome == agent.OutcomeCancelled:
+		out.Error = "cancelled by user"
+	case res.Err != nil:
+		out.Error = res.Err.Error()
+	}
 	switch opts.Format {
-	case FormatJSON:
-		out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
-			StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
-			Usage: res.Usage, CostUSD: res.Usage.CostUSD}
-		if res.Err != nil {
-			out.Error = res.Err.Error()
-		}
+	case FormatJSON, FormatStreamJSON:
+		// stream-json ends with the same result object, as claude -p does.
 		b, _ := json.Marshal(out)
 		fmt.Fprintln(opts.Stdout, string(b))
 	case FormatText:

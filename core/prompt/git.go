@@ -1,0 +1,160 @@
+package prompt
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Git limits.
+const (
+	// GitTimeout bounds all the git commands DetectGit runs together.
+	GitTimeout = 2 * time.Second
+	// MaxStatusLines is how many lines of `git status --short` the prompt shows.
+	MaxStatusLines = 20
+	// maxCommits is how many recent commits the prompt shows.
+	maxCommits = 5
+)
+
+// GitInfo is what the prompt says about the repository around the working
+// directory, as found when the prompt was built.
+type GitInfo struct {
+	// IsRepo reports whether the directory is inside a git work tree.
+	IsRepo bool
+	// Root is the top of the work tree.
+	Root string
+	// Branch is the current branch; empty when HEAD is detached.
+	Branch string
+	// Upstream is what git says after "...": "origin/main [ahead 1]".
+	Upstream string
+	// Status are the first MaxStatusLines lines of `git status --short`, with
+	// paths relative to Root.
+	Status []string
+	// MoreStatus is how many status lines were left out.
+	MoreStatus int
+	// Commits are the most recent commits, `git log --oneline`.
+	Commits []string
+	// Incomplete reports that `git status` failed or timed out after the
+	// repository was found, so Branch and Status are unknown.
+	Incomplete bool
+}
+
+// DetectGit runs git in dir (all commands together within timeout) and returns
+// what it found. Any failure before the repository is found — no git, not a
+// repository, a timeout — means IsRepo is false.
+func DetectGit(dir string, timeout time.Duration) GitInfo {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	root, err := runGit(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return GitInfo{}
+	}
+	info := GitInfo{IsRepo: true, Root: strings.TrimSpace(root)}
+	status, err := runGit(ctx, dir, "-c", "status.relativePaths=false", "status", "--short", "--branch")
+	if err != nil {
+		info.Incomplete = true
+		return info
+	}
+	info.Branch, info.Upstream, info.Status = parseStatus(status)
+	if len(info.Status) > MaxStatusLines {
+		info.MoreStatus = len(info.Status) - MaxStatusLines
+		info.Status = info.Status[:MaxStatusLines]
+	}
+	// A repository without commits has no log: leave Commits empty.
+	if log, err := runGit(ctx, dir, "log", "--oneline", "--no-decorate", fmt.Sprintf("-n%d", maxCommits)); err == nil {
+		info.Commits = nonEmptyLines(log)
+	}
+	return info
+}
+
+// runGit runs git with args in dir, without locks, prompts, pagers or
+// translations, and returns its standard output.
+func runGit(ctx context.Context, dir string, args ...string) (string, error) {
+	full := append([]string{"-C", dir, "--no-optional-locks", "-c", "core.quotePath=off"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_PAGER=cat", "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	cmd.WaitDelay = 200 * time.Millisecond
+	out, err := cmd.Output()
+	return string(out), err
+}
+
+// parseStatus splits the output of `git status --short --branch` into the branch,
+// its upstream and the file lines.
+func parseStatus(out string) (branch, upstream string, files []string) {
+	lines := nonEmptyLines(out)
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "## ") {
+		return "", "", lines
+	}
+	head := strings.TrimPrefix(lines[0], "## ")
+	files = lines[1:]
+	switch {
+	case strings.HasPrefix(head, "No commits yet on "):
+		return strings.TrimPrefix(head, "No commits yet on "), "", files
+	case strings.HasPrefix(head, "Initial commit on "):
+		return strings.TrimPrefix(head, "Initial commit on "), "", files
+	case strings.HasPrefix(head, "HEAD (no branch)"):
+		return "", "", files
+	}
+	branch, upstream, _ = strings.Cut(head, "...")
+	if i := strings.Index(branch, " ["); i >= 0 { // "main [gone]" without an upstream name
+		upstream = strings.TrimSpace(branch[i:])
+		branch = branch[:i]
+	}
+	return branch, upstream, files
+}
+
+// nonEmptyLines splits s into lines, dropping empty ones and trailing CRs.
+func nonEmptyLines(s string) []string {
+	var out []string
+	for line := range strings.Lines(s) {
+		line = strings.TrimRight(line, "\r\n")
+		if strings.TrimSpace(line) != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// Text renders the git segment: empty when the directory is not a repository.
+func (g GitInfo) Text() string {
+	if !g.IsRepo {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# Git\n")
+	b.WriteString("A snapshot from when this prompt was written; it does not update. Run `git status` for the current state.\n")
+	if g.Incomplete {
+		b.WriteString("Branch and status: unknown (git did not answer in time)\n")
+		return b.String()
+	}
+	switch {
+	case g.Branch == "":
+		b.WriteString("Branch: none (detached HEAD)\n")
+	case g.Upstream != "":
+		fmt.Fprintf(&b, "Branch: %s (upstream %s)\n", g.Branch, g.Upstream)
+	default:
+		fmt.Fprintf(&b, "Branch: %s\n", g.Branch)
+	}
+	switch {
+	case len(g.Status) > 0:
+		b.WriteString("Status (git status --short, paths relative to the repository root):\n")
+		for _, l := range g.Status {
+			b.WriteString(l + "\n")
+		}
+		if g.MoreStatus > 0 {
+			fmt.Fprintf(&b, "... and %d more\n", g.MoreStatus)
+		}
+	default:
+		b.WriteString("Status: clean\n")
+	}
+	if len(g.Commits) > 0 {
+		b.WriteString("Recent commits:\n")
+		for _, c := range g.Commits {
+			b.WriteString(c + "\n")
+		}
+	}
+	return b.String()
+}
