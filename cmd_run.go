@@ -25,7 +25,7 @@ import (
 type runFlags struct {
 	model, baseURL, mode, format, session string
 	maxTurns                              int
-	cont                                  bool
+	cont, printPrompt                     bool
 	stall                                 time.Duration
 }
 
@@ -41,6 +41,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
+	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	fs.Usage = func() {} // parse errors are one line; --help is answered by cmdRun
 	return fs, f
@@ -81,6 +82,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if f.stall <= 0 {
 		return 0, usagef("--stall-timeout must be positive, got %s", f.stall)
 	}
+	if f.printPrompt {
+		ws, err := workspaceHere()
+		if err != nil {
+			return 0, err
+		}
+		model := f.model
+		if model == "" {
+			model = envOrDefault("PINCER_MODEL", defaultModel)
+		}
+		fmt.Fprintln(stdout, buildSystemPrompt(ws, tools.Default(), model))
+		return 0, nil
+	}
 	input, err := readPrompt(pos, stdin)
 	if err != nil {
 		return 0, err
@@ -89,14 +102,12 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	cwd, err := os.Getwd()
+	ws, err := workspaceHere()
 	if err != nil {
 		return 0, err
 	}
-	ws, err := sandbox.NewWorkspace(cwd)
-	if err != nil {
-		return 0, err
-	}
+	registry := tools.Default()
+	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
 	store, err := openStore()
 	if err != nil {
 		return 0, err
@@ -105,8 +116,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
-		Tools: tools.Default(), Workspace: ws, PermissionMode: mode, MaxIterations: f.maxTurns,
-		SystemPrompt: prompt.Build(prompt.Env{Cwd: ws.Root(), Date: time.Now()}),
+		Tools: registry, Workspace: ws, PermissionMode: mode, MaxIterations: f.maxTurns,
+		SystemPrompt: systemPrompt,
 	})
 	if err != nil {
 		return 0, err
@@ -206,4 +217,28 @@ func isTerminal(r io.Reader) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// workspaceHere is the workspace rooted at the current directory.
+func workspaceHere() (*sandbox.Workspace, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.NewWorkspace(cwd)
+}
+
+// buildSystemPrompt assembles the system prompt a new session in ws gets.
+func buildSystemPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string) string {
+	home, _ := os.UserHomeDir()
+	return prompt.Build(prompt.Env{Cwd: ws.Root(), Date: time.Now(), PincerHome: os.Getenv("PINCER_HOME"),
+		Home: home, ToolNames: registry.Names(), ModelName: model})
+}
+
+// envOrDefault returns the environment variable k, or def when it is empty.
+func envOrDefault(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
 }

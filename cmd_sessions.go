@@ -11,9 +11,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/persist"
+	"pincer/tools"
 )
 
 // cmdSessions is `pincer sessions [list|show ID] [--json]`.
@@ -106,6 +108,9 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	fmt.Fprintln(w, "Transcript:")
 	for _, m := range msgs {
 		writeMessage(w, m)
+	}
+	if todos := agent.TodosOf(msgs); todos != nil {
+		fmt.Fprintf(w, "\nTodos:\n%s\n", indent(tools.RenderTodos(todos), "  "))
 	}
 	fmt.Fprintf(w, "\nEvents (%d):\n", len(evs))
 	for _, ev := range evs {

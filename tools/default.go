@@ -1,10 +1,10 @@
 package tools
 
-// Default returns a registry of the six built-in tools in the order the model is
-// offered them: Bash, Glob, Grep, Read, Edit, Write. Grep uses ripgrep when it is
-// installed.
+// Default returns a registry of the built-in tools in the order the model is offered
+// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite. Grep uses ripgrep when it is
+// installed; TodoWrite keeps its lists in memory (the transcript keeps every call).
 func Default() *Registry {
-	return NewRegistry(Bash{}, Glob{}, Grep{}, Read{}, Edit{}, Write{})
+	return NewRegistry(Bash{}, Glob{}, Grep{}, Read{}, Edit{}, Write{}, TodoWrite{})
 }
 
 // Every built-in tool satisfies Tool.
@@ -15,4 +15,5 @@ var (
 	_ Tool = Read{}
 	_ Tool = Edit{}
 	_ Tool = Write{}
+	_ Tool = TodoWrite{}
 )

@@ -18,7 +18,7 @@ func TestDefaultRegistry(t *testing.T) {
 			t.Errorf("%s has no description", tool.Name())
 		}
 	}
-	if want := []string{"Bash", "Glob", "Grep", "Read", "Edit", "Write"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("order = %v, want %v", names, want)
 	}
 	kinds := map[string]struct {

@@ -39,6 +39,10 @@ func TestSchemas(t *testing.T) {
 			good: `{"file_path": "a.go", "content": ""}`,
 			bad:  []string{`{"file_path": "a.go"}`, `{"content": "x"}`},
 		},
+		"TodoWrite": {
+			good: `{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}`,
+			bad:  []string{`{}`, `{"todos":[{"content":"a","status":"later","activeForm":"A"}]}`},
+		},
 	}
 	for _, tool := range Default().All() {
 		t.Run(tool.Name(), func(t *testing.T) {
