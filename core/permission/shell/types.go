@@ -1,0 +1,79 @@
+// Package shell analyses shell command lines for the permission engine.
+//
+// Everything here is a pure function of its inputs: Analyze parses a bash
+// command line (mvdan.cc/sh/v3/syntax, LangBash) and flattens it into the
+// simple commands it would run, looking through wrappers, substitutions,
+// `sh -c`, `eval`, `xargs` and `find -exec`; ReadOnly, HardDeny and
+// WritePaths classify the result. The semantics follow Claude Code's Bash
+// permission rules: a rule such as `Bash(git diff:*)` must match every
+// simple command of a compound line, not just the first word.
+package shell
+
+// Command is one simple command of a shell command line, after wrappers are
+// looked through.
+type Command struct {
+	// Words is the command name then its arguments, each as its literal
+	// value when it is literal; a non-literal word is given as its source text.
+	Words []string
+	// Assigns holds VAR=value prefixes as written (also those of a
+	// looked-through `env`).
+	Assigns []string
+	// Wrappers lists the wrappers looked through, outermost first: timeout
+	// nice nohup time stdbuf command env (their own options and args dropped).
+	Wrappers []string
+	// Literal reports that the command name and every argument are literal:
+	// plain words and quoted strings ('..', "..", $'..') are literal;
+	// parameter expansion, command/process substitution, arithmetic
+	// expansion, unquoted globs (* ? [) and brace expansion are not.
+	// A leading ~ is not literal either (it expands to the home dir).
+	Literal bool
+	// Text is the canonical text of this simple command for rule matching:
+	// Words joined by single spaces, as a user would type them.
+	Text string
+	// Origin says where the command came from: "" for a top-level command
+	// (also inside grouping (...) / {...} and control-flow bodies),
+	// "substitution" ($(...) or backticks), "process-substitution"
+	// (<(...), >(...)), "sh -c", "eval", "xargs", "find -exec".
+	Origin string
+	// Redirects are the command's redirections in source order.
+	Redirects []Redirect
+}
+
+// Redirect is one redirection of a simple command.
+type Redirect struct {
+	// Op is the operator with its file descriptor if written: ">", ">>",
+	// "<", "2>", "&>", "&>>", ">|", "<>", "<<", "<<-", "<<<", ">&", "2>&", ...
+	Op string
+	// Target is the file word (literal value when Literal, else source
+	// text); "" for heredocs.
+	Target string
+	// Literal reports that Target is a literal word.
+	Literal bool
+	// Write reports that the redirect writes to Target (>, >>, &>, &>>, 2>,
+	// >|, <>); fd duplications like 2>&1 and >&- are not writes.
+	Write bool
+}
+
+// Analysis is the result of Analyze.
+type Analysis struct {
+	// Commands lists every simple command in source order, nested ones
+	// (substitutions, sh -c, eval, xargs, find -exec) included, flattened.
+	Commands []Command
+	// Risks are reasons this line needs approval whatever the rules say,
+	// each a short human phrase ("non-literal command name",
+	// "parse error: ...", "function definition", ...).
+	Risks []string
+	// Err is the parse error, if any; then Commands may be empty and the
+	// engine should ask.
+	Err error
+}
+
+// Env is the environment HardDeny evaluates paths against.
+type Env struct {
+	// Home is the user's home directory (literal path).
+	Home string
+	// Workspace is the workspace root (literal path).
+	Workspace string
+	// Cwd is the directory the command runs in.
+	Cwd string
+}
