@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -21,17 +20,6 @@ const (
 	DefaultMaxOutput = 1 << 20
 )
 
-// nonInteractiveEnv is added to every command's environment so that pagers,
-// editors and credential prompts never wait for a terminal that is not there.
-var nonInteractiveEnv = []string{
-	"PAGER=cat",
-	"GIT_PAGER=cat",
-	"GIT_EDITOR=true",
-	"EDITOR=true",
-	"VISUAL=true",
-	"GIT_TERMINAL_PROMPT=0",
-}
-
 // errTimedOut is the cause of a run context that hit Command.Timeout.
 var errTimedOut = errors.New("command timed out")
 
@@ -40,15 +28,23 @@ type Command struct {
 	Path string
 	Args []string // arguments after the program name
 	Dir  string   // working directory; "" means the current one
-	// Env holds extra KEY=VALUE entries, applied after the current environment and
-	// the non-interactive defaults (so they win).
+	// Env holds extra KEY=VALUE entries, applied after the allowlisted part of the
+	// current environment and the non-interactive defaults (so they win).
 	Env []string
+	// EnvAllow names further variables of the current environment to pass on (see
+	// CommandEnvAllow); secrets not named here or in the default lists never reach the
+	// command.
+	EnvAllow []string
 	// Timeout bounds the run; zero means no limit other than ctx.
 	Timeout time.Duration
 	// KillGrace is the wait between SIGTERM and SIGKILL; zero means DefaultKillGrace.
 	KillGrace time.Duration
 	// MaxOutput is the number of output bytes kept; zero means DefaultMaxOutput.
 	MaxOutput int
+
+	// prepare, when set, adjusts the command just before it starts (the
+	// Executor's namespaces and credentials).
+	prepare func(*exec.Cmd)
 }
 
 // Result is what a finished command produced.
@@ -67,30 +63,15 @@ type Result struct {
 	Canceled bool
 	// Duration is the wall time from start to return.
 	Duration time.Duration
+	// Notice is set by an Executor, on the first command of the process that
+	// runs with less confinement than its Policy asked for, to say what is
+	// missing (see Report.Degraded). It is empty otherwise.
+	Notice string
 }
 
-// CommandEnv returns the environment commands run with: the current process's
-// environment, then PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true
-// GIT_TERMINAL_PROMPT=0, then extra (KEY=VALUE); a later entry replaces an earlier
-// one with the same key.
-func CommandEnv(extra ...string) []string {
-	all := append(append(os.Environ(), nonInteractiveEnv...), extra...)
-	index := map[string]int{}
-	out := make([]string, 0, len(all))
-	for _, kv := range all {
-		key, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[key]; ok {
-			out[i] = kv
-			continue
-		}
-		index[key] = len(out)
-		out = append(out, kv)
-	}
-	return out
-}
-
-// Run starts c in its own process group with stdin from /dev/null and the
-// CommandEnv environment, and waits for it. On timeout or when ctx ends, the whole
+// Run starts c in a session and process group of its own (Setsid: no
+// controlling terminal) with stdin from /dev/null and the CommandEnv environment
+// (an allowlist), and waits for it. On timeout or when ctx ends, the whole
 // group gets SIGTERM and, KillGrace later, SIGKILL; Run then returns even if a
 // grandchild still holds the output pipe. Stray members of the group left behind
 // by a command that exited normally are killed too. A non-zero exit is reported in
@@ -114,18 +95,22 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	out := newHeadTail(limit)
 	cmd := exec.CommandContext(runCtx, c.Path, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = CommandEnv(c.Env...)
+	cmd.Env = CommandEnvAllow(c.EnvAllow, c.Env...)
 	cmd.Stdout = out // Stdin stays nil: the child reads /dev/null.
 	cmd.Stderr = out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A new session is also a new process group whose id is the leader's pid.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.Cancel = func() error {
-		// The group id is the leader's pid (Setpgid with Pgid 0).
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		return nil
 	}
 	// After ctx ends (or the process exits), wait at most this long for the group
 	// to exit and the pipe to close; then exec closes the pipe and Wait returns.
 	cmd.WaitDelay = grace
+
+	if c.prepare != nil {
+		c.prepare(cmd)
+	}
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -240,17 +240,22 @@ func TestHeadTail(t *testing.T) {
 
 func TestCommandEnv(t *testing.T) {
 	t.Setenv("PAGER", "less")
+	t.Setenv("PINCER_TEST_DROPPED", "dropped")
 	t.Setenv("PINCER_TEST_KEEP", "kept")
-	env := CommandEnv("EDITOR=vim")
+	t.Setenv("LC_PINCER_TEST", "lc")
+	env := CommandEnvAllow([]string{"PINCER_TEST_KEEP"}, "EDITOR=vim")
 	got := map[string][]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = append(got[k], v)
 	}
-	want := map[string]string{"PAGER": "cat", "EDITOR": "vim", "GIT_TERMINAL_PROMPT": "0", "PINCER_TEST_KEEP": "kept"}
+	want := map[string]string{"PAGER": "cat", "EDITOR": "vim", "GIT_TERMINAL_PROMPT": "0", "PINCER_TEST_KEEP": "kept", "LC_PINCER_TEST": "lc"}
 	for k, v := range want {
 		if len(got[k]) != 1 || got[k][0] != v {
 			t.Errorf("%s = %v, want exactly [%s]", k, got[k], v)
 		}
+	}
+	if v, ok := got["PINCER_TEST_DROPPED"]; ok {
+		t.Errorf("PINCER_TEST_DROPPED = %v, want it dropped", v)
 	}
 }

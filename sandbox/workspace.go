@@ -1,13 +1,3 @@
-// Package sandbox confines what the tools do: which paths they may touch (the
-// Workspace guard) and how commands run (process groups, a fixed non-interactive
-// environment, timeouts that kill the whole group).
-//
-// Invariants:
-//   - Workspace.Resolve returns only absolute, clean paths with every symlink
-//     resolved, and only paths inside the workspace root; everything else is an error.
-//     Callers must use the returned path, not the one they passed in.
-//   - Run never leaves the command's process group running after a timeout or a
-//     cancellation, and returns even when a grandchild keeps the output pipe open.
 package sandbox
 
 import (
@@ -16,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -24,35 +16,89 @@ import (
 // kernel's ELOOP limit does.
 const maxLinkHops = 40
 
-// Workspace is the directory tree the tools may read and change. It is immutable
-// and safe for concurrent use.
+// Workspace is the directory tree the tools may read and change: a root, plus
+// directories added with AddDir. It is safe for concurrent use.
 type Workspace struct {
 	root string
+
+	mu   sync.RWMutex
+	dirs []string // added roots: absolute, symlink-free, not inside root or each other
 }
 
 // NewWorkspace returns a workspace rooted at root, which is made absolute and has
 // its symlinks resolved. It fails when root does not exist or is not a directory.
 func NewWorkspace(root string) (*Workspace, error) {
-	abs, err := filepath.Abs(root)
+	real, err := realDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %s: %w", root, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("workspace root %s: %w", root, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("workspace root %s: %w", root, err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("workspace root %s is not a directory", root)
 	}
 	return &Workspace{root: real}, nil
 }
 
+// realDir returns path made absolute and symlink-free, or an error when it does
+// not exist or is not a directory.
+func realDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", errors.New("not a directory")
+	}
+	return real, nil
+}
+
 // Root returns the absolute, symlink-free path of the workspace root.
 func (w *Workspace) Root() string { return w.root }
+
+// AddDir allows path (an existing directory, as `--add-dir`) besides the root:
+// Resolve accepts paths beneath it and an Executor lets commands write there. It
+// is made absolute and symlink-free first. Adding a directory already allowed (the
+// root, an added directory, or one beneath them) changes nothing; adding one
+// that contains added directories replaces them. "/" is refused: it would allow
+// everything.
+func (w *Workspace) AddDir(path string) error {
+	real, err := realDir(path)
+	if err != nil {
+		return fmt.Errorf("add dir %s: %w", path, err)
+	}
+	if real == string(filepath.Separator) {
+		return fmt.Errorf("add dir %s: refusing to allow the whole file system", path)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if within(w.root, real) {
+		return nil
+	}
+	for _, d := range w.dirs {
+		if within(d, real) {
+			return nil
+		}
+	}
+	w.dirs = slices.DeleteFunc(w.dirs, func(d string) bool { return within(real, d) })
+	w.dirs = append(w.dirs, real)
+	return nil
+}
+
+// Dirs returns the directories added with AddDir, in the order added.
+func (w *Workspace) Dirs() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return slices.Clone(w.dirs)
+}
+
+// Roots returns the root followed by the added directories.
+func (w *Workspace) Roots() []string {
+	return append([]string{w.root}, w.Dirs()...)
+}
 
 // Abs returns path made absolute (relative paths are taken relative to the root)
 // and lexically cleaned, without touching the file system or checking that it is
@@ -69,7 +115,7 @@ func (w *Workspace) Abs(path string) string {
 // resolved and the rest appended, following dangling links to where a write would
 // land). Relative paths are relative to the root. It returns an error when the
 // path is empty, when it (or the target of a symlink in it) lies outside the
-// workspace, or when resolving needs more than 40 symlinks.
+// root and every added directory, or when resolving needs more than 40 symlinks.
 func (w *Workspace) Resolve(path string) (string, error) {
 	if strings.TrimSpace(path) == "" {
 		return "", errors.New("empty path")
@@ -96,16 +142,28 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	return real, nil
 }
 
-// Contains reports whether the absolute, clean path abs is the root or lies
-// beneath it. It does not resolve symlinks; use Resolve for untrusted paths.
+// Contains reports whether the absolute, clean path abs is the root or an added
+// directory, or lies beneath one. It does not resolve symlinks; use Resolve for
+// untrusted paths.
 func (w *Workspace) Contains(abs string) bool {
-	return within(w.root, abs)
+	if within(w.root, abs) {
+		return true
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for _, d := range w.dirs {
+		if within(d, abs) {
+			return true
+		}
+	}
+	return false
 }
 
 // Rel returns abs relative to the root with forward slashes ("." for the root
-// itself); a path outside the root is returned unchanged.
+// itself); a path outside the root (in an added directory, say) is returned
+// unchanged.
 func (w *Workspace) Rel(abs string) string {
-	if !w.Contains(abs) {
+	if !within(w.root, abs) {
 		return abs
 	}
 	rel, err := filepath.Rel(w.root, abs)

@@ -192,3 +192,103 @@ func TestRelAndContains(t *testing.T) {
 		t.Errorf("Abs = %q", got)
 	}
 }
+
+func TestAddDir(t *testing.T) {
+	ws, root, outside := newTestWorkspace(t)
+	base := filepath.Dir(root)
+	extra := filepath.Join(base, "extra")
+	beyond := filepath.Join(base, "beyond")
+	for _, d := range []string{filepath.Join(extra, "sub"), beyond} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		"escape":   beyond,                           // a directory outside every allowed root
+		"to-root":  filepath.Join(root, "a.txt"),     // a link back into the workspace
+		"dangling": filepath.Join(beyond, "new.txt"), // where a write would land outside
+	} {
+		if err := os.Symlink(target, filepath.Join(extra, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Added through a symlink: stored resolved.
+	if err := os.Symlink(extra, filepath.Join(base, "extra-alias")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.AddDir(filepath.Join(base, "extra-alias")); err != nil {
+		t.Fatal(err)
+	}
+	if got := ws.Dirs(); len(got) != 1 || got[0] != extra {
+		t.Fatalf("Dirs() = %q, want [%s]", got, extra)
+	}
+
+	tests := []struct {
+		path    string
+		want    string
+		wantErr string
+	}{
+		{path: filepath.Join(extra, "sub", "f.go"), want: filepath.Join(extra, "sub", "f.go")},
+		{path: extra, want: extra},
+		{path: filepath.Join(extra, "to-root"), want: filepath.Join(root, "a.txt")},
+		{path: filepath.Join(extra, "escape", "x"), wantErr: "outside the workspace"},
+		{path: filepath.Join(extra, "dangling"), wantErr: "outside the workspace"},
+		{path: filepath.Join(extra, "..", "beyond", "x"), wantErr: "outside the workspace"},
+		{path: filepath.Join(outside, "secret"), wantErr: "outside the workspace"},
+		{path: extra + "-sibling/x", wantErr: "outside the workspace"},
+		{path: "a.txt", want: filepath.Join(root, "a.txt")}, // relative paths stay relative to the root
+	}
+	for _, tt := range tests {
+		got, err := ws.Resolve(tt.path)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Resolve(%q) = %q, %v; want error %q", tt.path, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Resolve(%q) = %q, %v; want %q", tt.path, got, err, tt.want)
+		}
+	}
+	if !ws.Contains(filepath.Join(extra, "sub")) || ws.Contains(beyond) {
+		t.Error("Contains disagrees with the added dir")
+	}
+	if got := ws.Rel(filepath.Join(extra, "sub")); got != filepath.Join(extra, "sub") {
+		t.Errorf("Rel of an added dir's path = %q, want it unchanged", got)
+	}
+	if got := ws.Roots(); len(got) != 2 || got[0] != root || got[1] != extra {
+		t.Errorf("Roots() = %q", got)
+	}
+}
+
+func TestAddDirRules(t *testing.T) {
+	ws, root, outside := newTestWorkspace(t)
+	if err := ws.AddDir(filepath.Join(root, "sub")); err != nil || len(ws.Dirs()) != 0 {
+		t.Fatalf("adding a dir inside the root: %v, Dirs %q", err, ws.Dirs())
+	}
+	if err := ws.AddDir("/"); err == nil {
+		t.Fatal("adding / must fail")
+	}
+	if err := ws.AddDir(filepath.Join(outside, "secret")); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Fatalf("adding a file: %v", err)
+	}
+	if err := ws.AddDir(filepath.Join(outside, "missing")); err == nil {
+		t.Fatal("adding a missing dir must fail")
+	}
+	inner := filepath.Join(outside, "inner")
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.AddDir(inner); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.AddDir(outside); err != nil {
+		t.Fatal(err)
+	}
+	if got := ws.Dirs(); len(got) != 1 || got[0] != outside {
+		t.Fatalf("an enclosing dir should replace the inner one: %q", got)
+	}
+	if err := ws.AddDir(inner); err != nil || len(ws.Dirs()) != 1 {
+		t.Fatalf("re-adding a covered dir: %v %q", err, ws.Dirs())
+	}
+}

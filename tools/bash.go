@@ -64,11 +64,16 @@ var shellPath = sync.OnceValue(func() string {
 })
 
 // Bash is the command tool, as Claude Code's Bash: `bash -c COMMAND` (or `sh -c`)
-// in the workspace root through sandbox.Run (own process group, no stdin, no
-// pager or editor, the group killed on timeout). The output is stdout and stderr
-// combined, cut in the middle past BashMaxOutputChars; a non-zero exit appends
-// "Exit code N" and marks the result IsError; a timeout appends "Command timed
-// out after N ms".
+// in the workspace root through sandbox.Run (own session and process group, no
+// stdin, an allowlisted environment without pincer's secrets, no pager or
+// editor, the group killed on timeout) — or, when Env.Sandbox is set, through a
+// sandbox.Executor with that policy (rlimits, and Landlock, protected paths and
+// the network namespace when the policy enables them). The output is stdout and
+// stderr combined, cut in the middle past BashMaxOutputChars; a non-zero exit
+// appends "Exit code N" and marks the result IsError; a timeout appends "Command
+// timed out after N ms". The first command of the process that runs with less
+// confinement than its policy asked for ends with a "[sandbox degraded: ...]"
+// line; a policy that cannot be met at all (RequireLandlock) fails the call.
 type Bash struct {
 	// KillGrace is passed to sandbox.Command; zero means sandbox.DefaultKillGrace.
 	KillGrace time.Duration
@@ -120,14 +125,23 @@ func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if timeoutMs < 0 || timeoutMs > BashMaxTimeoutMs {
 		return Result{}, fmt.Errorf("timeout must be between 1 and %d ms, got %d", BashMaxTimeoutMs, timeoutMs)
 	}
-	res, err := sandbox.Run(ctx, sandbox.Command{
+	cmd := sandbox.Command{
 		Path:      shellPath(),
 		Args:      []string{"-c", in.Command},
 		Dir:       env.Workspace.Root(),
 		Timeout:   time.Duration(timeoutMs) * time.Millisecond,
 		KillGrace: b.KillGrace,
 		MaxOutput: bashKeptBytes,
-	})
+	}
+	var res sandbox.Result
+	if env.Sandbox != nil {
+		// The helper is pincer itself (sandbox.DefaultHelper); a test binary
+		// answers for it through sandbox.RunHelperIfRequested in TestMain.
+		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
+		res, err = ex.Run(ctx, cmd)
+	} else {
+		res, err = sandbox.Run(ctx, cmd)
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
@@ -151,6 +165,9 @@ func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 		text = status
 	case out == "":
 		text = "(no output)"
+	}
+	if res.Notice != "" {
+		text += "\n[" + res.Notice + "]"
 	}
 	return Result{Output: text, IsError: status != ""}, nil
 }

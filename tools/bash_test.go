@@ -3,10 +3,27 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"pincer/sandbox"
 )
+
+// TestMain lets this test binary stand in for pincer as the sandbox helper
+// (Bash with Env.Sandbox re-executes the running binary as `sandbox-exec`).
+func TestMain(m *testing.M) {
+	sandbox.RunHelperIfRequested()
+	os.Exit(m.Run())
+}
+
+// bashPolicies are the ways Bash runs commands: without a policy, and sandboxed.
+func bashPolicies() map[string]*sandbox.Policy {
+	pol := sandbox.DefaultPolicy()
+	return map[string]*sandbox.Policy{"no policy": nil, "sandboxed": &pol}
+}
 
 func TestBash(t *testing.T) {
 	env, root := newTestEnv(t)
@@ -34,30 +51,33 @@ func TestBash(t *testing.T) {
 		{name: "timeout too large", in: BashInput{Command: "echo", Timeout: 600001}, wantErr: "timeout must be between"},
 		{name: "empty command", in: BashInput{Command: "  "}, wantErr: "command is required"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := runTool(t, Bash{KillGrace: 200 * time.Millisecond}, env, tt.in)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tt.wantErr)
+	for policyName, policy := range bashPolicies() {
+		env.Sandbox = policy
+		for _, tt := range tests {
+			t.Run(policyName+"/"+tt.name, func(t *testing.T) {
+				res, err := runTool(t, Bash{KillGrace: 200 * time.Millisecond}, env, tt.in)
+				if tt.wantErr != "" {
+					if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+						t.Fatalf("error = %v, want %q", err, tt.wantErr)
+					}
+					return
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.want != "" && res.Output != tt.want {
-				t.Errorf("output = %q, want %q", res.Output, tt.want)
-			}
-			for _, s := range tt.has {
-				if !strings.Contains(res.Output, s) {
-					t.Errorf("output %q lacks %q", res.Output, s)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if res.IsError != tt.isError {
-				t.Errorf("IsError = %v, want %v", res.IsError, tt.isError)
-			}
-		})
+				if tt.want != "" && res.Output != tt.want {
+					t.Errorf("output = %q, want %q", res.Output, tt.want)
+				}
+				for _, s := range tt.has {
+					if !strings.Contains(res.Output, s) {
+						t.Errorf("output %q lacks %q", res.Output, s)
+					}
+				}
+				if res.IsError != tt.isError {
+					t.Errorf("IsError = %v, want %v", res.IsError, tt.isError)
+				}
+			})
+		}
 	}
 }
 
@@ -133,5 +153,57 @@ func TestCutMiddle(t *testing.T) {
 		if got := cutMiddle(tt.s, tt.max, tt.dropped); got != tt.want {
 			t.Errorf("cutMiddle(%q, %d, %d) = %q, want %q", tt.s, tt.max, tt.dropped, got, tt.want)
 		}
+	}
+}
+
+// TestBashSandbox: with Env.Sandbox set, commands cannot see pincer's API keys,
+// cannot write outside the workspace and the temp dir, and cannot change the
+// protected paths; without it they still cannot see the keys.
+func TestBashSandbox(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-bash-test")
+	t.Setenv("PINCER_API_KEY", "pk-bash-test")
+	env, root := newTestEnv(t)
+	for policyName, policy := range bashPolicies() {
+		env.Sandbox = policy
+		res, err := runTool(t, Bash{}, env, BashInput{Command: "env"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Output, "bash-test") || !strings.Contains(res.Output, "HOME=") {
+			t.Errorf("%s: environment:\n%s", policyName, res.Output)
+		}
+	}
+
+	pol := sandbox.DefaultPolicy()
+	env.Sandbox = &pol
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(home, fmt.Sprintf("pincer-bash-test-%d", time.Now().UnixNano()))
+	t.Cleanup(func() { os.Remove(outside) })
+	writeTestFile(t, root, ".pincer/settings.json", "{}")
+	tests := []struct {
+		cmd     string
+		isError bool
+	}{
+		{cmd: "echo ok > inside.txt && cat inside.txt"},
+		{cmd: "touch " + outside, isError: true},
+		{cmd: "echo x > .pincer/settings.json", isError: true},
+	}
+	for _, tt := range tests {
+		res, err := runTool(t, Bash{}, env, BashInput{Command: tt.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError != tt.isError {
+			t.Errorf("%q: IsError = %v, output %q", tt.cmd, res.IsError, res.Output)
+		}
+	}
+	if _, err := os.Lstat(outside); err == nil {
+		t.Errorf("%s was created", outside)
+	}
+	if got := readTestFile(t, root, ".pincer/settings.json"); got != "{}" {
+		t.Errorf(".pincer/settings.json = %q", got)
 	}
 }

@@ -64,4 +64,8 @@ type Env struct {
 	SessionID string
 	// ToolCallID identifies the call being run.
 	ToolCallID string
+	// Sandbox is the policy Bash runs commands under (sandbox.Executor); nil
+	// means the environment allowlist and a process group of their own only,
+	// without rlimits or the OS sandbox.
+	Sandbox *sandbox.Policy
 }

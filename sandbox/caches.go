@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// cargoReadOnly are the entries of CARGO_HOME that stay read-only although its
+// caches are writable: installed binaries (on the user's PATH) and
+// configuration (which can name programs cargo runs), so that a command cannot
+// plant something that runs outside the sandbox later.
+var cargoReadOnly = []string{"bin", "config", "config.toml", "credentials", "credentials.toml", "env"}
+
+// toolchainCaches returns the toolchain caches commands may write to, as
+// writable trees (absolute and symlink-free): Go's build and module caches,
+// npm's cache, pip's cache, the XDG cache directory, and cargo's registry and
+// git caches. Caches whose toolchain is installed are created when missing, so
+// that their first use inside the sandbox works. Computed once per process
+// (running `go env` at most once).
+var toolchainCaches = sync.OnceValue(func() []treeSpec {
+	home, _ := os.UserHomeDir()
+	var trees []treeSpec
+	add := func(path string, create bool, readOnly ...string) {
+		if path == "" || !filepath.IsAbs(path) {
+			return
+		}
+		if create {
+			_ = os.MkdirAll(path, 0o755)
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return
+		}
+		t := treeSpec{Path: real}
+		for _, r := range readOnly {
+			t.ReadOnly = append(t.ReadOnly, filepath.Join(real, r))
+		}
+		trees = append(trees, t)
+	}
+
+	xdg, _ := os.UserCacheDir()
+	add(xdg, true)
+
+	if goCache, goModCache, ok := goEnvCaches(); ok {
+		add(goCache, true)
+		add(goModCache, true)
+	}
+
+	npmCache := os.Getenv("npm_config_cache")
+	if npmCache == "" && home != "" {
+		npmCache = filepath.Join(home, ".npm")
+	}
+	add(npmCache, installed("npm"))
+
+	if pip := os.Getenv("PIP_CACHE_DIR"); pip != "" {
+		add(pip, false)
+	} else if xdg != "" {
+		add(filepath.Join(xdg, "pip"), false) // inside xdg; listed for clarity
+	}
+
+	cargoHome := os.Getenv("CARGO_HOME")
+	if cargoHome == "" && home != "" {
+		cargoHome = filepath.Join(home, ".cargo")
+	}
+	if fi, err := os.Stat(cargoHome); err == nil && fi.IsDir() {
+		for _, d := range []string{"registry", "git"} {
+			_ = os.MkdirAll(filepath.Join(cargoHome, d), 0o755)
+		}
+		add(cargoHome, false, cargoReadOnly...)
+	}
+	return trees
+})
+
+// goEnvCaches returns GOCACHE and GOMODCACHE as the go command reports them
+// (which accounts for go.env files), or false when go is not installed. A
+// cache turned off ("off") is returned empty.
+func goEnvCaches() (goCache, goModCache string, ok bool) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, goBin, "env", "GOCACHE", "GOMODCACHE").Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 2 {
+		// Fall back to the documented defaults.
+		goCache = os.Getenv("GOCACHE")
+		if goCache == "" {
+			if dir, err := os.UserCacheDir(); err == nil {
+				goCache = filepath.Join(dir, "go-build")
+			}
+		}
+		goModCache = os.Getenv("GOMODCACHE")
+		if goModCache == "" {
+			gopath := os.Getenv("GOPATH")
+			if gopath == "" {
+				home, _ := os.UserHomeDir()
+				gopath = filepath.Join(home, "go")
+			}
+			goModCache = filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+		}
+		lines = []string{goCache, goModCache}
+	}
+	goCache, goModCache = strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
+	if goCache == "off" {
+		goCache = ""
+	}
+	return goCache, goModCache, true
+}
+
+// installed reports whether program is in PATH.
+func installed(program string) bool {
+	_, err := exec.LookPath(program)
+	return err == nil
+}

@@ -1,0 +1,92 @@
+package sandbox
+
+import (
+	"os"
+	"strings"
+)
+
+// BaseEnvAllow are the variables every command inherits from pincer's
+// environment: identity, locale, terminal and temp dir. A trailing "*" matches a
+// prefix.
+var BaseEnvAllow = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_*", "TERM", "TMPDIR", "SHELL", "TZ",
+}
+
+// ToolchainEnvAllow are variables that locate toolchains and their caches, or
+// switch colour off. They hold paths and switches, not credentials, and dropping
+// them would make `go test`, `cargo test` or a virtualenv behave differently
+// inside a command than in the user's shell.
+var ToolchainEnvAllow = []string{
+	"GOPATH", "GOROOT", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOTOOLCHAIN", "GOENV",
+	"GOPRIVATE", "GONOPROXY", "GONOSUMDB",
+	"CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN",
+	"PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV", "NVM_DIR", "JAVA_HOME",
+	"XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+	"SSL_CERT_FILE", "SSL_CERT_DIR", "NO_COLOR",
+}
+
+// nonInteractiveEnv is added to every command's environment so that pagers,
+// editors and credential prompts never wait for a terminal that is not there.
+var nonInteractiveEnv = []string{
+	"PAGER=cat",
+	"GIT_PAGER=cat",
+	"GIT_EDITOR=true",
+	"EDITOR=true",
+	"VISUAL=true",
+	"GIT_TERMINAL_PROMPT=0",
+}
+
+// CommandEnv returns the environment commands run with: the variables of
+// pincer's own environment named by BaseEnvAllow or ToolchainEnvAllow, then the
+// non-interactive settings (PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true
+// VISUAL=true GIT_TERMINAL_PROMPT=0), then extra (KEY=VALUE). A later entry
+// replaces an earlier one with the same key. Everything else — API keys,
+// tokens, pincer's own settings — never reaches a command.
+func CommandEnv(extra ...string) []string {
+	return buildEnv(os.Environ(), nil, extra...)
+}
+
+// CommandEnvAllow is CommandEnv that also passes on the variables named by
+// allow (exact names, or prefixes ending in "*").
+func CommandEnvAllow(allow []string, extra ...string) []string {
+	return buildEnv(os.Environ(), allow, extra...)
+}
+
+// buildEnv is CommandEnv over a given environment.
+func buildEnv(environ, allow []string, extra ...string) []string {
+	kept := make([]string, 0, len(environ)+len(nonInteractiveEnv)+len(extra))
+	for _, kv := range environ {
+		key, _, ok := strings.Cut(kv, "=")
+		if ok && key != "" && (envAllowed(key, BaseEnvAllow) || envAllowed(key, ToolchainEnvAllow) || envAllowed(key, allow)) {
+			kept = append(kept, kv)
+		}
+	}
+	kept = append(append(kept, nonInteractiveEnv...), extra...)
+	index := map[string]int{}
+	out := make([]string, 0, len(kept))
+	for _, kv := range kept {
+		key, _, _ := strings.Cut(kv, "=")
+		if i, ok := index[key]; ok {
+			out[i] = kv
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+// envAllowed reports whether key matches one of patterns: an exact name, or a
+// prefix followed by "*".
+func envAllowed(key string, patterns []string) bool {
+	for _, p := range patterns {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok {
+			if strings.HasPrefix(key, prefix) {
+				return true
+			}
+		} else if key == p {
+			return true
+		}
+	}
+	return false
+}

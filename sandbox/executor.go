@@ -1,0 +1,119 @@
+package sandbox
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Executor runs shell commands under a Policy. Every command goes through Run
+// (its own session and process group, stdin from /dev/null, the environment
+// allowlist, the timeout that kills the whole group); with a Policy the command
+// is started through the helper (`pincer sandbox-exec`), which applies the
+// rlimits and — when Policy.Enabled, on Linux — Landlock, read-only protected
+// paths and the network namespace before it executes the command.
+//
+// An Executor is cheap: what the machine can enforce is probed once per
+// process and helper, and the toolchain caches are located once per process.
+// It is safe for concurrent use.
+type Executor struct {
+	// Policy says how commands are confined.
+	Policy Policy
+	// Workspace gives the writable roots (its root and added dirs) and the
+	// roots that ReadOnlyInWorkspace is relative to. It may be nil.
+	Workspace *Workspace
+	// Helper is the program and leading arguments that run the helper side
+	// (HelperMain); nil means DefaultHelper(). Tests point it at their own
+	// binary, which calls RunHelperIfRequested in TestMain.
+	Helper []string
+
+	// probe replaces probeWith in tests (to pretend a feature is missing).
+	probe func(helper []string) Report
+}
+
+// execPlan is how one Executor runs its commands: the helper's spec, what the
+// machine gives (with degradations), and the namespace setup of the helper.
+type execPlan struct {
+	spec    helperSpec
+	report  Report
+	prepare func(*exec.Cmd)
+	// direct runs commands without the helper.
+	direct bool
+}
+
+// helper returns the helper command line in use.
+func (e *Executor) helper() []string {
+	if len(e.Helper) > 0 {
+		return e.Helper
+	}
+	return DefaultHelper()
+}
+
+// Report returns what this machine can enforce, with Degraded listing what
+// e.Policy asked for and does not get. It fails only when the policy cannot be
+// run at all (RequireLandlock without Landlock).
+func (e *Executor) Report() (Report, error) {
+	p, err := e.plan()
+	return p.report, err
+}
+
+// Run runs c under the policy and waits for it, as the package-level Run does
+// (c.Path and c.Args are the command; c.Dir, c.Env, c.Timeout and the rest keep
+// their meaning). The first result in this process that runs with less
+// confinement than the policy asked for carries a Notice saying so. It returns
+// an error without running anything when the policy cannot be met
+// (RequireLandlock) or the helper cannot be used.
+func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
+	p, err := e.plan()
+	if err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	c.EnvAllow = append(slices.Clone(e.Policy.EnvAllow), c.EnvAllow...)
+	if p.direct {
+		res, err := Run(ctx, c)
+		res.Notice = announce(p.report.Degraded)
+		return res, err
+	}
+	argv := append([]string{c.Path}, c.Args...)
+	tail, err := helperArgs(p.spec, argv)
+	if err != nil {
+		return Result{ExitCode: -1}, err
+	}
+	helper := e.helper()
+	wrapped := c
+	wrapped.Path = helper[0]
+	wrapped.Args = append(slices.Clone(helper[1:]), tail...)
+	wrapped.prepare = p.prepare
+	res, err := Run(ctx, wrapped)
+	res.Notice = announce(p.report.Degraded)
+	return res, err
+}
+
+// announced holds the degradation messages already carried by a Notice.
+var (
+	announcedMu sync.Mutex
+	announced   = map[string]bool{}
+)
+
+// announce returns the messages of degraded not announced before in this
+// process, joined into one notice, and marks them announced.
+func announce(degraded []string) string {
+	if len(degraded) == 0 {
+		return ""
+	}
+	announcedMu.Lock()
+	defer announcedMu.Unlock()
+	var fresh []string
+	for _, d := range degraded {
+		if !announced[d] {
+			announced[d] = true
+			fresh = append(fresh, d)
+		}
+	}
+	if len(fresh) == 0 {
+		return ""
+	}
+	return "sandbox degraded: " + strings.Join(fresh, "; ")
+}

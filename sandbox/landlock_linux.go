@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// deviceFiles are the device nodes every command may open for writing (and use
+// ioctls on): without /dev/null, os/exec and most shells cannot even start.
+var deviceFiles = []string{
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx",
+}
+
+// deviceDirs are device directories commands may write in: POSIX shared
+// memory (Python's multiprocessing) and pseudo-terminals.
+var deviceDirs = []string{"/dev/shm", "/dev/pts"}
+
+// landlockABI returns the Landlock ABI version of the running kernel, or 0 and
+// the reason it is unavailable.
+func landlockABI() (int, error) {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0, describeLandlockError(err)
+	}
+	if v <= 0 {
+		return 0, errors.New("the kernel reports no Landlock ABI")
+	}
+	return v, nil
+}
+
+// describeLandlockError turns the error of landlock_create_ruleset into a reason
+// a person can act on.
+func describeLandlockError(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSYS):
+		return errors.New("the kernel was built without Landlock (needs Linux 5.13+ with CONFIG_SECURITY_LANDLOCK)")
+	case errors.Is(err, syscall.EOPNOTSUPP):
+		return errors.New("Landlock is disabled at boot (add \"landlock\" to the lsm= kernel parameter)")
+	}
+	return fmt.Errorf("Landlock unavailable: %w", err)
+}
+
+// applyLandlock restricts the helper (and so the command it executes, and all
+// their children) to reading everywhere and writing only where grants say, the
+// device files and directories above, and — per the spec — no TCP, no
+// abstract UNIX sockets and no signals to processes outside the sandbox.
+//
+// It runs in best-effort mode: on a kernel with an older ABI the rights that ABI
+// does not know are left out, and without Landlock at all it does nothing
+// (unless spec.RequireLandlock, which makes that an error).
+func applyLandlock(spec helperSpec, grants []grant) error {
+	abi, err := landlockABI()
+	if abi == 0 {
+		if spec.RequireLandlock {
+			return err
+		}
+		return nil
+	}
+
+	cfg := landlock.V11.BestEffort()
+	cfg.HandledAccessNet = 0
+	if spec.DenyTCP {
+		cfg.HandledAccessNet = landlock.V11.HandledAccessNet
+	}
+	cfg.Scoped = ll.ScopeSignal
+	if !spec.Network {
+		cfg.Scoped |= ll.ScopeAbstractUnixSocket
+	}
+
+	readAll := landlock.RODirs("/")
+	if spec.Network {
+		readAll = readAll.WithResolveUnix()
+	}
+	rules := []landlock.Rule{
+		readAll,
+		landlock.RWFiles(deviceFiles...).WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs(deviceDirs...).WithIoctlDev().IgnoreIfMissing(),
+	}
+	for _, g := range grants {
+		if !g.dir {
+			rules = append(rules, landlock.RWFiles(g.path).IgnoreIfMissing())
+			continue
+		}
+		r := landlock.RWDirs(g.path).IgnoreIfMissing()
+		// "refer" (moving files between directories) exists from ABI 2 on; asking
+		// for it on ABI 1 would make best-effort mode drop Landlock altogether.
+		if abi >= 2 {
+			r = r.WithRefer()
+		}
+		rules = append(rules, r)
+	}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("applying Landlock: %w", err)
+	}
+	return nil
+}

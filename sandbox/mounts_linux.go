@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// This file is the mount-namespace side of the helper: in a mount namespace of
+// its own, read-only paths inside a workspace are protected with read-only bind
+// mounts, which (unlike Landlock rules) can make a hole in a writable tree.
+//
+// A bind mount alone is not enough: the directory holding it could be renamed
+// away and a fresh one put in its place (`mv .git .git2; mkdir -p .git/hooks`).
+// So every existing component from the tree root down to the protected path is
+// "pinned" with a read-write bind mount of itself: a mount point cannot be
+// renamed or removed (EBUSY). The mounts vanish with the namespace when the
+// command ends; nothing changes outside it.
+
+// makeMountsPrivate stops mounts made in this namespace from propagating back
+// to the parent namespace (and the other way round).
+func makeMountsPrivate() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making mounts private: %w", err)
+	}
+	return nil
+}
+
+// protectWithMounts protects the read-only paths of the trees that allow it and
+// returns the set of paths it took care of; the rest must be carved. A path is
+// taken care of when it is now a read-only mount, or when it does not exist and
+// cannot be created as a directory here because its parent does not exist
+// either (the command could create it: a documented gap, accepted so that a
+// workspace without .git keeps a writable root). Paths reached through a
+// symlink are left to carving: the link itself could be replaced.
+func protectWithMounts(trees []treeSpec) (map[string]bool, error) {
+	handled := map[string]bool{}
+	pinned := map[string]bool{}
+	pin := func(p string) error {
+		if pinned[p] {
+			return nil
+		}
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pinning %s: %w", p, err)
+		}
+		pinned[p] = true
+		return nil
+	}
+	for _, t := range trees {
+		if !t.Mount {
+			continue
+		}
+		for _, p := range t.ReadOnly {
+			if handled[p] || !within(t.Path, p) || p == t.Path {
+				continue
+			}
+			chain, missing, ok := componentChain(t.Path, p)
+			if !ok {
+				continue // a symlink on the way: carve
+			}
+			if missing && slices.Contains(t.MakeDirs, p) && len(chain) > 0 &&
+				chain[len(chain)-1] == filepath.Dir(p) && isDir(filepath.Dir(p)) {
+				if err := os.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+					return nil, fmt.Errorf("creating %s: %w", p, err)
+				}
+				chain, missing, ok = componentChain(t.Path, p)
+				if !ok {
+					continue
+				}
+			}
+			last := len(chain)
+			if !missing {
+				last-- // the path itself gets a read-only mount, not a pin
+			}
+			for _, c := range chain[:last] {
+				if err := pin(c); err != nil {
+					return nil, err
+				}
+			}
+			if !missing {
+				if err := bindReadOnly(p); err != nil {
+					return nil, err
+				}
+			}
+			handled[p] = true
+		}
+	}
+	return handled, nil
+}
+
+// componentChain returns the existing paths from root down to p (root first, p
+// last when it exists), whether p is missing, and false when one of them is a
+// symlink. The walk stops at the first missing component, and after a regular
+// file (nothing can lie beneath it).
+func componentChain(root, p string) (chain []string, missing, ok bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return nil, false, false
+	}
+	cur := root
+	parts := append([]string{""}, strings.Split(rel, string(filepath.Separator))...)
+	for i, part := range parts {
+		if part != "" {
+			cur = filepath.Join(cur, part)
+		}
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return chain, true, true
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, false, false
+		}
+		chain = append(chain, cur)
+		if !fi.IsDir() && i < len(parts)-1 {
+			return chain, true, true
+		}
+	}
+	return chain, false, true
+}
+
+// isDir reports whether p is a directory (not following a final symlink).
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// bindReadOnly bind-mounts p onto itself and makes that mount read-only,
+// keeping the flags the kernel may lock (nosuid, nodev, noexec, atime) as they
+// were on the mount p came from.
+func bindReadOnly(p string) error {
+	if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind-mounting %s: %w", p, err)
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return fmt.Errorf("statfs %s: %w", p, err)
+	}
+	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{unix.ST_NOSUID, unix.MS_NOSUID},
+		{unix.ST_NODEV, unix.MS_NODEV},
+		{unix.ST_NOEXEC, unix.MS_NOEXEC},
+		{unix.ST_NOATIME, unix.MS_NOATIME},
+		{unix.ST_NODIRATIME, unix.MS_NODIRATIME},
+		{unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	if err := unix.Mount("", p, "", flags, ""); err != nil {
+		return fmt.Errorf("making %s read-only: %w", p, err)
+	}
+	return nil
+}
+
+// loopbackUp brings up the loopback device of a fresh network namespace, so
+// that servers a command starts on 127.0.0.1 (tests with httptest, say) are
+// reachable from within it.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback: reading flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback: bringing it up: %w", err)
+	}
+	return nil
+}
