@@ -25,7 +25,7 @@ import (
 type runFlags struct {
 	model, baseURL, mode, format, session string
 	maxTurns                              int
-	cont, printPrompt                     bool
+	cont, printPrompt, noSandbox          bool
 	stall                                 time.Duration
 }
 
@@ -41,6 +41,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
+	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	fs.Usage = func() {} // parse errors are one line; --help is answered by cmdRun
@@ -116,7 +117,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, PermissionMode: mode, MaxIterations: f.maxTurns,
+		Tools: registry, Workspace: ws, Sandbox: sandboxPolicy(f.noSandbox), PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
 	})
 	if err != nil {
@@ -241,4 +242,14 @@ func envOrDefault(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// sandboxPolicy is the OS sandbox for the Bash tool: on by default (writes confined to
+// the workspace, temp and toolchain caches; network allowed), nil with --no-sandbox.
+func sandboxPolicy(off bool) *sandbox.Policy {
+	if off {
+		return nil
+	}
+	p := sandbox.DefaultPolicy()
+	return &p
 }

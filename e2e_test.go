@@ -500,3 +500,39 @@ func TestReadCommandsCreateNothingAndSessionsStayInTheirDirectory(t *testing.T) 
 		t.Errorf("--version: %d %q", code, out)
 	}
 }
+
+// TestBashIsSandboxed: the Bash tool gets no API key from pincer's environment and
+// cannot write outside the workspace (Landlock), even in bypassPermissions mode.
+func TestBashIsSandboxed(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	outside, err := os.MkdirTemp(home, ".pincer-e2e-outside-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(outside)
+	target := filepath.Join(outside, "escaped")
+	e := newEnv(t,
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash",
+			Args: fmt.Sprintf(`{"command":"echo key=[$PINCER_API_KEY]; touch %s; touch inside.txt"}`, target)}}},
+		fakeopenai.Reply{Text: "done"},
+	)
+	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "try")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(out, "test-key") {
+		t.Error("the API key reached the Bash command")
+	}
+	if !strings.Contains(out, "key=[]") {
+		t.Errorf("Bash output missing: %s", out)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("Bash wrote outside the workspace")
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "inside.txt")); err != nil {
+		t.Error("Bash could not write inside the workspace")
+	}
+}

@@ -72,6 +72,9 @@ type Config struct {
 	ModelName string // as shown to people: "openai/gpt-4o"
 	Tools     *tools.Registry
 	Workspace *sandbox.Workspace
+	// Sandbox is the OS sandbox policy for commands (nil: process group and env
+	// allowlist only).
+	Sandbox *sandbox.Policy
 
 	SystemPrompt   string
 	PermissionMode permission.Mode

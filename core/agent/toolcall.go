@@ -92,7 +92,8 @@ func jsonErr(err error) string {
 // whole batch is such; otherwise the batch runs in order. On cancellation every call
 // still gets a result and the error wraps errInterrupted.
 func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error {
-	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID}
+	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
+		Sandbox: t.a.cfg.Sandbox}
 	ps := make([]*prepared, len(calls))
 	parallel := len(calls) > 1
 	for i, c := range calls {
