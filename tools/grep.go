@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"os"
 	"os/exec"
 	"sort"
@@ -149,6 +150,8 @@ func (g Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err != nil {
 		return Result{}, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, GrepTimeout)
+	defer cancel()
 	var files []grepFile
 	switch rg := ripgrepPath(); {
 	case g.Backend == GrepFallback || (g.Backend == GrepAuto && rg == ""):
@@ -158,11 +161,17 @@ func (g Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	default:
 		files, err = grepRipgrep(ctx, rg, q)
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Result{}, fmt.Errorf("search took longer than %s; narrow it with path, glob or type", GrepTimeout)
+	}
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Output: formatGrep(env, q, files, in.HeadLimit)}, nil
 }
+
+// GrepTimeout bounds one Grep call, so a search of a huge tree cannot hang a turn.
+const GrepTimeout = 60 * time.Second
 
 // ripgrepPath returns the path of rg on PATH, or "".
 func ripgrepPath() string {

@@ -50,9 +50,12 @@ func ripgrepArgs(q *grepQuery) []string {
 		}
 		args = append(args, "--type", "pincer")
 	}
-	switch q.mode {
-	case GrepFilesWithMatches:
+	switch {
+	case q.mode == GrepFilesWithMatches:
 		args = append(args, "--files-with-matches", "--null")
+	case q.mode == GrepCount && !q.multiline:
+		// rg's own counting: --json would print every match of a huge file first.
+		args = append(args, "--count", "--null")
 	default:
 		args = append(args, "--json")
 		if q.mode == GrepContent {
@@ -78,9 +81,12 @@ func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, 
 		return nil, fmt.Errorf("starting rg: %w", err)
 	}
 	var files []grepFile
-	if q.mode == GrepFilesWithMatches {
+	switch {
+	case q.mode == GrepFilesWithMatches:
 		files, err = parseRipgrepFiles(stdout, q.root)
-	} else {
+	case q.mode == GrepCount && !q.multiline:
+		files, err = parseRipgrepCounts(stdout, q.root)
+	default:
 		files, err = parseRipgrepJSON(stdout, q.root, q.mode == GrepContent)
 	}
 	if errors.Is(err, errTooManyLines) {
@@ -121,6 +127,25 @@ func parseRipgrepFiles(r io.Reader, root string) ([]grepFile, error) {
 	var files []grepFile
 	for sc.Scan() {
 		files = append(files, grepFile{path: absFrom(root, sc.Text()), matches: 1})
+	}
+	return files, sc.Err()
+}
+
+// parseRipgrepCounts reads `path NUL count` lines (rg --count --null).
+func parseRipgrepCounts(r io.Reader, root string) ([]grepFile, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	var files []grepFile
+	for sc.Scan() {
+		path, count, ok := strings.Cut(sc.Text(), "\x00")
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(count))
+		if err != nil {
+			return nil, fmt.Errorf("reading rg --count output: %w", err)
+		}
+		files = append(files, grepFile{path: absFrom(root, path), matches: n})
 	}
 	return files, sc.Err()
 }
