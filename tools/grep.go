@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 	"os"
 	"os/exec"
 	"sort"
 	"strings"
+	"time"
 )
 
 //go:embed grep.md
