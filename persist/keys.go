@@ -16,6 +16,8 @@ import (
 //	m/<sessionID>/<seq>               message (JSON message.Message), seq 8 bytes
 //	e/<sessionID>/<seq>               event (flat JSON of event.Event), seq 8 bytes
 //	l/<sessionID>                     lease (JSON Lease), a TTL entry
+//	a/, A/, p/                        audit trail and session permission rules
+//	                                  (layout in audit.go)
 //
 // Session ids never contain '/' (checkSessionID), so "m/<id>/" is the prefix of
 // exactly one session's messages.

@@ -25,6 +25,7 @@ type Memory struct {
 	messages map[string][][]byte // index i holds Seq i+1
 	events   map[string]*memEvents
 	leases   map[string]Lease
+	extra    memExtra // audit trail and session rules (memory_audit.go)
 }
 
 // memEvents is one session's events: sorted sequences and their encodings.

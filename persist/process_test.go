@@ -116,7 +116,7 @@ func TestSecondProcessGetsOneClearLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("child: %v; stdout %q, stderr %q", err, line, stderr.String())
 	}
-	want := fmt.Sprintf("pincer store %s is in use by another pincer process (pid %d); "+
+	want := fmt.Sprintf("the store %s is in use by another pincer process (pid %d); "+
 		"sharing a store across processes comes later — close the other pincer or set PINCER_HOME\n",
 		dir, os.Getpid())
 	if line != want {

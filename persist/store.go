@@ -9,6 +9,9 @@
 //     storing a sequence twice is an error (ErrDuplicate), so a log never forks.
 //   - A lease is held by one owner until it expires (TTL) or is released; acquiring
 //     or renewing is a compare-and-set in one transaction.
+//   - Audit entries (permission decisions) are append-only; they are listed newest
+//     first, per session (append order) or across sessions (by Time).
+//   - Session permission rules are one list per session, replaced as a whole.
 //
 // persist knows the types of core/event and core/message but no behaviour.
 package persist
@@ -73,6 +76,36 @@ type Store interface {
 	// ReleaseLease frees the session if owner holds it; otherwise it does nothing.
 	ReleaseLease(ctx context.Context, sessionID, owner string) error
 
+	// AppendAudit appends e to the audit trail of e.SessionID. A zero Time is set
+	// to now (UTC).
+	AppendAudit(ctx context.Context, e AuditEntry) error
+	// ListAudit returns up to limit audit entries, newest first (limit <= 0: all):
+	// of one session in append order reversed, or of every session ("") by Time.
+	ListAudit(ctx context.Context, sessionID string, limit int) ([]AuditEntry, error)
+
+	// PutSessionRules replaces the permission rules of a session: canonical rule
+	// strings with a behavior prefix, e.g. "allow:Bash(npm test)".
+	PutSessionRules(ctx context.Context, sessionID string, rules []string) error
+	// GetSessionRules returns the rules PutSessionRules stored, in order; none
+	// stored is an empty list, not an error.
+	GetSessionRules(ctx context.Context, sessionID string) ([]string, error)
+
 	// Close releases the store's resources.
 	Close() error
+}
+
+// AuditEntry is one permission decision in the audit trail: which tool call, what
+// it would do (Summary), the outcome (Decision: allow, deny or ask), the rule
+// that matched if any (canonical form), and who decided (By: "rule ... from
+// SOURCE", "mode:acceptEdits", "hard-deny", "read-only", "user", "headless").
+type AuditEntry struct {
+	SessionID  string    `json:"sessionId"`
+	TurnID     string    `json:"turnId,omitempty"`
+	ToolCallID string    `json:"toolCallId,omitempty"`
+	Tool       string    `json:"tool"`
+	Summary    string    `json:"summary,omitempty"`
+	Decision   string    `json:"decision"`
+	Rule       string    `json:"rule,omitempty"`
+	By         string    `json:"by"`
+	Time       time.Time `json:"time"`
 }

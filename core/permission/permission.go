@@ -1,10 +1,22 @@
-// Package permission decides whether a tool call may run. Decisions are pure
-// functions of the mode and the request, table-tested.
+// Package permission decides whether a tool call may run: Claude Code's permission
+// modes and rule syntax, over pincer's configuration files. Decisions are pure
+// functions of the mode, the rules and the call (Evaluate), table-tested; reading
+// and writing the rule files (LoadRules, SaveLocalRule) are the only side effects.
 //
-// This is the minimal policy of the agent-core issue: modes only, no rules. The full
-// engine (Claude Code's rule syntax, shell analysis, audit trail) plugs in behind the
-// same Decide signature later. Approval is not the last line: the workspace path guard
-// in sandbox/ holds whatever is decided here.
+// The contract, in evaluation order (Evaluate):
+//
+//  1. A Bash command on the hard deny list (shell.HardDeny) is denied in every
+//     mode, bypassPermissions included.
+//  2. Deny rules, then ask rules, then allow rules; the first match wins, so a deny
+//     rule from any source beats an allow rule from any other, and an ask rule
+//     beats an allow rule (Claude Code: "deny, then ask, then allow").
+//  3. Unmatched calls get the mode's default (see Mode). Built-in read-only shell
+//     commands and reads inside the workspace never need approval.
+//
+// A compound shell command is allowed only when every simple command in it is
+// (Claude Code: `Bash(safe-cmd:*)` does not allow `safe-cmd && other-cmd`).
+// Approval is not the last line: the workspace path guard and the OS sandbox in
+// sandbox/ hold whatever is decided here.
 package permission
 
 import (
@@ -17,15 +29,19 @@ type Mode string
 
 // The permission modes.
 const (
-	// ModeDefault: reads are free; edits and commands ask.
+	// ModeDefault: reads inside the workspace are free; edits and commands ask.
 	ModeDefault Mode = "default"
-	// ModeAcceptEdits: reads and edits inside the workspace are free; commands ask.
+	// ModeAcceptEdits: edits inside the workspace are free, and so are the file
+	// commands mkdir, touch, mv, cp, rm and rmdir on workspace paths; other commands ask.
 	ModeAcceptEdits Mode = "acceptEdits"
-	// ModePlan: read-only; edits and commands are denied.
+	// ModePlan: read-only. Edits and commands outside the read-only set are denied
+	// (even when a rule allows them); tools that write are hidden (HiddenInPlan).
 	ModePlan Mode = "plan"
-	// ModeBypass: everything is allowed (the sandbox's hard limits still apply).
+	// ModeBypass: no prompts from the mode; deny rules, ask rules and the hard
+	// deny list still apply (so do the sandbox's limits).
 	ModeBypass Mode = "bypassPermissions"
-	// ModeDontAsk: anything that would ask is denied instead (for headless runs).
+	// ModeDontAsk: anything that would ask is denied instead (for headless runs):
+	// only what a rule allows, plus reads and read-only commands, runs.
 	ModeDontAsk Mode = "dontAsk"
 )
 
@@ -59,9 +75,32 @@ const (
 	Ask   Behavior = "ask"
 )
 
-// Request describes a tool call to decide on. Kind is the tool's kind ("read",
-// "edit", "execute"); Paths are the absolute paths it would touch; Workspace is the
-// workspace root.
+// Tool kinds, as tools.Kind spells them. An unknown kind is treated as
+// KindExecute, except that HiddenInPlan hides it.
+const (
+	KindRead    = "read"    // reads files or searches
+	KindEdit    = "edit"    // changes files
+	KindExecute = "execute" // runs commands
+	KindFetch   = "fetch"   // reads the network (WebFetch)
+)
+
+// Input is a tool call to decide on. Command is set for Bash; Paths (absolute,
+// cleaned, symlinks resolved by the caller) for file tools; URL for WebFetch.
+// Workspace is the workspace root, Cwd the directory a command runs in (default:
+// Workspace), Home the user's home directory (for `~/` rules).
+type Input struct {
+	Tool      string
+	Kind      string
+	Summary   string
+	Command   string
+	URL       string
+	Paths     []string
+	Workspace string
+	Cwd       string
+	Home      string
+}
+
+// Request is the input of Decide, the mode-only policy kept for existing callers.
 type Request struct {
 	Tool      string
 	Kind      string
@@ -70,64 +109,68 @@ type Request struct {
 	Workspace string
 }
 
-// Decision is what Decide returned and why. By names the deciding authority
-// ("mode:acceptEdits"); Reason is a sentence for the model and the user.
+// Decision is what Evaluate returned and why. By names the deciding authority:
+// "rule Bash(npm test:*) from .pincer/config.toml", "mode:acceptEdits",
+// "hard-deny" or "read-only". Rule is the matching rule in canonical form ("" when
+// no rule decided). Reason is a sentence for the model and the user.
 type Decision struct {
 	Behavior Behavior
 	Reason   string
 	By       string
+	Rule     string
 }
 
-// Decide applies mode to req. Unknown kinds are treated as "execute".
+// Decide applies mode to req with no rules: Evaluate with an empty RuleSet.
 func Decide(mode Mode, req Request) Decision {
-	by := "mode:" + string(mode)
-	inside := allInside(req.Paths, req.Workspace)
-	switch mode {
-	case ModeBypass:
-		return Decision{Allow, "bypassPermissions allows every tool call", by}
-	case ModePlan:
-		if req.Kind == "read" {
-			return Decision{Allow, "reads are allowed in plan mode", by}
-		}
-		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only)", req.Tool), by}
-	case ModeAcceptEdits:
-		if req.Kind == "read" || (req.Kind == "edit" && inside) {
-			return Decision{Allow, "acceptEdits allows reads and workspace edits", by}
-		}
-		return Decision{Ask, fmt.Sprintf("%s needs approval in acceptEdits mode", req.Tool), by}
-	case ModeDontAsk:
-		if req.Kind == "read" {
-			return Decision{Allow, "reads are allowed", by}
-		}
-		return Decision{Deny, fmt.Sprintf("%s is denied: dontAsk mode denies what no rule allows", req.Tool), by}
-	default:
-		if req.Kind == "read" {
-			return Decision{Allow, "reads are allowed", by}
-		}
-		return Decision{Ask, fmt.Sprintf("%s needs approval", req.Tool), by}
-	}
+	return Evaluate(mode, RuleSet{}, Input{Tool: req.Tool, Kind: req.Kind, Summary: req.Summary,
+		Paths: req.Paths, Workspace: req.Workspace})
 }
 
 // HeadlessDenial turns an Ask into the Deny a run without a person gets, with a
 // reason naming the flag that would allow the call.
 func HeadlessDenial(mode Mode, req Request) Decision {
 	flag := "--permission-mode bypassPermissions"
-	if req.Kind == "edit" && mode != ModeAcceptEdits {
+	if req.Kind == KindEdit && mode != ModeAcceptEdits {
 		flag = "--permission-mode acceptEdits (or bypassPermissions)"
 	}
 	return Decision{
 		Behavior: Deny,
-		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s to allow it",
+		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s, or allow it with --allowed-tools",
 			req.Tool, flag),
 		By: "headless",
 	}
 }
 
-// allInside reports whether every path is the workspace or below it. No paths counts
-// as inside (the tool touches no file).
+// byMode is the By of a decision the mode made.
+func byMode(m Mode) string { return "mode:" + string(m) }
+
+// byRule is the By of a decision rule r made.
+func byRule(r Rule) string {
+	if r.Source == "" {
+		return "rule " + r.String()
+	}
+	return "rule " + r.String() + " from " + r.Source
+}
+
+// ruleDecision is the decision of rule r with behavior b.
+func ruleDecision(b Behavior, r Rule, reason string) Decision {
+	return Decision{Behavior: b, Reason: reason, By: byRule(r), Rule: r.String()}
+}
+
+// inside reports whether path is root or below it.
+func inside(path, root string) bool {
+	if root == "" || path == "" {
+		return false
+	}
+	root = strings.TrimSuffix(root, "/")
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+// allInside reports whether every path is inside root. No paths counts as inside
+// (the tool touches no file).
 func allInside(paths []string, root string) bool {
 	for _, p := range paths {
-		if root == "" || (p != root && !strings.HasPrefix(p, strings.TrimSuffix(root, "/")+"/")) {
+		if !inside(p, root) {
 			return false
 		}
 	}

@@ -1,0 +1,96 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Evaluate decides in under mode and rules. Bash commands go through the shell
+// analysis (evaluate_bash.go): hard deny first, then rules per simple command,
+// then the read-only set and the mode. Every other call: deny rules, plan mode's
+// read-only promise, ask rules, allow rules, then the mode's default (modeDefault).
+//
+// Deviations from Claude Code, on purpose: in plan mode an allow rule does not
+// let an edit or a non-read-only command through (plan is a read-only promise);
+// ask rules still ask in bypassPermissions, as in Claude Code, so a headless
+// bypass run denies them.
+func Evaluate(mode Mode, rules RuleSet, in Input) Decision {
+	in = normalize(in)
+	if in.Tool == "Bash" && strings.TrimSpace(in.Command) != "" {
+		return evalBash(mode, rules, in).decision
+	}
+	return evalCall(mode, rules, in)
+}
+
+// normalize fills Input's defaults: Cwd is the workspace; no kind is execute.
+func normalize(in Input) Input {
+	if in.Cwd == "" {
+		in.Cwd = in.Workspace
+	}
+	if in.Kind == "" {
+		in.Kind = KindExecute
+	}
+	return in
+}
+
+// writes reports whether a tool of kind may change something (plan denies it).
+func writes(kind string) bool { return kind != KindRead && kind != KindFetch }
+
+// evalCall decides a call that is not a Bash command.
+func evalCall(mode Mode, rules RuleSet, in Input) Decision {
+	if r, ok := firstAny(rules.Deny, in); ok {
+		return ruleDecision(Deny, r, fmt.Sprintf("%s is denied by the rule %s", in.Tool, r))
+	}
+	if mode == ModePlan && writes(in.Kind) {
+		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), byMode(mode), ""}
+	}
+	if r, ok := firstAny(rules.Ask, in); ok {
+		return askFor(mode, ruleDecision(Ask, r, fmt.Sprintf("%s needs approval: the rule %s asks for it", in.Tool, r)))
+	}
+	if r, ok := allowedAll(rules.Allow, in); ok {
+		return ruleDecision(Allow, r, fmt.Sprintf("%s is allowed by the rule %s", in.Tool, r))
+	}
+	return modeDefault(mode, in)
+}
+
+// modeDefault is the decision of the mode for a call no rule matched.
+func modeDefault(mode Mode, in Input) Decision {
+	by := byMode(mode)
+	if mode == ModeBypass {
+		return Decision{Allow, "bypassPermissions allows every tool call", by, ""}
+	}
+	switch in.Kind {
+	case KindRead:
+		if allInside(in.Paths, in.Workspace) {
+			return Decision{Allow, "reads inside the workspace are allowed", by, ""}
+		}
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval", in.Tool), by, ""})
+	case KindEdit:
+		if mode == ModeAcceptEdits && allInside(in.Paths, in.Workspace) { // no paths: touches no file
+			return Decision{Allow, "acceptEdits allows edits inside the workspace", by, ""}
+		}
+		if mode == ModeAcceptEdits {
+			return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval in acceptEdits mode", in.Tool), by, ""})
+		}
+	case KindFetch:
+		if mode == ModePlan {
+			return Decision{Ask, fmt.Sprintf("%s needs approval", in.Tool), by, ""}
+		}
+	}
+	if mode == ModePlan { // writes are denied earlier; here for callers of modeDefault alone
+		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only)", in.Tool), by, ""}
+	}
+	return askFor(mode, Decision{Ask, fmt.Sprintf("%s needs approval", in.Tool), by, ""})
+}
+
+// askFor returns d, an Ask, as mode has it: dontAsk denies what would ask.
+func askFor(mode Mode, d Decision) Decision {
+	if d.Behavior == Ask && mode == ModeDontAsk {
+		d.Behavior = Deny
+		d.Reason = strings.TrimSuffix(d.Reason, ".") + "; dontAsk mode denies what no rule allows"
+		if d.Rule == "" {
+			d.By = byMode(mode)
+		}
+	}
+	return d
+}

@@ -1,0 +1,255 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+
+	"pincer/core/permission/shell"
+)
+
+// bashResult is the decision on a Bash command and the exact rules that would
+// allow the parts that needed approval (for AlwaysRules).
+type bashResult struct {
+	decision Decision
+	always   []Rule
+}
+
+// evalBash decides a Bash command, in this order:
+//
+//  1. Unparseable input: deny and ask rules on the raw text, else ask (denied in
+//     plan, dontAsk and bypassPermissions: the hard deny list cannot be checked).
+//  2. The hard deny list (shell.HardDeny), in every mode.
+//  3. Deny rules on the raw text and on every part: Bash rules on each command,
+//     Edit rules on redirect targets and file-op arguments, Read rules on the
+//     arguments of read-only commands.
+//  4. Plan mode: any command outside the read-only set, or any write, is denied.
+//  5. Ask rules, the same way.
+//  6. Each command must be allowed by an allow rule, the read-only set, or the
+//     mode (acceptEdits: file ops on workspace paths); each write target by an
+//     Edit allow rule or acceptEdits inside the workspace. When the analysis
+//     found risks (substitutions, non-literal command names, ...), only a rule
+//     or the read-only set will do. Anything left needs approval: the mode's
+//     default decides (ask; deny in dontAsk; allow in bypassPermissions).
+func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
+	raw := strings.TrimSpace(in.Command)
+	a := shell.Analyze(raw)
+	if a.Err != nil {
+		return bashResult{decision: unparseable(mode, rules, raw, a.Err)}
+	}
+	if reason, denied := shell.HardDeny(a, shell.Env{Home: in.Home, Workspace: in.Workspace, Cwd: in.Cwd}); denied {
+		return bashResult{decision: Decision{Deny, "the command is on the hard deny list, which applies in every mode: " + reason, "hard-deny", ""}}
+	}
+	parts := buildParts(a, in)
+	if d, ok := restrictive(Deny, mode, rules.Deny, raw, parts, in); ok {
+		return bashResult{decision: d}
+	}
+	if mode == ModePlan {
+		for _, p := range parts {
+			if !p.readOnly || len(p.writes) > 0 {
+				return bashResult{decision: Decision{Deny, fmt.Sprintf(
+					"plan mode is read-only: `%s` is not a read-only command; present the plan instead of running it", shorten(p.full)),
+					byMode(mode), ""}}
+			}
+		}
+	}
+	classify(mode, rules.Allow, raw, parts, in, len(a.Risks) > 0)
+	always := alwaysOf(parts, rules.Ask, in)
+	if d, ok := restrictive(Ask, mode, rules.Ask, raw, parts, in); ok {
+		return bashResult{decision: d, always: always}
+	}
+	return bashResult{decision: combine(mode, parts, a.Risks), always: always}
+}
+
+// unparseable decides a command the shell analysis could not parse.
+func unparseable(mode Mode, rules RuleSet, raw string, err error) Decision {
+	if r, ok := firstCommandRule(rules.Deny, raw); ok {
+		return ruleDecision(Deny, r, fmt.Sprintf("the command is denied by the rule %s", r))
+	}
+	if r, ok := firstCommandRule(rules.Ask, raw); ok {
+		return askFor(mode, ruleDecision(Ask, r, fmt.Sprintf("the command needs approval: the rule %s asks for it", r)))
+	}
+	reason := fmt.Sprintf("the command could not be parsed (%v), so it cannot be checked", err)
+	switch mode {
+	case ModeDefault, ModeAcceptEdits:
+		return Decision{Ask, reason + " and needs approval", byMode(mode), ""}
+	}
+	return Decision{Deny, reason + "; rewrite it in plain shell syntax", byMode(mode), ""}
+}
+
+// restrictive applies the deny or ask rules (b) to the raw text and every part;
+// an ask goes through askFor.
+func restrictive(b Behavior, mode Mode, rules []Rule, raw string, parts []bashPart, in Input) (Decision, bool) {
+	verb := map[Behavior]string{Deny: "is denied by", Ask: "needs approval: it matches"}[b]
+	found := func(r Rule, what string) (Decision, bool) {
+		d := ruleDecision(b, r, fmt.Sprintf("%s %s the rule %s", what, verb, r))
+		return askFor(mode, d), true
+	}
+	if r, ok := firstCommandRule(rules, raw); ok {
+		return found(r, fmt.Sprintf("`%s`", shorten(raw)))
+	}
+	for _, p := range parts {
+		if r, ok := firstCommandRule(rules, p.forms...); ok {
+			return found(r, fmt.Sprintf("`%s`", shorten(p.full)))
+		}
+		for _, t := range append(append([]target{}, p.writes...), p.fileArgs...) {
+			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, t.paths)); ok {
+				return found(r, fmt.Sprintf("writing %s", t.word))
+			}
+		}
+		for _, t := range p.readArgs {
+			if r, ok := firstAny(rules, fileInput(in, "Read", KindRead, t.paths)); ok {
+				return found(r, fmt.Sprintf("reading %s", t.word))
+			}
+		}
+	}
+	return Decision{}, false
+}
+
+// fileInput is the call of a file tool on paths, for matching Edit and Read rules
+// against what a command touches.
+func fileInput(in Input, tool, kind string, paths []string) Input {
+	return Input{Tool: tool, Kind: kind, Paths: paths, Workspace: in.Workspace, Cwd: in.Cwd, Home: in.Home}
+}
+
+// classify sets how each part and write target is allowed (partStatus).
+func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, risky bool) {
+	whole, wholeOK := exactRule(allow, raw)
+	for i := range parts {
+		p := &parts[i]
+		r, ruled := firstCommandRule(allow, p.full)
+		switch {
+		case wholeOK:
+			p.status, p.rule = byAllowRule, whole
+		case ruled:
+			p.status, p.rule = byAllowRule, r
+		case p.readOnly:
+			p.status = byReadOnly
+		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in.Workspace) && !risky:
+			p.status = byModeOK
+		}
+		p.writeStatus = make([]partStatus, len(p.writes))
+		p.writeRules = make([]Rule, len(p.writes))
+		for j, t := range p.writes {
+			r, ok := allowedAll(allow, fileInput(in, "Edit", KindEdit, t.paths))
+			switch {
+			case wholeOK:
+				p.writeStatus[j], p.writeRules[j] = byAllowRule, whole
+			case len(t.paths) == 0:
+			case ok:
+				p.writeStatus[j], p.writeRules[j] = byAllowRule, r
+			case mode == ModeAcceptEdits && allInside(t.paths, in.Workspace):
+				p.writeStatus[j] = byModeOK
+			}
+		}
+	}
+}
+
+// exactRule returns the first Bash allow rule without wildcards equal to the whole
+// command line: a user who wrote `Bash(make && make test)` allowed exactly that.
+func exactRule(allow []Rule, raw string) (Rule, bool) {
+	for _, r := range allow {
+		if r.Tool == "Bash" && r.Specifier != "" {
+			if p := compileCommand(r.Specifier); !p.wildcard() && p.match(raw) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// targetsInside reports whether every target is known and inside the workspace.
+func targetsInside(ts []target, workspace string) bool {
+	for _, t := range ts {
+		if len(t.paths) == 0 || !allInside(t.paths, workspace) {
+			return false
+		}
+	}
+	return true
+}
+
+// combine decides after the rules: allowed when every part and write is, else
+// the mode's default for what needs approval.
+func combine(mode Mode, parts []bashPart, risks []string) Decision {
+	var need []string
+	var rule *Rule
+	viaMode := false
+	note := func(s partStatus, r Rule, what string) {
+		switch s {
+		case pending:
+			need = append(need, what)
+		case byAllowRule:
+			if rule == nil {
+				rule = &r
+			}
+		case byModeOK:
+			viaMode = true
+		}
+	}
+	if len(parts) == 0 && len(risks) > 0 {
+		need = append(need, "the command")
+	}
+	for _, p := range parts {
+		note(p.status, p.rule, fmt.Sprintf("`%s`", shorten(p.full)))
+		for j, t := range p.writes {
+			note(p.writeStatus[j], p.writeRules[j], "writing "+t.word)
+		}
+	}
+	if len(need) == 0 {
+		switch {
+		case rule != nil:
+			return ruleDecision(Allow, *rule, "the command is allowed by the rule "+rule.String())
+		case viaMode:
+			return Decision{Allow, "acceptEdits allows file commands and writes inside the workspace", byMode(mode), ""}
+		}
+		return Decision{Allow, "read-only commands need no approval", "read-only", ""}
+	}
+	if mode == ModeBypass {
+		return Decision{Allow, "bypassPermissions allows every command not on the hard deny list", byMode(mode), ""}
+	}
+	reason := "the command needs approval for " + strings.Join(need, ", ")
+	if len(risks) > 0 {
+		reason += " (" + strings.Join(risks, "; ") + ")"
+	}
+	if mode == ModePlan {
+		return Decision{Deny, "plan mode is read-only: " + reason, byMode(mode), ""}
+	}
+	return askFor(mode, Decision{Ask, reason, byMode(mode), ""})
+}
+
+// alwaysOf returns the exact rules that would allow the pending parts: one
+// `Bash(<exact command>)` per literal command, one `Edit(//path)` per write with
+// one known path. Non-literal commands get none: approving `$CMD x` once must not
+// approve whatever $CMD is next time. Parts an ask rule covers get none either:
+// an ask rule beats every allow rule.
+func alwaysOf(parts []bashPart, ask []Rule, in Input) []Rule {
+	var out []Rule
+	add := func(r Rule) {
+		for _, o := range out {
+			if o == r {
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	for _, p := range parts {
+		if _, asked := firstCommandRule(ask, p.forms...); p.status == pending && p.cmd.Literal && !asked {
+			add(Rule{Tool: "Bash", Specifier: escapeCommand(p.full)})
+		}
+		for j, t := range p.writes {
+			if _, asked := firstAny(ask, fileInput(in, "Edit", KindEdit, t.paths)); p.writeStatus[j] == pending &&
+				len(t.paths) == 1 && !asked {
+				add(Rule{Tool: "Edit", Specifier: escapePath(t.paths[0])})
+			}
+		}
+	}
+	return out
+}
+
+// shorten cuts a command for a reason line.
+func shorten(s string) string {
+	const max = 120
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}
