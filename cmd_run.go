@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
+	"pincer/core/hook"
 	"pincer/core/permission"
 	"pincer/core/prompt"
 	"pincer/persist"
@@ -24,6 +25,7 @@ import (
 // runFlags are the flags of `pincer run`.
 type runFlags struct {
 	model, baseURL, mode, format, session string
+	allowedTools, disallowedTools         string
 	maxTurns                              int
 	cont, printPrompt, noSandbox          bool
 	stall                                 time.Duration
@@ -41,6 +43,8 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
+	fs.StringVar(&f.allowedTools, "allowed-tools", "", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated)`)
+	fs.StringVar(&f.disallowedTools, "disallowed-tools", "", `permission rules to deny, e.g. "Bash(git push:*)"`)
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
@@ -109,6 +113,15 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	registry := tools.Default()
 	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
+	rules, err := loadRules(ws.Root(), f, stderr)
+	if err != nil {
+		return 0, err
+	}
+	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
+	for _, e := range herrs {
+		fmt.Fprintf(stderr, "pincer: warning: hooks: %v\n", e)
+	}
+	home, _ := os.UserHomeDir()
 	store, err := openStore()
 	if err != nil {
 		return 0, err
@@ -117,7 +130,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, Sandbox: sandboxPolicy(f.noSandbox), PermissionMode: mode, MaxIterations: f.maxTurns,
+		Tools: registry, Workspace: ws, Sandbox: sandboxPolicy(f.noSandbox),
+		Rules: rules, Hooks: hooks, Home: home, PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
 	})
 	if err != nil {
@@ -130,9 +144,15 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	source := "startup"
+	if after > 0 {
+		source = "resume"
+	}
+	ag.StartSession(ctx, sessionID, source)
 	code := headless.Run(ctx, ag, sessionID, input, headless.Options{
 		Format: format, Stdout: stdout, Stderr: stderr, After: after,
 	})
+	ag.EndSession(context.WithoutCancel(ctx), sessionID, "exit")
 	return code, nil
 }
 
@@ -252,4 +272,23 @@ func sandboxPolicy(off bool) *sandbox.Policy {
 	}
 	p := sandbox.DefaultPolicy()
 	return &p
+}
+
+// loadRules merges the permission rules of the config files (each bad file or line
+// is a warning on stderr; the rest still load) with --allowed-tools and
+// --disallowed-tools (a bad rule there is a usage error).
+func loadRules(workspace string, f *runFlags, stderr io.Writer) (permission.RuleSet, error) {
+	rules, errs := permission.LoadRules(workspace, os.Getenv("PINCER_HOME"))
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "pincer: warning: permissions: %v\n", e)
+	}
+	allow, err := permission.ParseRuleList(f.allowedTools, "--allowed-tools")
+	if err != nil {
+		return rules, usagef("--allowed-tools: %v", err)
+	}
+	deny, err := permission.ParseRuleList(f.disallowedTools, "--disallowed-tools")
+	if err != nil {
+		return rules, usagef("--disallowed-tools: %v", err)
+	}
+	return rules.Add(permission.Allow, allow...).Add(permission.Deny, deny...), nil
 }

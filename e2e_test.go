@@ -536,3 +536,47 @@ func TestBashIsSandboxed(t *testing.T) {
 		t.Error("Bash could not write inside the workspace")
 	}
 }
+
+// TestRulesHooksAndAudit: --allowed-tools lets a command run headless in default
+// mode, a project hook in .claude/settings.json blocks another (Claude Code's
+// format, unchanged), and `pincer audit` lists the decisions.
+func TestRulesHooksAndAudit(t *testing.T) {
+	e := newEnv(t,
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+			{ID: "b1", Name: "Bash", Args: `{"command":"touch allowed.txt"}`},
+			{ID: "b2", Name: "Bash", Args: `{"command":"touch forbidden.txt"}`},
+		}},
+		fakeopenai.Reply{Text: "done"},
+	)
+	if err := os.MkdirAll(filepath.Join(e.repo, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"if grep -q forbidden; then echo 'not that file' >&2; exit 2; fi"}]}]}}`)
+	_, stderr, code := e.run(e.runArgs("--allowed-tools", "Bash(touch allowed.txt) Bash(touch forbidden.txt)", "make files")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "allowed.txt")); err != nil {
+		t.Error("the allowed command did not run")
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "forbidden.txt")); err == nil {
+		t.Error("the hook did not block the command")
+	}
+	msgs := e.fake.Requests()[1]["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	if !strings.Contains(last, "not that file") {
+		t.Errorf("the model did not get the hook's reason: %q", last)
+	}
+	out, _, code := e.run("audit", "--json")
+	var entries []struct{ Tool, Decision, By, Rule string }
+	if code != 0 || json.Unmarshal([]byte(out), &entries) != nil || len(entries) != 2 {
+		t.Fatalf("audit: %d %s", code, out)
+	}
+	byDecision := map[string]string{}
+	for _, en := range entries {
+		byDecision[en.Decision] = en.Rule + " " + en.By
+	}
+	if !strings.Contains(byDecision["allow"], "touch allowed.txt") || !strings.Contains(byDecision["deny"], "hook") {
+		t.Errorf("audit entries %+v", entries)
+	}
+}

@@ -35,6 +35,7 @@ Usage:
   pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
   pincer sessions [list] [--json]      list sessions, newest first
   pincer sessions show ID [--json]     a session's transcript and events
+  pincer audit [--session ID] [--json] permission decisions, newest first
   pincer doctor                        what this machine lets pincer enforce and use
   pincer version                       the version
   pincer help                          this text
@@ -63,6 +64,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sandboxExecMain(args[1:], stderr)
 	case args[0] == "sessions":
 		code, err = cmdSessions(args[1:], stdout)
+	case args[0] == "audit":
+		code, err = cmdAudit(args[1:], stdout)
 	case args[0] == "doctor":
 		return cmdDoctor(stdout)
 	case args[0] == "version" || args[0] == "--version":

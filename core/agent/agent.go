@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"pincer/core/event"
+	"pincer/core/hook"
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
@@ -47,19 +48,19 @@ var ErrTurnActive = errors.New("session already has an active turn")
 // ErrLeaseHeld is returned when another process holds the session lease.
 var ErrLeaseHeld = errors.New("session lease is held by another process")
 
+// Approval is a person's answer to a permission request. Scope is "once",
+// "session" (remember for this session) or "always" (save a rule to the project's
+// .pincer/settings.local.toml), as Claude Code's approval prompt offers.
+type Approval struct {
+	Decision permission.Decision
+	Scope    string
+}
+
 // Approver asks a person about a tool call the policy could not decide alone. It
 // blocks until a decision or ctx ends. A nil Approver (headless) denies every ask,
 // telling the model which flag would allow it.
 type Approver interface {
-	Approve(ctx context.Context, sessionID, requestID string, req permission.Request) permission.Decision
-}
-
-// ToolHooks is the seam for PreToolUse / PostToolUse hooks (Claude Code's protocol;
-// core/hook implements it). PreToolUse may block a call (a non-empty reason becomes
-// the tool result) before the permission decision; PostToolUse sees the result.
-type ToolHooks interface {
-	PreToolUse(ctx context.Context, sessionID, toolName string, input []byte) (blockReason string, err error)
-	PostToolUse(ctx context.Context, sessionID, toolName string, input []byte, output string, isError bool) error
+	Approve(ctx context.Context, sessionID, requestID string, in permission.Input, d permission.Decision) Approval
 }
 
 // Config builds an Agent. Store, Provider, Tools and Workspace are required (a nil
@@ -78,8 +79,14 @@ type Config struct {
 
 	SystemPrompt   string
 	PermissionMode permission.Mode
-	Approver       Approver
-	Hooks          ToolHooks
+	// Rules are the permission rules of the config files and flags; session rules
+	// are read from the store at each turn.
+	Rules    permission.RuleSet
+	Approver Approver
+	// Hooks runs the user's hooks (Claude Code's protocol); nil runs none.
+	Hooks *hook.Runner
+	// Home is the user's home directory, for `~/` permission rules.
+	Home string
 
 	MaxIterations int           // model calls per turn; 0: DefaultMaxIterations
 	LeaseTTL      time.Duration // 0: DefaultLeaseTTL
@@ -95,9 +102,10 @@ type Agent struct {
 	owner   string // lease owner: pid plus a random id for this Agent
 	schemas *schemaCache
 
-	mu     sync.Mutex
-	active map[string]bool
-	files  map[string]*tools.FileState // per session: what was Read, for Write/Edit
+	mu      sync.Mutex
+	active  map[string]bool
+	files   map[string]*tools.FileState // per session: what was Read, for Write/Edit
+	pending map[string][]string         // per session: hook context for the next user message
 }
 
 // New returns an Agent for cfg.
@@ -125,7 +133,7 @@ func New(cfg Config) (*Agent, error) {
 		cfg: cfg, log: log,
 		owner:   fmt.Sprintf("pid:%d/%s", os.Getpid(), newID()),
 		schemas: newSchemaCache(),
-		active:  map[string]bool{}, files: map[string]*tools.FileState{},
+		active:  map[string]bool{}, files: map[string]*tools.FileState{}, pending: map[string][]string{},
 	}, nil
 }
 

@@ -101,6 +101,7 @@ func toolStep(calls ...provider.Event) step {
 // fakeTool is a configurable tool for loop tests.
 type fakeTool struct {
 	name     string
+	schema   string // input schema; default: one required string property x
 	kind     tools.Kind
 	safe     bool
 	run      func(ctx context.Context, input []byte) (tools.Result, error)
@@ -112,6 +113,9 @@ type fakeTool struct {
 func (f *fakeTool) Name() string        { return f.name }
 func (f *fakeTool) Description() string { return "fake " + f.name }
 func (f *fakeTool) Schema() json.RawMessage {
+	if f.schema != "" {
+		return json.RawMessage(f.schema)
+	}
 	return json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}`)
 }
 func (f *fakeTool) Kind() tools.Kind                           { return f.kind }

@@ -293,8 +293,8 @@ func TestPermissionModes(t *testing.T) {
 
 type approveAll struct{}
 
-func (approveAll) Approve(context.Context, string, string, permission.Request) permission.Decision {
-	return permission.Decision{Behavior: permission.Allow, Reason: "user said yes", By: "user"}
+func (approveAll) Approve(context.Context, string, string, permission.Input, permission.Decision) Approval {
+	return Approval{Decision: permission.Decision{Behavior: permission.Allow, Reason: "user said yes", By: "user"}, Scope: "once"}
 }
 
 func TestApproverAllows(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/message"
+	"pincer/core/permission"
 	"pincer/core/provider"
 )
 
@@ -154,11 +155,15 @@ func mergeUsage(u *message.Usage, o message.Usage) {
 	}
 }
 
-// toolSpecs describes the registry's tools to the provider.
+// toolSpecs describes the registry's tools to the provider (in plan mode, only those
+// that do not write).
 func (a *Agent) toolSpecs() []provider.ToolSpec {
 	all := a.cfg.Tools.All()
 	specs := make([]provider.ToolSpec, 0, len(all))
 	for _, tl := range all {
+		if a.cfg.PermissionMode == permission.ModePlan && permission.HiddenInPlan(string(tl.Kind())) {
+			continue // plan mode is read-only: tools that write are not offered
+		}
 		specs = append(specs, provider.ToolSpec{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
 	}
 	return specs

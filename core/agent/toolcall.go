@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pincer/core/event"
+	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/tools"
@@ -159,16 +160,27 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	if ctx.Err() != nil {
 		return outcome{text: cancelledResult, isError: true}
 	}
-	if h := t.a.cfg.Hooks; h != nil {
-		reason, err := h.PreToolUse(ctx, t.sess.ID, p.call.ToolName, p.input)
-		if err != nil {
-			return outcome{text: failedPrefix + "PreToolUse hook: " + err.Error(), isError: true}
-		}
-		if reason != "" {
+	var pre hook.PreToolResult
+	if t.a.cfg.Hooks.Has(hook.PreToolUse) {
+		pre = t.a.cfg.Hooks.PreToolUse(ctx, t.a.hookCommon(t.sess.ID), p.call.ToolName, p.input, p.call.ToolCallID)
+		t.hookNotes(bg, pre.Notes)
+		if pre.Decision == hook.Deny {
+			reason := pre.Reason
+			if reason == "" {
+				reason = "no reason given"
+			}
+			t.audit(bg, p, t.permissionInput(env, p), permission.Decision{Behavior: permission.Deny, Reason: reason, By: "hook"})
 			return outcome{text: hookBlockedPrefix + reason, isError: true}
 		}
+		if len(pre.UpdatedInput) > 0 {
+			if err := t.a.schemas.validate(p.tool, pre.UpdatedInput); err != nil {
+				return outcome{text: failedPrefix + "a PreToolUse hook rewrote the input into an invalid one: " + err.Error(), isError: true}
+			}
+			p.input = pre.UpdatedInput
+			p.summary = p.tool.Summary(p.input)
+		}
 	}
-	if d := t.permit(ctx, bg, env, p); d.Behavior != permission.Allow {
+	if d := t.permit(ctx, bg, env, p, pre); d.Behavior != permission.Allow {
 		return outcome{text: deniedPrefix + d.Reason, isError: true}
 	}
 	if ctx.Err() != nil {
@@ -191,9 +203,14 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	case err != nil:
 		out.text, out.isError = failedPrefix+err.Error(), true
 	}
-	if h := t.a.cfg.Hooks; h != nil {
-		if err := h.PostToolUse(bg, t.sess.ID, p.call.ToolName, p.input, out.text, out.isError); err != nil {
-			out.text += "\n(PostToolUse hook failed: " + err.Error() + ")"
+	if t.a.cfg.Hooks.Has(hook.PostToolUse) {
+		post := t.a.cfg.Hooks.PostToolUse(bg, t.a.hookCommon(t.sess.ID), p.call.ToolName, p.input, p.call.ToolCallID, out.text, out.isError)
+		t.hookNotes(bg, post.Notes)
+		if post.Block && post.Reason != "" {
+			out.text += "\n\nPostToolUse hook feedback:\n" + post.Reason
+		}
+		if post.AdditionalContext != "" {
+			out.text += "\n\n<system-reminder>\n" + post.AdditionalContext + "\n</system-reminder>"
 		}
 	}
 	return out
@@ -208,34 +225,6 @@ func runSafely(ctx context.Context, tl tools.Tool, env *tools.Env, input json.Ra
 		}
 	}()
 	return tl.Run(ctx, env, input)
-}
-
-// permit decides a call under the permission mode; an ask goes to the Approver, or is
-// denied in a run without one. Asks are announced with permission.requested and
-// permission.resolved events.
-func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared) permission.Decision {
-	req := permission.Request{Tool: p.call.ToolName, Kind: string(p.tool.Kind()), Summary: p.summary,
-		Paths: p.tool.Paths(env, p.input), Workspace: t.a.cfg.Workspace.Root()}
-	d := permission.Decide(t.a.cfg.PermissionMode, req)
-	if d.Behavior != permission.Ask {
-		return d
-	}
-	requestID := "perm-" + newID()
-	_ = t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
-		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
-	})
-	if t.a.cfg.Approver != nil {
-		d = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, req)
-	} else {
-		d = permission.HeadlessDenial(t.a.cfg.PermissionMode, req)
-	}
-	if d.Behavior == permission.Ask { // an approver that could not decide denies
-		d.Behavior = permission.Deny
-	}
-	_ = t.emit(bg, event.PermissionResolved, event.PermissionResolvedData{
-		RequestID: requestID, ToolCallID: p.call.ToolCallID, Decision: string(d.Behavior), Scope: "once", Reason: d.Reason, By: d.By,
-	})
-	return d
 }
 
 // saveResult stores the tool message answering p's call.

@@ -9,6 +9,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/message"
+	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
 )
@@ -98,6 +99,11 @@ type turn struct {
 	iter       int
 	finalText  string
 	stopReason string
+
+	rules         permission.RuleSet // config, flag and session rules in force
+	promptContext string             // UserPromptSubmit hooks' context for the model
+	hookStop      string             // set when a hook said "continue": false
+	stopBlocks    int                // how often Stop hooks sent the model back
 }
 
 // emit appends an event of this turn. Store errors are returned.
@@ -136,6 +142,9 @@ func (t *turn) run(ctx context.Context) TurnResult {
 	case err == nil:
 		res.Outcome, res.StopReason = OutcomeCompleted, t.stopReason
 		_ = t.emit(bg, event.TurnCompleted, event.TurnCompletedData{StopReason: t.stopReason})
+	case isBlocked(err):
+		res.Outcome, res.StopReason, res.Err = OutcomeFailed, event.ReasonBlocked, err
+		_ = t.emit(bg, event.TurnFailed, event.TurnFailedData{Error: err.Error(), Reason: event.ReasonBlocked})
 	case isCancel(ctx, err):
 		reason := "cancelled by user"
 		if errors.Is(context.Cause(ctx), errLeaseLost) {
@@ -188,8 +197,22 @@ func (t *turn) start(ctx context.Context) error {
 			return err
 		}
 	}
+	t.loadRules(ctx)
+	if reason, _ := t.promptBlocked(ctx); reason != "" {
+		return &blockedError{reason}
+	}
+	for _, c := range t.a.takePending(t.sess.ID) {
+		if _, err := t.save(ctx, reminder(c)); err != nil {
+			return err
+		}
+	}
 	if _, err := t.save(ctx, message.NewText(message.RoleUser, t.input)); err != nil {
 		return err
+	}
+	if t.promptContext != "" {
+		if _, err := t.save(ctx, reminder(t.promptContext)); err != nil {
+			return err
+		}
 	}
 	t.sess.Status = "running"
 	t.sess.UpdatedAt = time.Now().UTC()
@@ -215,10 +238,21 @@ func (t *turn) loop(ctx, bg context.Context) error {
 			return err
 		}
 		if len(calls) == 0 {
-			return nil
+			feedback := t.stopHooks(bg)
+			if feedback == "" {
+				return nil
+			}
+			if _, err := t.save(bg, message.NewText(message.RoleUser, feedback)); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := t.runToolCalls(ctx, bg, calls); err != nil {
 			return err
+		}
+		if t.hookStop != "" {
+			t.stopReason = "stopped_by_hook"
+			return nil
 		}
 	}
 	return fmt.Errorf("%w (%d model calls); raise it with --max-turns", errMaxIterations, t.a.cfg.MaxIterations)
@@ -235,4 +269,21 @@ func firstLine(s string, max int) string {
 		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// blockedError is a prompt refused by a UserPromptSubmit hook.
+type blockedError struct{ reason string }
+
+func (e *blockedError) Error() string { return "prompt blocked by a hook: " + e.reason }
+
+func isBlocked(err error) bool {
+	var b *blockedError
+	return errors.As(err, &b)
+}
+
+// promptBlocked runs the UserPromptSubmit hooks; a refused prompt is not stored.
+func (t *turn) promptBlocked(ctx context.Context) (string, error) {
+	reason, extra := t.promptHooks(ctx)
+	t.promptContext = extra
+	return reason, nil
 }

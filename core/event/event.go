@@ -34,6 +34,9 @@ const (
 	TurnCompleted       Type = "turn.completed"
 	TurnFailed          Type = "turn.failed"
 	TurnCancelled       Type = "turn.cancelled"
+	// Notice is a message for the user that is not part of the transcript: a hook's
+	// systemMessage or error, a degraded sandbox, a config file that did not load.
+	Notice Type = "notice"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

@@ -97,6 +97,8 @@ const (
 	ReasonProvider      = "provider"
 	ReasonLeaseLost     = "lease_lost"
 	ReasonInternal      = "internal"
+	// ReasonBlocked: a UserPromptSubmit hook refused the prompt (it is not stored).
+	ReasonBlocked = "blocked"
 )
 
 // TurnFailedData is the payload of turn.failed.
@@ -108,4 +110,12 @@ type TurnFailedData struct {
 // TurnCancelledData is the payload of turn.cancelled.
 type TurnCancelledData struct {
 	Reason string `json:"reason"`
+}
+
+// NoticeData is the payload of notice. Level is info, warning or error; Source
+// names what raised it ("hook", "config", "sandbox").
+type NoticeData struct {
+	Level   string `json:"level"`
+	Source  string `json:"source"`
+	Message string `json:"message"`
 }

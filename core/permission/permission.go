@@ -129,6 +129,13 @@ func Decide(mode Mode, req Request) Decision {
 // HeadlessDenial turns an Ask into the Deny a run without a person gets, with a
 // reason naming the flag that would allow the call.
 func HeadlessDenial(mode Mode, req Request) Decision {
+	for _, p := range req.Paths {
+		if req.Workspace != "" && p != req.Workspace && !strings.HasPrefix(p, strings.TrimSuffix(req.Workspace, "/")+"/") {
+			return Decision{Behavior: Deny, By: "headless", Reason: fmt.Sprintf(
+				"%s was denied: %s is outside the workspace %s, and pincer's file tools never reach outside it in any mode; work inside the workspace",
+				req.Tool, p, req.Workspace)}
+		}
+	}
 	flag := "--permission-mode bypassPermissions"
 	if req.Kind == KindEdit && mode != ModeAcceptEdits {
 		flag = "--permission-mode acceptEdits (or bypassPermissions)"

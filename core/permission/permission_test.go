@@ -67,3 +67,10 @@ func TestHeadlessDenialNamesFlag(t *testing.T) {
 		t.Errorf("edit denial = %+v", d)
 	}
 }
+
+func TestHeadlessDenialOutsideWorkspace(t *testing.T) {
+	d := HeadlessDenial(ModeAcceptEdits, Request{Tool: "Write", Kind: "edit", Paths: []string{"/tmp/x"}, Workspace: "/w"})
+	if d.Behavior != Deny || !strings.Contains(d.Reason, "outside the workspace") || strings.Contains(d.Reason, "bypassPermissions") {
+		t.Errorf("denial = %+v", d)
+	}
+}

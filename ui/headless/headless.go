@@ -72,34 +72,37 @@ type Options struct {
 // or could not start (the reason is one line on stderr).
 func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Options) int {
 	start := time.Now()
-	var followDone chan error
 	followCtx, stopFollow := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollow()
-	if opts.Format == FormatStreamJSON {
-		followDone = make(chan error, 1)
-		enc := json.NewEncoder(opts.Stdout)
-		go func() {
-			followDone <- ag.Log().Follow(followCtx, sessionID, opts.After, func(ev event.Event) error {
+	followDone := make(chan error, 1)
+	enc := json.NewEncoder(opts.Stdout)
+	go func() {
+		// stream-json prints every event; the other formats show notices on stderr.
+		followDone <- ag.Log().Follow(followCtx, sessionID, opts.After, func(ev event.Event) error {
+			if opts.Format == FormatStreamJSON {
 				if err := enc.Encode(ev); err != nil {
 					return err
 				}
-				switch ev.Type {
-				case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
-					return event.ErrStop
+			} else if ev.Type == event.Notice {
+				var n event.NoticeData
+				if ev.Decode(&n) == nil {
+					fmt.Fprintf(opts.Stderr, "pincer: %s %s: %s\n", n.Source, n.Level, n.Message)
 				}
-				return nil
-			})
-		}()
-	}
+			}
+			switch ev.Type {
+			case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
+				return event.ErrStop
+			}
+			return nil
+		})
+	}()
 
 	res, err := ag.SubmitTurn(ctx, sessionID, input)
-	if followDone != nil {
-		if err != nil {
-			stopFollow()
-		}
-		if ferr := <-followDone; ferr != nil && !errors.Is(ferr, context.Canceled) {
-			fmt.Fprintf(opts.Stderr, "pincer: writing events: %v\n", ferr)
-		}
+	if err != nil {
+		stopFollow()
+	}
+	if ferr := <-followDone; ferr != nil && !errors.Is(ferr, context.Canceled) {
+		fmt.Fprintf(opts.Stderr, "pincer: writing events: %v\n", ferr)
 	}
 	if err != nil {
 		fmt.Fprintf(opts.Stderr, "pincer: %v\n", err)

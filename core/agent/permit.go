@@ -1,0 +1,142 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"pincer/core/event"
+	"pincer/core/hook"
+	"pincer/core/permission"
+	"pincer/tools"
+)
+
+// permissionInput describes a prepared call to the permission engine: its paths for
+// file tools, its command for Bash, its URL for fetches.
+func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
+	in := permission.Input{Tool: p.call.ToolName, Kind: string(p.tool.Kind()), Summary: p.summary,
+		Paths: p.tool.Paths(env, p.input), Workspace: t.a.cfg.Workspace.Root(),
+		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home}
+	var fields struct {
+		Command string `json:"command"`
+		URL     string `json:"url"`
+	}
+	_ = json.Unmarshal(p.input, &fields)
+	if p.tool.Kind() == tools.KindExecute {
+		in.Command = fields.Command
+	}
+	in.URL = fields.URL
+	return in
+}
+
+// permit decides one call: the rules and mode (permission.Evaluate), adjusted by the
+// PreToolUse hooks' decision — a hook's ask forces the prompt, a hook's allow skips
+// it but never overrides a deny — then, for an ask, the Approver (or, headless, a
+// denial naming the flag that would allow it). Asks are announced with
+// permission.requested / permission.resolved; every decision is audited.
+func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre hook.PreToolResult) permission.Decision {
+	in := t.permissionInput(env, p)
+	d := permission.Evaluate(t.a.cfg.PermissionMode, t.rules, in)
+	switch {
+	case pre.Decision == hook.Ask && d.Behavior == permission.Allow && d.By != "hard-deny":
+		d = permission.Decision{Behavior: permission.Ask, Reason: hookReason("a PreToolUse hook asks for approval", pre.Reason), By: "hook"}
+	case pre.Decision == hook.Allow && d.Behavior == permission.Ask:
+		d = permission.Decision{Behavior: permission.Allow, Reason: hookReason("allowed by a PreToolUse hook", pre.Reason), By: "hook"}
+	}
+	if d.Behavior == permission.Ask && t.a.cfg.PermissionMode == permission.ModeDontAsk {
+		d = permission.Decision{Behavior: permission.Deny, Reason: d.Reason + " (dontAsk mode denies what no rule allows)", By: d.By}
+	}
+	if d.Behavior == permission.Ask {
+		d = t.ask(ctx, bg, p, in, d)
+	}
+	t.audit(bg, p, in, d)
+	return d
+}
+
+// ask puts a call in front of the Approver and applies the answer's scope.
+func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
+	requestID := "perm-" + newID()
+	_ = t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
+		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
+	})
+	ans := Approval{Scope: "once"}
+	if t.a.cfg.Approver != nil {
+		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
+	} else {
+		ans.Decision = permission.HeadlessDenial(t.a.cfg.PermissionMode, permission.Request{
+			Tool: in.Tool, Kind: in.Kind, Summary: in.Summary, Paths: in.Paths, Workspace: in.Workspace})
+	}
+	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
+		ans.Decision.Behavior = permission.Deny
+	}
+	if ans.Decision.Behavior == permission.Allow && (ans.Scope == "session" || ans.Scope == "always") {
+		if err := t.remember(bg, ans.Scope, in); err != nil {
+			t.notice(bg, "warning", "permission", "could not remember the approval: "+err.Error())
+		}
+	}
+	if ans.Scope == "" {
+		ans.Scope = "once"
+	}
+	_ = t.emit(bg, event.PermissionResolved, event.PermissionResolvedData{
+		RequestID: requestID, ToolCallID: p.call.ToolCallID, Decision: string(ans.Decision.Behavior),
+		Scope: ans.Scope, Reason: ans.Decision.Reason, By: ans.Decision.By,
+	})
+	return ans.Decision
+}
+
+// remember turns an approval into exact allow rules (never wider than what was
+// approved): for this session in the store, and for "always" also in the project's
+// .pincer/settings.local.toml.
+func (t *turn) remember(ctx context.Context, scope string, in permission.Input) error {
+	rules := permission.AlwaysRules(t.a.cfg.PermissionMode, t.rules, in)
+	if len(rules) == 0 {
+		return nil
+	}
+	stored, err := t.a.cfg.Store.GetSessionRules(ctx, t.sess.ID)
+	if err != nil {
+		return err
+	}
+	session, _ := permission.ParseSessionRules(stored)
+	for _, r := range rules {
+		r.Source = permission.SessionSource
+		session = session.Add(permission.Allow, r)
+		t.rules = t.rules.Add(permission.Allow, r)
+		if scope == "always" {
+			if err := permission.SaveLocalRule(t.a.cfg.Workspace.Root(), permission.Allow, r); err != nil {
+				return err
+			}
+		}
+	}
+	return t.a.cfg.Store.PutSessionRules(ctx, t.sess.ID, permission.SessionRuleStrings(session))
+}
+
+// audit appends the decision to the store's audit trail.
+func (t *turn) audit(ctx context.Context, p *prepared, in permission.Input, d permission.Decision) {
+	e := permission.NewAuditEntry(t.sess.ID, t.id, p.call.ToolCallID, in, d, time.Now().UTC())
+	if err := t.a.cfg.Store.AppendAudit(ctx, e); err != nil {
+		t.notice(ctx, "warning", "permission", "audit trail: "+err.Error())
+	}
+}
+
+// loadRules returns the agent's rules merged with the session's stored ones.
+func (t *turn) loadRules(ctx context.Context) {
+	t.rules = t.a.cfg.Rules
+	stored, err := t.a.cfg.Store.GetSessionRules(ctx, t.sess.ID)
+	if err != nil {
+		t.notice(ctx, "warning", "permission", "session rules: "+err.Error())
+		return
+	}
+	session, errs := permission.ParseSessionRules(stored)
+	for _, e := range errs {
+		t.notice(ctx, "warning", "permission", e.Error())
+	}
+	t.rules = t.rules.Merge(session)
+}
+
+func hookReason(def, reason string) string {
+	if reason == "" {
+		return def
+	}
+	return fmt.Sprintf("%s: %s", def, reason)
+}
