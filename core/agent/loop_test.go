@@ -576,3 +576,19 @@ func TestRepeatedToolCallIDsEachGetTheirResult(t *testing.T) {
 		t.Errorf("results %v", seen)
 	}
 }
+
+func TestSignedReasoningBlocksStayApart(t *testing.T) {
+	prov := &scripted{steps: []step{{events: []provider.Event{
+		{Type: provider.EventReasoningDelta, Text: "first "}, {Type: provider.EventReasoningDelta, Text: "block"},
+		{Type: provider.EventReasoningDelta, Signature: "sig1"},
+		{Type: provider.EventReasoningDelta, Text: "second"}, {Type: provider.EventReasoningDelta, Signature: "sig2"},
+		{Type: provider.EventTextDelta, Text: "answer"}, {Type: provider.EventDone, FinishReason: "end_turn"}}}}}
+	h := newHarness(t, prov, permission.ModeDefault)
+	h.submit(context.Background(), "think")
+	msgs := h.messages()
+	parts := msgs[len(msgs)-1].Parts
+	if len(parts) != 3 || parts[0].Text != "first block" || parts[0].Signature != "sig1" ||
+		parts[1].Text != "second" || parts[1].Signature != "sig2" || parts[2].Text != "answer" {
+		t.Errorf("parts %+v", parts)
+	}
+}

@@ -123,7 +123,10 @@ type partBuilder struct{ parts []message.Part }
 
 func (b *partBuilder) add(typ message.PartType, text, signature string) {
 	n := len(b.parts)
-	if n > 0 && b.parts[n-1].Type == typ {
+	// A signed reasoning block is complete (Anthropic sends the signature last):
+	// reasoning that follows is a new block, sent back as its own.
+	sealed := n > 0 && typ == message.PartReasoning && b.parts[n-1].Signature != "" && text != ""
+	if n > 0 && b.parts[n-1].Type == typ && !sealed {
 		b.parts[n-1].Text += text
 		if signature != "" {
 			b.parts[n-1].Signature = signature

@@ -3,9 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"pincer/core/message"
 	"pincer/core/provider"
+	"pincer/core/provider/internal/wire"
 )
 
 // chatRequest is the body of POST /chat/completions.
@@ -117,6 +119,10 @@ func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 			}
 		case message.RoleAssistant:
 			out = append(out, p.convertAssistant(m))
+		case message.RoleSystem:
+			// The prompt's cache marker line means nothing to Chat Completions servers.
+			text := strings.Replace(m.Text(), "\n"+wire.DynamicMarker+"\n", "\n", 1)
+			out = append(out, chatMessage{Role: string(m.Role), Content: ptr(text)})
 		default:
 			out = append(out, chatMessage{Role: string(m.Role), Content: ptr(m.Text())})
 		}

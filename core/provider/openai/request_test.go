@@ -176,3 +176,11 @@ func TestNewDefaults(t *testing.T) {
 		t.Fatalf("deepseek: %+v", q)
 	}
 }
+
+func TestSystemMarkerNotSent(t *testing.T) {
+	p := New(Config{})
+	msgs := p.convertMessages([]message.Message{message.NewText(message.RoleSystem, "static\n<!-- pincer:dynamic -->\ndynamic")})
+	if got := *msgs[0].Content; got != "static\ndynamic" {
+		t.Errorf("system content %q", got)
+	}
+}
