@@ -26,6 +26,7 @@ import (
 type runFlags struct {
 	model, baseURL, mode, format, session string
 	allowedTools, disallowedTools         string
+	addDirs                               stringList
 	maxTurns                              int
 	cont, printPrompt, noSandbox          bool
 	stall                                 time.Duration
@@ -45,6 +46,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
 	fs.StringVar(&f.allowedTools, "allowed-tools", "", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated)`)
 	fs.StringVar(&f.disallowedTools, "disallowed-tools", "", `permission rules to deny, e.g. "Bash(git push:*)"`)
+	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
@@ -111,6 +113,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	for _, d := range f.addDirs {
+		if err := ws.AddDir(d); err != nil {
+			return 0, usagef("--add-dir %s: %v", d, err)
+		}
+	}
 	registry := tools.Default()
 	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
 	rules, err := loadRules(ws.Root(), f, stderr)
@@ -130,7 +137,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, Sandbox: sandboxPolicy(f.noSandbox),
+		Tools: registry, Workspace: ws, Sandbox: loadSandboxPolicy(ws.Root(), f.noSandbox, stderr),
 		Rules: rules, Hooks: hooks, Home: home, PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
 	})
@@ -264,16 +271,6 @@ func envOrDefault(k, def string) string {
 	return def
 }
 
-// sandboxPolicy is the OS sandbox for the Bash tool: on by default (writes confined to
-// the workspace, temp and toolchain caches; network allowed), nil with --no-sandbox.
-func sandboxPolicy(off bool) *sandbox.Policy {
-	if off {
-		return nil
-	}
-	p := sandbox.DefaultPolicy()
-	return &p
-}
-
 // loadRules merges the permission rules of the config files (each bad file or line
 // is a warning on stderr; the rest still load) with --allowed-tools and
 // --disallowed-tools (a bad rule there is a usage error).
@@ -292,3 +289,9 @@ func loadRules(workspace string, f *runFlags, stderr io.Writer) (permission.Rule
 	}
 	return rules.Add(permission.Allow, allow...).Add(permission.Deny, deny...), nil
 }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }

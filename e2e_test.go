@@ -580,3 +580,47 @@ func TestRulesHooksAndAudit(t *testing.T) {
 		t.Errorf("audit entries %+v", entries)
 	}
 }
+
+// TestSandboxConfigAndAddDir: [sandbox] network = false in the project config cuts
+// the network of commands; --add-dir lets the file tools read another directory.
+func TestSandboxConfigAndAddDir(t *testing.T) {
+	extra := t.TempDir()
+	if err := os.WriteFile(filepath.Join(extra, "notes.txt"), []byte("extra notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	port := strings.TrimPrefix(e.fake.URL, "http://127.0.0.1:")
+	e.fake.Push(
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+			{ID: "n1", Name: "Bash", Args: `{"command":"exec 3<>/dev/tcp/127.0.0.1/` + port + ` && echo connected || echo no-network"}`},
+			{ID: "r1", Name: "Read", Args: `{"file_path":"` + filepath.Join(extra, "notes.txt") + `"}`},
+		}},
+		fakeopenai.Reply{Text: "done"},
+	)
+	if err := os.MkdirAll(filepath.Join(e.repo, ".pincer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.write(".pincer/config.toml", "[sandbox]\nnetwork = false\n")
+	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--add-dir", extra, "--output-format", "stream-json", "check")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tools := map[string]streamEvent{}
+	for _, ev := range parseStream(t, out) {
+		if ev.Type == "tool.completed" {
+			tools[ev.Name] = ev
+		}
+	}
+	if !strings.Contains(tools["Bash"].Output, "no-network") {
+		t.Errorf("network was reachable: %q", tools["Bash"].Output)
+	}
+	if !strings.Contains(tools["Read"].Output, "extra notes") {
+		t.Errorf("--add-dir: Read gave %q", tools["Read"].Output)
+	}
+	e.write(".pincer/config.toml", "[sandbox\nnetwork = false\n")
+	e.fake.Push(fakeopenai.Reply{Text: "ok"})
+	_, stderr, code = e.run(e.runArgs("again")...)
+	if code != 0 || !strings.Contains(stderr, "config.toml") {
+		t.Errorf("a bad config file: exit %d, stderr %q (want a warning naming it)", code, stderr)
+	}
+}
