@@ -92,6 +92,19 @@ type Config struct {
 	LeaseTTL      time.Duration // 0: DefaultLeaseTTL
 	DeltaInterval time.Duration // 0: DefaultDeltaInterval
 	MaxTokens     int           // per model call; 0: the provider's default
+
+	// ContextWindow is the model's context window in tokens; 0 (unknown) turns
+	// automatic compaction off. CompactThreshold is the share of it at which a turn
+	// compacts first (0: DefaultCompactThreshold).
+	ContextWindow    int64
+	CompactThreshold float64
+	// DynamicPrompt, when set, returns the dynamic segments of the system prompt
+	// (environment, git status...), recomputed for each model call; the static
+	// part stays as the session's first turn wrote it.
+	DynamicPrompt func() string
+	// Instructions, when set, returns the project instructions re-read from disk,
+	// for the view after a compaction.
+	Instructions func() string
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a

@@ -20,9 +20,10 @@ var errInterrupted = errors.New("interrupted")
 // and its (unrun) tool calls are dropped; on cancellation the error wraps the
 // context's.
 func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
+	view := t.view()
 	req := provider.Request{
 		Model:     t.a.cfg.Model,
-		Messages:  RepairView(t.msgs),
+		Messages:  view,
 		Tools:     t.a.toolSpecs(),
 		MaxTokens: t.a.cfg.MaxTokens,
 	}
@@ -96,11 +97,10 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	}
 	if usage != (message.Usage{}) {
 		t.usage.Add(usage)
-		if err := t.emit(bg, event.UsageReported, event.UsageData{
-			InputTokens: usage.InputTokens, OutputTokens: usage.OutputTokens,
-			CacheReadTokens: usage.CacheReadTokens, CacheWriteTokens: usage.CacheWriteTokens,
-			CostUSD: usage.CostUSD,
-		}); err != nil {
+		if est := EstimateTokens(view); est > 0 && usage.InputTokens > 0 {
+			t.ratio = float64(contextTokens(usage)) / float64(est)
+		}
+		if err := t.emit(bg, event.UsageReported, usageData(usage, t.a.cfg.ContextWindow)); err != nil {
 			return nil, err
 		}
 	}
@@ -180,4 +180,17 @@ func uniqueCallID(id string, earlier []message.Part) string {
 		return id
 	}
 	return "call_" + newID()
+}
+
+// contextTokens is how much of the context window a call's prompt used: its input
+// tokens, plus the cached ones where the provider counts them apart (Anthropic).
+func contextTokens(u message.Usage) int64 {
+	return u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
+}
+
+// usageData is the usage event of one model call.
+func usageData(u message.Usage, window int64) event.UsageData {
+	return event.UsageData{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, CostUSD: u.CostUSD,
+		ContextTokens: contextTokens(u), ContextWindow: window}
 }

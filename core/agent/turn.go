@@ -104,6 +104,9 @@ type turn struct {
 	promptContext string             // UserPromptSubmit hooks' context for the model
 	hookStop      string             // set when a hook said "continue": false
 	stopBlocks    int                // how often Stop hooks sent the model back
+
+	ratio          float64 // reported input tokens / estimate, for the last call
+	retriedContext bool    // a context-length refusal was already compacted and retried
 }
 
 // emit appends an event of this turn. Store errors are returned.
@@ -198,6 +201,9 @@ func (t *turn) start(ctx context.Context) error {
 		}
 	}
 	t.loadRules(ctx)
+	if _, ok := isCompactCommand(t.input); ok {
+		return nil // a command, not a prompt: nothing is stored (see loop)
+	}
 	if reason, _ := t.promptBlocked(ctx); reason != "" {
 		return &blockedError{reason}
 	}
@@ -228,12 +234,27 @@ var errMaxIterations = errors.New("maximum agent iterations reached")
 // the turn is cancelled. ctx is the turn's; bg outlives cancellation for bookkeeping.
 func (t *turn) loop(ctx, bg context.Context) error {
 	t.seen = map[string]bool{}
+	if focus, ok := isCompactCommand(t.input); ok {
+		t.stopReason = "compacted"
+		return t.compact(ctx, bg, "manual", focus)
+	}
 	for t.iter < t.a.cfg.MaxIterations {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		t.iter++
+		if err := t.maybeCompact(ctx, bg); err != nil {
+			t.notice(bg, "warning", "compaction", err.Error())
+		}
 		calls, err := t.callModel(ctx, bg)
+		if isContextLength(err) && !t.retriedContext && ctx.Err() == nil {
+			// One compaction and one retry, not a loop.
+			t.retriedContext = true
+			if cerr := t.compact(ctx, bg, "context_length", ""); cerr != nil {
+				return errors.Join(err, cerr)
+			}
+			calls, err = t.callModel(ctx, bg)
+		}
 		if err != nil {
 			return err
 		}

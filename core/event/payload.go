@@ -71,13 +71,17 @@ type PermissionResolvedData struct {
 }
 
 // UsageData is the payload of usage: the tokens of one model call. CostUSD is null
-// when the price is unknown.
+// when the price is unknown. ContextTokens is how much of the context window the
+// call's prompt used and ContextWindow the model's window (0: unknown), for a
+// context-use percentage.
 type UsageData struct {
 	InputTokens      int64    `json:"inputTokens"`
 	OutputTokens     int64    `json:"outputTokens"`
 	CacheReadTokens  int64    `json:"cacheReadTokens"`
 	CacheWriteTokens int64    `json:"cacheWriteTokens"`
 	CostUSD          *float64 `json:"costUsd"`
+	ContextTokens    int64    `json:"contextTokens"`
+	ContextWindow    int64    `json:"contextWindow"`
 }
 
 // CompactionCompletedData is the payload of compaction.completed.

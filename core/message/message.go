@@ -21,7 +21,22 @@ const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
 	RoleTool      Role = "tool"
+	// RoleCompaction marks a compaction record: its text is the summary of the
+	// messages before Compaction.BoundarySeq. It is never sent as is; the agent
+	// builds the provider view from it (core/agent, view.go).
+	RoleCompaction Role = "compaction"
 )
+
+// Compaction describes a compaction record: the first message kept verbatim
+// (BoundarySeq), what triggered it ("auto", "manual", "context_length"), the user's
+// focus for a manual one, and the estimated tokens of the view before and after.
+type Compaction struct {
+	BoundarySeq  uint64 `json:"boundarySeq"`
+	Trigger      string `json:"trigger"`
+	Focus        string `json:"focus,omitempty"`
+	BeforeTokens int64  `json:"beforeTokens"`
+	AfterTokens  int64  `json:"afterTokens"`
+}
 
 // PartType names the kind of one Part.
 type PartType string
@@ -57,16 +72,17 @@ type Part struct {
 // the message is appended (per session, from 1). Interrupted marks an assistant
 // message whose stream was cancelled: it holds what had arrived.
 type Message struct {
-	ID          string    `json:"id"`
-	SessionID   string    `json:"sessionId"`
-	Seq         uint64    `json:"seq"`
-	TurnID      string    `json:"turnId,omitempty"`
-	Role        Role      `json:"role"`
-	Parts       []Part    `json:"parts"`
-	Model       string    `json:"model,omitempty"`
-	Usage       *Usage    `json:"usage,omitempty"`
-	Interrupted bool      `json:"interrupted,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
+	ID          string      `json:"id"`
+	SessionID   string      `json:"sessionId"`
+	Seq         uint64      `json:"seq"`
+	TurnID      string      `json:"turnId,omitempty"`
+	Role        Role        `json:"role"`
+	Parts       []Part      `json:"parts"`
+	Model       string      `json:"model,omitempty"`
+	Usage       *Usage      `json:"usage,omitempty"`
+	Interrupted bool        `json:"interrupted,omitempty"`
+	Compaction  *Compaction `json:"compaction,omitempty"`
+	CreatedAt   time.Time   `json:"createdAt"`
 }
 
 // Text returns the concatenated text parts (not reasoning, not tool results).

@@ -1,0 +1,226 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"strings"
+	"sync"
+	"testing"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/persist"
+	"pincer/tools"
+)
+
+func seqd(msgs ...message.Message) []message.Message {
+	for i := range msgs {
+		msgs[i].Seq = uint64(i + 1)
+	}
+	return msgs
+}
+
+func TestCompactionBoundaryNeverSplitsToolCalls(t *testing.T) {
+	big := strings.Repeat("x", 400) // ~100 tokens
+	msgs := seqd(
+		message.NewText(message.RoleSystem, "sys"),
+		message.NewText(message.RoleUser, big),
+		assistant("", call("a")), result("a", big),
+		assistant("", call("b")), result("b", big),
+		assistant(big),
+		message.NewText(message.RoleUser, big),
+		assistant("", call("c")), result("c", big),
+	)
+	for keep := int64(50); keep <= 1000; keep += 50 {
+		cut, ok := compactionBoundary(msgs, 1, keep)
+		if !ok {
+			continue
+		}
+		if msgs[cut].Role == message.RoleTool {
+			t.Fatalf("keep %d: cut at a tool result (index %d)", keep, cut)
+		}
+		if cut < 3 {
+			t.Fatalf("keep %d: cut %d leaves less than two messages to summarise", keep, cut)
+		}
+	}
+	if _, ok := compactionBoundary(msgs[:3], 1, 10); ok {
+		t.Error("compacted a history of two messages")
+	}
+	cut, _ := compactionBoundary(msgs, 1, 250)
+	if tail := EstimateTokens(msgs[cut:]); tail > 250 {
+		t.Errorf("kept %d tokens with keep 250 (cut %d)", tail, cut)
+	}
+}
+
+func TestBuildView(t *testing.T) {
+	sys := message.NewText(message.RoleSystem, "static part\n<!-- pincer:dynamic -->\nold dynamic")
+	comp := message.Message{Role: message.RoleCompaction, Parts: []message.Part{{Type: message.PartText, Text: "SUMMARY"}},
+		Compaction: &message.Compaction{BoundarySeq: 5}}
+	msgs := seqd(sys, message.NewText(message.RoleUser, "old"), assistant("", call("a")), result("a", "r"),
+		message.NewText(message.RoleUser, "recent"), assistant("", call("b")), comp)
+	view := buildView(msgs, "new dynamic", "RULES")
+	got := shape(view)
+	want := []string{"system:static part\n<!-- pincer:dynamic -->\nnew dynamic", "user:" + view[1].Text(), "user:recent", "assistant:+b", "tool:b=" + InterruptedResult}
+	if len(got) != len(want) {
+		t.Fatalf("view %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("view[%d] = %q, want %q", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(view[1].Text(), "SUMMARY") || !strings.Contains(view[1].Text(), "RULES") {
+		t.Errorf("summary message %q", view[1].Text())
+	}
+	// Without a compaction record the view is the repaired transcript.
+	plain := buildView(msgs[:4], "", "")
+	if len(plain) != 4 || plain[0].Text() != sys.Text() {
+		t.Errorf("plain view %q", shape(plain))
+	}
+}
+
+// compactingProvider answers summary requests with a summary and other requests
+// from a script; it records every request.
+type compactingProvider struct {
+	mu        sync.Mutex
+	script    func(n int, req provider.Request) []provider.Event
+	requests  []provider.Request
+	summaries int
+	calls     int
+}
+
+func (c *compactingProvider) Name() string { return "compacting" }
+
+func (c *compactingProvider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	c.mu.Lock()
+	c.requests = append(c.requests, req)
+	last := req.Messages[len(req.Messages)-1].Text()
+	var evs []provider.Event
+	var err error
+	if strings.HasPrefix(last, "Summarise the conversation") {
+		c.summaries++
+		evs = textAnswer(fmt.Sprintf("Goal: finish. Summary #%d.", c.summaries))
+	} else {
+		c.calls++
+		evs = c.script(c.calls, req)
+		if evs == nil {
+			err = &provider.Error{Provider: "compacting", Kind: provider.KindContextLength, Status: 400, Message: "too long"}
+		}
+	}
+	c.mu.Unlock()
+	return func(yield func(provider.Event, error) bool) {
+		for _, ev := range evs {
+			if !yield(ev, nil) {
+				return
+			}
+		}
+		if err != nil {
+			yield(provider.Event{}, err)
+		}
+	}
+}
+
+func TestLongSessionCompactsTwiceAndFinishes(t *testing.T) {
+	big := strings.Repeat("data ", 400) // ~500 tokens per tool result
+	reader := &fakeTool{name: "R", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) {
+		return tools.Result{Output: big}, nil
+	}}
+	prov := &compactingProvider{script: func(n int, req provider.Request) []provider.Event {
+		if n <= 8 {
+			return []provider.Event{toolCallEvent(fmt.Sprintf("c%d", n), "R", fmt.Sprintf(`{"x":"%d"}`, n)),
+				{Type: provider.EventDone, FinishReason: "tool_calls"}}
+		}
+		return textAnswer("all done")
+	}}
+	store := persist.NewMemory()
+	h := newHarnessWith(t, nil, store, Config{ContextWindow: 2000, PermissionMode: permission.ModeDefault}, reader)
+	h.ag.cfg.Provider = prov
+	res := h.submit(context.Background(), "read everything")
+	if res.Outcome != OutcomeCompleted || res.FinalText != "all done" {
+		t.Fatalf("outcome %s %q %v", res.Outcome, res.FinalText, res.Err)
+	}
+	comps := eventsOf(h.events(), event.CompactionCompleted)
+	if len(comps) < 2 {
+		t.Fatalf("%d compactions, want at least 2", len(comps))
+	}
+	for _, ev := range comps {
+		d := mustDecode[event.CompactionCompletedData](t, ev)
+		if d.AfterTokens >= d.BeforeTokens {
+			t.Errorf("compaction did not shrink the view: %+v", d)
+		}
+	}
+	// The stored transcript is whole: all 8 results are there.
+	if n := len(h.toolResults()); n != 8 {
+		t.Errorf("%d tool results stored, want 8", n)
+	}
+	// Every request after the first compaction fits the window's threshold.
+	for i, req := range prov.requests {
+		if est := EstimateTokens(req.Messages); est > 2000 {
+			t.Errorf("request %d has ~%d tokens, over the 2000 window", i, est)
+		}
+	}
+	// A new agent over the same store rebuilds the compacted view.
+	prov2 := &scripted{}
+	h2 := newHarnessWith(t, prov2, store, Config{ContextWindow: 2000})
+	h2.sess = h.sess
+	h2.submit(context.Background(), "and now?")
+	view := prov2.request(0).Messages
+	if !strings.Contains(view[1].Text(), "Summary #") {
+		t.Errorf("after restart the view does not start from the summary: %q", shape(view)[:2])
+	}
+}
+
+func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
+	prov := &compactingProvider{script: func(n int, req provider.Request) []provider.Event {
+		if n == 1 {
+			return nil // context length refusal
+		}
+		return textAnswer("fits now")
+	}}
+	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	h.ag.cfg.Provider = prov
+	ctx := context.Background()
+	for _, m := range []message.Message{message.NewText(message.RoleUser, "old question"), assistant("old answer"),
+		message.NewText(message.RoleUser, "another"), assistant("reply")} {
+		m.SessionID = h.sess.ID
+		if _, err := h.store.AppendMessage(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := h.submit(ctx, "go")
+	if res.Outcome != OutcomeCompleted || prov.summaries != 1 || prov.calls != 2 {
+		t.Fatalf("outcome %s, %d summaries, %d calls", res.Outcome, prov.summaries, prov.calls)
+	}
+	// A refusal that persists after the compaction fails the turn: no loop.
+	prov2 := &compactingProvider{script: func(int, provider.Request) []provider.Event { return nil }}
+	h.ag.cfg.Provider = prov2
+	res = h.submit(ctx, "again")
+	if res.Outcome != OutcomeFailed || prov2.calls != 2 {
+		t.Errorf("persistent refusal: %s after %d calls", res.Outcome, prov2.calls)
+	}
+}
+
+func TestCompactCommand(t *testing.T) {
+	prov := &compactingProvider{script: func(int, provider.Request) []provider.Event { return textAnswer("ok") }}
+	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	h.ag.cfg.Provider = prov
+	for i := 0; i < 3; i++ {
+		h.submit(context.Background(), fmt.Sprintf("question %d", i))
+	}
+	before := len(h.messages())
+	res := h.submit(context.Background(), "/compact keep the API decisions")
+	if res.Outcome != OutcomeCompleted || res.StopReason != "compacted" || prov.summaries != 1 {
+		t.Fatalf("outcome %s/%s, %d summaries", res.Outcome, res.StopReason, prov.summaries)
+	}
+	msgs := h.messages()
+	if len(msgs) != before+1 || msgs[len(msgs)-1].Role != message.RoleCompaction || msgs[len(msgs)-1].Compaction.Focus != "keep the API decisions" {
+		t.Errorf("after /compact: %d messages (was %d), last %+v", len(msgs), before, msgs[len(msgs)-1])
+	}
+	last := prov.requests[len(prov.requests)-1].Messages
+	if !strings.Contains(last[len(last)-1].Text(), "keep the API decisions") {
+		t.Error("the focus did not reach the summary request")
+	}
+}
