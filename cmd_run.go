@@ -14,8 +14,10 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/hook"
+	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/prompt"
+	"pincer/core/provider/catalog"
 	"pincer/persist"
 	"pincer/sandbox"
 	"pincer/tools"
@@ -138,11 +140,16 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
 		Tools: registry, Workspace: ws, Sandbox: loadSandboxPolicy(ws.Root(), f.noSandbox, stderr),
-		Rules: rules, Hooks: hooks, Home: home, PermissionMode: mode, MaxIterations: f.maxTurns,
+		Rules: rules, Hooks: hooks, Home: home,
+		DynamicPrompt: func() string { return dynamicPrompt(ws, registry, mc.ID()) },
+		Instructions:  func() string { return instructionsText(ws) }, PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
 	})
 	if err != nil {
 		return 0, err
+	}
+	if m, ok := catalog.Lookup(mc.Provider, mc.Model); ok {
+		ag.SetModelInfo(m.ContextWindow, func(u message.Usage) *float64 { return m.Cost(u, mc.API != "anthropic") })
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -295,3 +302,21 @@ type stringList []string
 
 func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// dynamicPrompt recomputes the dynamic segments of the system prompt (environment,
+// git status, instructions) for each model call.
+func dynamicPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string) string {
+	_, dyn, _ := prompt.Split(buildSystemPrompt(ws, registry, model))
+	return dyn
+}
+
+// instructionsText re-reads the project instructions (for the view after a
+// compaction).
+func instructionsText(ws *sandbox.Workspace) string {
+	home, _ := os.UserHomeDir()
+	in, err := prompt.LoadInstructions(ws.Root(), os.Getenv("PINCER_HOME"), home)
+	if err != nil {
+		return ""
+	}
+	return in.Text
+}

@@ -25,6 +25,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/hook"
+	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
@@ -105,6 +106,9 @@ type Config struct {
 	// Instructions, when set, returns the project instructions re-read from disk,
 	// for the view after a compaction.
 	Instructions func() string
+	// Cost, when set, prices a model call's usage in USD (nil: unknown); a cost the
+	// provider reported itself is kept.
+	Cost func(message.Usage) *float64
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a
@@ -193,4 +197,12 @@ func newID() string {
 // newSessionID returns a sortable, unique session ID: UTC time then randomness.
 func newSessionID(now time.Time) string {
 	return now.Format("20060102-150405") + "-" + newID()[:8]
+}
+
+// SetModelInfo sets what the catalog knows of the model: its context window in tokens
+// (0: unknown, no automatic compaction) and how to price a call (nil: unknown).
+// Call it before the first turn.
+func (a *Agent) SetModelInfo(contextWindow int64, cost func(message.Usage) *float64) {
+	a.cfg.ContextWindow = contextWindow
+	a.cfg.Cost = cost
 }

@@ -162,6 +162,7 @@ func (t *turn) summarise(ctx, bg context.Context, msgs []message.Message, focus 
 		}
 	}
 	if usage != (message.Usage{}) {
+		t.price(&usage)
 		t.usage.Add(usage)
 		_ = t.emit(bg, event.UsageReported, usageData(usage, t.a.cfg.ContextWindow))
 	}

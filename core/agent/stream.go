@@ -96,6 +96,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		}
 	}
 	if usage != (message.Usage{}) {
+		t.price(&usage)
 		t.usage.Add(usage)
 		if est := EstimateTokens(view); est > 0 && usage.InputTokens > 0 {
 			t.ratio = float64(contextTokens(usage)) / float64(est)
@@ -193,4 +194,12 @@ func usageData(u message.Usage, window int64) event.UsageData {
 	return event.UsageData{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheReadTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens, CostUSD: u.CostUSD,
 		ContextTokens: contextTokens(u), ContextWindow: window}
+}
+
+// price fills in the cost of a call's usage from the catalog when the provider did
+// not report one.
+func (t *turn) price(u *message.Usage) {
+	if u.CostUSD == nil && t.a.cfg.Cost != nil {
+		u.CostUSD = t.a.cfg.Cost(*u)
+	}
 }
