@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -120,6 +121,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return 0, usagef("--add-dir %s: %v", d, err)
 		}
 	}
+	spillRoot := toolResultsDir(ws)
 	registry := tools.Default()
 	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
 	rules, err := loadRules(ws.Root(), f, stderr)
@@ -140,7 +142,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
 		Tools: registry, Workspace: ws, Sandbox: loadSandboxPolicy(ws.Root(), f.noSandbox, stderr),
-		Rules: rules, Hooks: hooks, Home: home,
+		Rules: rules, Hooks: hooks, Home: home, SpillRoot: spillRoot,
 		DynamicPrompt: func() string { return dynamicPrompt(ws, registry, mc.ID()) },
 		Instructions:  func() string { return instructionsText(ws) }, PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
@@ -319,4 +321,19 @@ func instructionsText(ws *sandbox.Workspace) string {
 		return ""
 	}
 	return in.Text
+}
+
+// toolResultsDir is where long tool outputs are saved ($data/tool-results/<session>),
+// added to the workspace so the model can Read or Grep them; "" when it cannot be
+// made (outputs are then cut in the middle instead).
+func toolResultsDir(ws *sandbox.Workspace) string {
+	dir, err := dataDir()
+	if err != nil {
+		return ""
+	}
+	root := filepath.Join(dir, "tool-results")
+	if os.MkdirAll(root, 0o700) != nil || ws.AddDir(root) != nil {
+		return ""
+	}
+	return root
 }

@@ -624,3 +624,40 @@ func TestSandboxConfigAndAddDir(t *testing.T) {
 		t.Errorf("a bad config file: exit %d, stderr %q (want a warning naming it)", code, stderr)
 	}
 }
+
+// TestLongOutputSpilledAndReadable: a Bash output too long to show inline is saved in
+// full, and the model can Read the file the result names.
+func TestLongOutputSpilledAndReadable(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "big1", Name: "Bash",
+		Args: `{"command":"seq 1 40000"}`}}}, fakeopenai.Reply{Text: "done"})
+	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "count")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var bash streamEvent
+	for _, ev := range parseStream(t, out) {
+		if ev.Type == "tool.completed" {
+			bash = ev
+		}
+	}
+	i := strings.Index(bash.Output, filepath.Join(e.home, "data", "tool-results"))
+	if i < 0 {
+		t.Fatalf("the result names no spill file: ...%s", bash.Output[max(0, len(bash.Output)-300):])
+	}
+	path := strings.Fields(bash.Output[i:])[0]
+	path = strings.TrimRight(path, ".,;:)")
+	full, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(full)), "\n40000") {
+		t.Fatalf("spill file %s: %v", path, err)
+	}
+	e.fake.Push(fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "r1", Name: "Read", Args: `{"file_path":"` + path + `","offset":39999}`}}})
+	out, stderr, code = e.run(e.runArgs("--continue", "--output-format", "stream-json", "read the end")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, ev := range parseStream(t, out) {
+		if ev.Type == "tool.completed" && (ev.IsError || !strings.Contains(ev.Output, "40000")) {
+			t.Errorf("Read of the spill file: %q", ev.Output)
+		}
+	}
+}

@@ -26,6 +26,9 @@ const (
 	BashMaxTimeoutMs = 600000
 	// BashMaxOutputChars is the output length past which the middle is cut.
 	BashMaxOutputChars = 30000
+	// BashSpillBytes is how much output is kept when Env.SpillDir is set: up to it,
+	// a long output is saved whole to a file the result names (tools.Spill).
+	BashSpillBytes = 8 << 20
 	// bashKeptBytes is what the process runner keeps. Far above
 	// 4*BashMaxOutputChars, so whatever the runner drops lies inside the middle
 	// that Bash cuts anyway.
@@ -133,6 +136,9 @@ func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 		KillGrace: b.KillGrace,
 		MaxOutput: bashKeptBytes,
 	}
+	if env.SpillDir != "" {
+		cmd.MaxOutput = BashSpillBytes // the full output goes to a file the model can read
+	}
 	var res sandbox.Result
 	if env.Sandbox != nil {
 		// The helper is pincer itself (sandbox.DefaultHelper); a test binary
@@ -146,7 +152,15 @@ func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
 	out := strings.TrimRight(strings.ToValidUTF8(res.Output, "\uFFFD"), "\n")
-	out = cutMiddle(out, BashMaxOutputChars, res.OmittedBytes)
+	if env.SpillDir != "" && res.OmittedBytes == 0 {
+		if shown, _, err := Spill(env.SpillDir, env.ToolCallID, out, BashMaxOutputChars); err == nil {
+			out = shown
+		} else {
+			out = cutMiddle(out, BashMaxOutputChars, 0)
+		}
+	} else {
+		out = cutMiddle(out, BashMaxOutputChars, res.OmittedBytes)
+	}
 
 	var status string
 	switch {

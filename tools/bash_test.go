@@ -207,3 +207,25 @@ func TestBashSandbox(t *testing.T) {
 		t.Errorf(".pincer/settings.json = %q", got)
 	}
 }
+
+func TestBashSpillsLongOutputToAFile(t *testing.T) {
+	env, _ := newTestEnv(t)
+	env.SpillDir = t.TempDir()
+	env.ToolCallID = "call-spill"
+	cmd := `printf START; head -c 199990 /dev/zero | tr '\0' x; printf END`
+	res, err := runTool(t, Bash{}, env, BashInput{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len([]rune(res.Output)) > BashMaxOutputChars+200 || !strings.HasPrefix(res.Output, "START") {
+		t.Fatalf("shown output has %d chars", len(res.Output))
+	}
+	path := filepath.Join(env.SpillDir, "call-spill.txt")
+	if !strings.Contains(res.Output, path) {
+		t.Fatalf("the result does not name %s: ...%s", path, res.Output[len(res.Output)-300:])
+	}
+	full, err := os.ReadFile(path)
+	if err != nil || len(full) != 199998 || !strings.HasSuffix(string(full), "END") {
+		t.Fatalf("spilled file: %d bytes, %v", len(full), err)
+	}
+}

@@ -64,6 +64,9 @@ type Env struct {
 	SessionID string
 	// ToolCallID identifies the call being run.
 	ToolCallID string
+	// SpillDir, when set, is where a tool saves an output too long to show inline
+	// (see Spill); the directory must be readable through Workspace.
+	SpillDir string
 	// Sandbox is the policy Bash runs commands under (sandbox.Executor); nil
 	// means the environment allowlist and a process group of their own only,
 	// without rlimits or the OS sandbox.

@@ -106,6 +106,9 @@ type Config struct {
 	// Instructions, when set, returns the project instructions re-read from disk,
 	// for the view after a compaction.
 	Instructions func() string
+	// SpillRoot, when set, is where long tool outputs are saved in full, one
+	// directory per session (it must be readable through Workspace).
+	SpillRoot string
 	// Cost, when set, prices a model call's usage in USD (nil: unknown); a cost the
 	// provider reported itself is kept.
 	Cost func(message.Usage) *float64

@@ -17,7 +17,7 @@ import (
 func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 	in := permission.Input{Tool: p.call.ToolName, Kind: string(p.tool.Kind()), Summary: p.summary,
 		Paths: p.tool.Paths(env, p.input), Workspace: t.a.cfg.Workspace.Root(),
-		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home}
+		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home, AddedDirs: t.a.cfg.Workspace.Dirs()}
 	var fields struct {
 		Command string `json:"command"`
 		URL     string `json:"url"`
@@ -65,7 +65,7 @@ func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d 
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
 	} else {
 		ans.Decision = permission.HeadlessDenial(t.a.cfg.PermissionMode, permission.Request{
-			Tool: in.Tool, Kind: in.Kind, Summary: in.Summary, Paths: in.Paths, Workspace: in.Workspace})
+			Tool: in.Tool, Kind: in.Kind, Summary: in.Summary, Paths: in.Paths, Workspace: in.Workspace, AddedDirs: in.AddedDirs})
 	}
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny

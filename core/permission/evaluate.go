@@ -61,12 +61,12 @@ func modeDefault(mode Mode, in Input) Decision {
 	}
 	switch in.Kind {
 	case KindRead:
-		if allInside(in.Paths, in.Workspace) {
+		if allInside(in.Paths, in.roots()...) {
 			return Decision{Allow, "reads inside the workspace are allowed", by, ""}
 		}
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval", in.Tool), by, ""})
 	case KindEdit:
-		if mode == ModeAcceptEdits && allInside(in.Paths, in.Workspace) { // no paths: touches no file
+		if mode == ModeAcceptEdits && allInside(in.Paths, in.roots()...) { // no paths: touches no file
 			return Decision{Allow, "acceptEdits allows edits inside the workspace", by, ""}
 		}
 		if mode == ModeAcceptEdits {

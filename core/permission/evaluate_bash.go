@@ -124,7 +124,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			p.status, p.rule = byAllowRule, r
 		case p.readOnly:
 			p.status = byReadOnly
-		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in.Workspace) && !risky:
+		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in.roots()...) && !risky:
 			p.status = byModeOK
 		}
 		p.writeStatus = make([]partStatus, len(p.writes))
@@ -137,7 +137,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			case len(t.paths) == 0:
 			case ok:
 				p.writeStatus[j], p.writeRules[j] = byAllowRule, r
-			case mode == ModeAcceptEdits && allInside(t.paths, in.Workspace):
+			case mode == ModeAcceptEdits && allInside(t.paths, in.roots()...):
 				p.writeStatus[j] = byModeOK
 			}
 		}
@@ -158,9 +158,9 @@ func exactRule(allow []Rule, raw string) (Rule, bool) {
 }
 
 // targetsInside reports whether every target is known and inside the workspace.
-func targetsInside(ts []target, workspace string) bool {
+func targetsInside(ts []target, roots ...string) bool {
 	for _, t := range ts {
-		if len(t.paths) == 0 || !allInside(t.paths, workspace) {
+		if len(t.paths) == 0 || !allInside(t.paths, roots...) {
 			return false
 		}
 	}

@@ -21,6 +21,7 @@ package permission
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -98,6 +99,8 @@ type Input struct {
 	Workspace string
 	Cwd       string
 	Home      string
+	// AddedDirs are further directories treated as part of the workspace.
+	AddedDirs []string
 }
 
 // Request is the input of Decide, the mode-only policy kept for existing callers.
@@ -107,6 +110,7 @@ type Request struct {
 	Summary   string
 	Paths     []string
 	Workspace string
+	AddedDirs []string
 }
 
 // Decision is what Evaluate returned and why. By names the deciding authority:
@@ -123,14 +127,14 @@ type Decision struct {
 // Decide applies mode to req with no rules: Evaluate with an empty RuleSet.
 func Decide(mode Mode, req Request) Decision {
 	return Evaluate(mode, RuleSet{}, Input{Tool: req.Tool, Kind: req.Kind, Summary: req.Summary,
-		Paths: req.Paths, Workspace: req.Workspace})
+		Paths: req.Paths, Workspace: req.Workspace, AddedDirs: req.AddedDirs})
 }
 
 // HeadlessDenial turns an Ask into the Deny a run without a person gets, with a
 // reason naming the flag that would allow the call.
 func HeadlessDenial(mode Mode, req Request) Decision {
 	for _, p := range req.Paths {
-		if req.Workspace != "" && p != req.Workspace && !strings.HasPrefix(p, strings.TrimSuffix(req.Workspace, "/")+"/") {
+		if req.Workspace != "" && !allInside([]string{p}, append([]string{req.Workspace}, req.AddedDirs...)...) {
 			return Decision{Behavior: Deny, By: "headless", Reason: fmt.Sprintf(
 				"%s was denied: %s is outside the workspace %s, and pincer's file tools never reach outside it in any mode; work inside the workspace",
 				req.Tool, p, req.Workspace)}
@@ -173,13 +177,19 @@ func inside(path, root string) bool {
 	return path == root || strings.HasPrefix(path, root+"/")
 }
 
-// allInside reports whether every path is inside root. No paths counts as inside
+// allInside reports whether every path is inside one of roots. No paths counts as inside
 // (the tool touches no file).
-func allInside(paths []string, root string) bool {
+func allInside(paths []string, roots ...string) bool {
 	for _, p := range paths {
-		if !inside(p, root) {
+		if !slices.ContainsFunc(roots, func(r string) bool { return inside(p, r) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// roots are the directories that count as the workspace: its root and the added
+// directories (--add-dir), as Claude Code's additional working directories.
+func (in Input) roots() []string {
+	return append([]string{in.Workspace}, in.AddedDirs...)
 }

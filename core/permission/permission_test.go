@@ -74,3 +74,18 @@ func TestHeadlessDenialOutsideWorkspace(t *testing.T) {
 		t.Errorf("denial = %+v", d)
 	}
 }
+
+func TestAddedDirsCountAsWorkspace(t *testing.T) {
+	in := Input{Tool: "Read", Kind: KindRead, Paths: []string{"/extra/notes.txt"}, Workspace: "/w"}
+	if d := Evaluate(ModeDefault, RuleSet{}, in); d.Behavior == Allow {
+		t.Fatalf("a read outside the workspace was allowed without an added dir: %+v", d)
+	}
+	in.AddedDirs = []string{"/extra"}
+	if d := Evaluate(ModeDefault, RuleSet{}, in); d.Behavior != Allow {
+		t.Errorf("a read in an added dir: %+v", d)
+	}
+	edit := Input{Tool: "Edit", Kind: KindEdit, Paths: []string{"/extra/notes.txt"}, Workspace: "/w", AddedDirs: []string{"/extra"}}
+	if d := Evaluate(ModeAcceptEdits, RuleSet{}, edit); d.Behavior != Allow {
+		t.Errorf("acceptEdits in an added dir: %+v", d)
+	}
+}
