@@ -156,6 +156,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
+	if strings.TrimSpace(input) == "/context" {
+		return 0, showContext(ctx, ag, store, f, ws, mc, systemPrompt, stdout)
+	}
 	sessionID, after, err := pickSession(ctx, ag, store, f, ws.Root())
 	if err != nil {
 		return 0, err
@@ -336,4 +339,10 @@ func toolResultsDir(ws *sandbox.Workspace) string {
 		return ""
 	}
 	return root
+}
+
+// lookupWindow is the model's context window from the catalog.
+func lookupWindow(mc modelChoice) (int64, bool) {
+	m, ok := catalog.Lookup(mc.Provider, mc.Model)
+	return m.ContextWindow, ok && m.ContextWindow > 0
 }

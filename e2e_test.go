@@ -661,3 +661,30 @@ func TestLongOutputSpilledAndReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestContextAndCompactCommands: "/context" answers without a model call; "/compact"
+// summarises a continued session with one model call and keeps every message.
+func TestContextAndCompactCommands(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "first answer"}, fakeopenai.Reply{Text: "second answer"},
+		fakeopenai.Reply{Text: "Goal: test. Summary."})
+	e.write("AGENTS.md", "Use tabs.\n")
+	out, stderr, code := e.run(e.runArgs("/context")...)
+	if code != 0 || !strings.Contains(out, "AGENTS.md") || len(e.fake.Requests()) != 0 {
+		t.Fatalf("/context: %d %q %s (requests %d)", code, out, stderr, len(e.fake.Requests()))
+	}
+	if _, stderr, code := e.run(e.runArgs("one")...); code != 0 {
+		t.Fatalf("run one: %s", stderr)
+	}
+	if _, stderr, code := e.run(e.runArgs("--continue", "two")...); code != 0 {
+		t.Fatalf("run two: %s", stderr)
+	}
+	out, stderr, code = e.run(e.runArgs("--continue", "--output-format", "json", "/compact the tests")...)
+	if code != 0 || !strings.Contains(out, `"stopReason":"compacted"`) {
+		t.Fatalf("/compact: %d %s %s", code, out, stderr)
+	}
+	reqs := e.fake.Requests()
+	msgs := reqs[len(reqs)-1]["messages"].([]any)
+	if !strings.Contains(msgs[len(msgs)-1].(map[string]any)["content"].(string), "the tests") {
+		t.Errorf("the focus did not reach the summary call: %d requests, out %s", len(reqs), out)
+	}
+}

@@ -98,18 +98,19 @@ func (t *turn) maybeCompact(ctx, bg context.Context) error {
 // "auto", "manual" or "context_length". It does nothing (with a notice) when there
 // is too little history or a PreCompact hook blocks it.
 func (t *turn) compact(ctx, bg context.Context, trigger, focus string) error {
-	from := 0
+	from := 0 // the first message that may be summarised
 	for i, m := range t.msgs {
-		if m.Role == message.RoleCompaction {
+		if m.Role == message.RoleCompaction || (m.Role == message.RoleSystem && i == from) {
 			from = i + 1
 		}
 	}
 	before := t.estimate(t.view())
 	keep := int64(keepShare * float64(t.a.cfg.ContextWindow))
-	if keep <= 0 {
-		keep = before / 3
-	}
 	cut, ok := compactionBoundary(t.msgs, from, keep)
+	if !ok && trigger != "auto" {
+		// On demand, or refused by the provider: summarise all but the last round.
+		cut, ok = compactionBoundary(t.msgs, from, 0)
+	}
 	if !ok {
 		t.notice(bg, "info", "compaction", "nothing to compact yet")
 		return nil

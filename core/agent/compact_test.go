@@ -224,3 +224,17 @@ func TestCompactCommand(t *testing.T) {
 		t.Error("the focus did not reach the summary request")
 	}
 }
+
+func TestInitCommandAsksForAgentsMD(t *testing.T) {
+	prov := &scripted{}
+	h := newHarness(t, prov, permission.ModeDefault)
+	h.submit(context.Background(), "/init")
+	msgs := prov.request(0).Messages
+	if last := msgs[len(msgs)-1].Text(); !strings.Contains(last, "AGENTS.md") {
+		t.Errorf("/init sent %q", last)
+	}
+	use, err := h.ag.EstimateContext(context.Background(), h.sess.ID)
+	if err != nil || use.Tokens <= 0 || use.Messages != 3 {
+		t.Errorf("EstimateContext = %+v, %v", use, err)
+	}
+}

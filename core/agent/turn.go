@@ -81,7 +81,7 @@ func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnRe
 		_ = a.cfg.Store.ReleaseLease(rctx, sessionID, a.owner)
 	}()
 
-	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: input}
+	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: expandCommand(input)}
 	res := t.run(turnCtx)
 	return res, nil
 }
