@@ -11,10 +11,8 @@ import (
 	"pincer/core/message"
 	"pincer/core/provider"
 	"pincer/core/provider/internal/streamcase"
+	"pincer/core/provider/internal/streamtest"
 )
-
-// wantCall is an expected tool call; an empty id means "synthesized" (a call_ prefix).
-type wantCall struct{ id, name, args string }
 
 // longText is a reasoning text given by a header as length, start and end.
 type longText struct {
@@ -29,7 +27,7 @@ type streamCase struct {
 	reasoning string    // exact, unless long is set
 	long      *longText // for headers that give "N characters, starts ... ends ..."
 	signature string
-	calls     []wantCall
+	calls     []streamtest.Call
 	finish    string
 	usage     *message.Usage // nil: the stream carries no usage
 	errKind   provider.Kind  // set for streams that end in an error (no EventDone)
@@ -40,16 +38,16 @@ var streamCases = []streamCase{
 	{file: "01-openai-chat-text-usage-chunk.txt", text: "Greeting Message", finish: "stop",
 		usage: &message.Usage{InputTokens: 142, OutputTokens: 2}},
 	{file: "02-openai-chat-single-tool-split-args.txt", finish: "tool_calls",
-		calls: []wantCall{{"call_5ErEJQ9boiXg4O7SoB2c4Atc", "bash", `{"command":"printf 'hello bash' > test.txt","description":"Create test.txt with content"}`}},
+		calls: []streamtest.Call{{ID: "call_5ErEJQ9boiXg4O7SoB2c4Atc", Name: "bash", Args: `{"command":"printf 'hello bash' > test.txt","description":"Create test.txt with content"}`}},
 		usage: &message.Usage{InputTokens: 6384, OutputTokens: 870, CacheReadTokens: 3456, ReasoningTokens: 832}},
 	{file: "03-openai-chat-parallel-tools.txt", finish: "tool_calls",
-		calls: []wantCall{
-			{"call_XNJBmJ3UIKrBN8hBqcEaU9yu", "glob", `{"pattern": "**/*.go"}`},
-			{"call_3gjn2wDOLXX3t9EvrY16cw5N", "ls", `{"depth": 1}`},
+		calls: []streamtest.Call{
+			{ID: "call_XNJBmJ3UIKrBN8hBqcEaU9yu", Name: "glob", Args: `{"pattern": "**/*.go"}`},
+			{ID: "call_3gjn2wDOLXX3t9EvrY16cw5N", Name: "ls", Args: `{"depth": 1}`},
 		},
 		usage: &message.Usage{InputTokens: 6395, OutputTokens: 630, CacheReadTokens: 3456, ReasoningTokens: 576}},
 	{file: "04-openai-chat-legacy-function-call.txt", finish: "function_call",
-		calls: []wantCall{{"", "csv_categorization_tool", `{"categories":"Electronics, Clothing, Home Goods, Toys, Other","column_to_use_for_categorization":"Description","delimiter":",","encoding":"utf-8","input_csv_path":"categorizer_test_data.csv","new_column_name":"Type","quotechar":"\""}`}}},
+		calls: []streamtest.Call{{ID: "call_*", Name: "csv_categorization_tool", Args: `{"categories":"Electronics, Clothing, Home Goods, Toys, Other","column_to_use_for_categorization":"Description","delimiter":",","encoding":"utf-8","input_csv_path":"categorizer_test_data.csv","new_column_name":"Type","quotechar":"\""}`}}},
 	{file: "07-deepseek-reasoner-reasoning-content.txt", finish: "stop",
 		long: &longText{882, `Hmm, the user just said "Hello". It's a simple greeting but `, ` polite, they might not reply further - and that's okay too.`},
 		text: "Hello there! 😊 How can I help you today?",
@@ -57,18 +55,18 @@ var streamCases = []streamCase{
 		usage: &message.Usage{InputTokens: 6, OutputTokens: 212, ReasoningTokens: 198}},
 	{file: "08-deepseek-reasoner-tool-call.txt", finish: "tool_calls",
 		long:  &longText{191, "The user is asking for the weather in San Francisco. I need ", `her tool with the location parameter set to "San Francisco".`},
-		calls: []wantCall{{"call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", "weather", `{"location": "San Francisco"}`}},
+		calls: []streamtest.Call{{ID: "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", Name: "weather", Args: `{"location": "San Francisco"}`}},
 		usage: &message.Usage{InputTokens: 339, OutputTokens: 83, CacheReadTokens: 320, ReasoningTokens: 39}},
 	{file: "09-deepseek-v4-proxy-parallel-tools-reasoning.txt", finish: "tool_calls",
 		reasoning: "The user wants me to run glob for .go files and ls for current directory in parallel.",
 		text:      "\n\n", // kept as sent; the agent decides what whitespace-only text means
-		calls: []wantCall{
-			{"call_67389dea0febe22c", "glob", `{"pattern":"**/*.go"}`},
-			{"call_9b9d9dc30e777faf", "ls", `{"path":"/tmp/crush-test/TestCoderAgent/deepseek-v4/parallel_tool_calls"}`},
+		calls: []streamtest.Call{
+			{ID: "call_67389dea0febe22c", Name: "glob", Args: `{"pattern":"**/*.go"}`},
+			{ID: "call_9b9d9dc30e777faf", Name: "ls", Args: `{"path":"/tmp/crush-test/TestCoderAgent/deepseek-v4/parallel_tool_calls"}`},
 		},
 		usage: &message.Usage{InputTokens: 9005, OutputTokens: 115, CostUSD: f64(0.0134379696)}},
 	{file: "10-openrouter-comments-parallel-tools-dup-finish.txt", finish: "tool_calls",
-		calls: []wantCall{{"glob:0", "glob", `{"pattern": "*.go"}`}, {"ls:1", "ls", `{}`}},
+		calls: []streamtest.Call{{ID: "glob:0", Name: "glob", Args: `{"pattern": "*.go"}`}, {ID: "ls:1", Name: "ls", Args: `{}`}},
 		usage: &message.Usage{InputTokens: 6513, OutputTokens: 24, CacheReadTokens: 6144, CostUSD: f64(0.0039678)}},
 	{file: "11-openrouter-reasoning-details.txt", finish: "stop",
 		reasoning: "This is a simple arithmetic question. 2+2 equals 4.",
@@ -84,29 +82,29 @@ var streamCases = []streamCase{
 		errMsg: `Token limit reached (after finish_reason "length")`},
 	{file: "13-zai-glm-whole-args-no-finish-key.txt", finish: "tool_calls",
 		long: &longText{413, "The user wants me to:\n1. Use glob to find all .go files\n2. U", "ust listing operations.\n\nLet me make both calls in parallel."},
-		calls: []wantCall{
-			{"call_eed4dcc84484436dabda6a0d", "glob", `{"pattern":"**/*.go"}`},
-			{"call_f2fe9a4ba66845568e4cbd34", "ls", `{"path":"/tmp/crush-test/TestCoderAgent/zai-glm4.6/parallel_tool_calls"}`},
+		calls: []streamtest.Call{
+			{ID: "call_eed4dcc84484436dabda6a0d", Name: "glob", Args: `{"pattern":"**/*.go"}`},
+			{ID: "call_f2fe9a4ba66845568e4cbd34", Name: "ls", Args: `{"path":"/tmp/crush-test/TestCoderAgent/zai-glm4.6/parallel_tool_calls"}`},
 		},
 		usage: &message.Usage{InputTokens: 7146, OutputTokens: 131, CacheReadTokens: 7003, ReasoningTokens: 92}},
 	{file: "14-mistral-tool-call-no-index.txt", finish: "tool_calls",
-		calls: []wantCall{{"gSIMJiOkT", "weather", `{"location": "San Francisco"}`}},
+		calls: []streamtest.Call{{ID: "gSIMJiOkT", Name: "weather", Args: `{"location": "San Francisco"}`}},
 		usage: &message.Usage{InputTokens: 124, OutputTokens: 22}},
 	{file: "15-mistral-magistral-content-array-thinking.txt", finish: "stop",
 		reasoning: "The user is asking for 2+2. This is basic arithmetic. 2+2=4.",
 		text:      "2 + 2 = 4",
 		usage:     &message.Usage{InputTokens: 10, OutputTokens: 46}},
 	{file: "16-groq-tool-call-x-groq-usage.txt", finish: "tool_calls",
-		calls: []wantCall{{"tk85n1k4m", "weather", `{}`}},
+		calls: []streamtest.Call{{ID: "tk85n1k4m", Name: "weather", Args: `{}`}},
 		usage: &message.Usage{InputTokens: 210, OutputTokens: 15}},
 	{file: "17-groq-reasoning-channel-midstream-error-event.txt",
 		long:    &longText{412, "We need to call the tool with invalid parameters first, then", `name: {}. Then second call with name: "test". Let's do that.`},
 		errKind: provider.KindStream,
 		errMsg:  "Tool call validation failed: tool call validation failed: parameters for tool get_something_by_name did not match schema: errors: [missing properties: 'name', additionalProperties 'invalid_param' not allowed]"},
 	{file: "18-ollama-parallel-tools-all-in-one.txt", finish: "tool_calls",
-		calls: []wantCall{
-			{"call_wteop8bt", "run_command", `{"command":"ls"}`},
-			{"call_rk2xye1l", "run_command", `{"command":"ls -l"}`},
+		calls: []streamtest.Call{
+			{ID: "call_wteop8bt", Name: "run_command", Args: `{"command":"ls"}`},
+			{ID: "call_rk2xye1l", Name: "run_command", Args: `{"command":"ls -l"}`},
 		}},
 	{file: "19-vllm-crusoe-usage-chunk.txt", finish: "stop", text: "1, 2, 3, 4, 5",
 		usage: &message.Usage{InputTokens: 46, OutputTokens: 14}},
@@ -126,88 +124,70 @@ func TestStreamCases(t *testing.T) {
 			if !strings.Contains(c.Header, "expected parse:") {
 				t.Fatalf("header of %s has no expected parse", tc.file)
 			}
-			got := run(t, testProvider(sseServer(t, c.Payload).URL))
+			got := run(t, testProvider(streamtest.SSEServer(t, c.Payload).URL))
 			checkCase(t, tc, got)
 		})
 	}
 }
 
 // checkCase compares one stream's result with its expectation.
-func checkCase(t *testing.T, tc streamCase, got result) {
+func checkCase(t *testing.T, tc streamCase, got streamtest.Result) {
 	t.Helper()
-	if got.text != tc.text {
-		t.Errorf("text = %q, want %q", got.text, tc.text)
+	if got.Text != tc.text {
+		t.Errorf("text = %q, want %q", got.Text, tc.text)
 	}
 	if tc.long != nil {
-		r := got.reasoning
+		r := got.Reasoning
 		if n := utf8.RuneCountInString(r); n != tc.long.runes || !strings.HasPrefix(r, tc.long.start) || !strings.HasSuffix(r, tc.long.end) {
 			t.Errorf("reasoning: %d characters, %q ... %q; want %d, %q ... %q",
 				n, head(r, 60), tail(r, 60), tc.long.runes, tc.long.start, tc.long.end)
 		}
-	} else if got.reasoning != tc.reasoning {
-		t.Errorf("reasoning = %q, want %q", got.reasoning, tc.reasoning)
+	} else if got.Reasoning != tc.reasoning {
+		t.Errorf("reasoning = %q, want %q", got.Reasoning, tc.reasoning)
 	}
 	var wantSigs []string
 	if tc.signature != "" {
 		wantSigs = []string{tc.signature}
 	}
-	if !reflect.DeepEqual(got.signatures, wantSigs) {
-		t.Errorf("signatures = %q, want %q", got.signatures, wantSigs)
+	if !reflect.DeepEqual(got.Signatures, wantSigs) {
+		t.Errorf("signatures = %q, want %q", got.Signatures, wantSigs)
 	}
-	checkCalls(t, got.calls, tc.calls)
+	streamtest.CheckCalls(t, got.Calls, tc.calls)
 	switch {
-	case tc.usage == nil && got.usageEvents != 0:
-		t.Errorf("got %d usage events, want none", got.usageEvents)
-	case tc.usage != nil && got.usageEvents != 1:
-		t.Errorf("got %d usage events, want 1", got.usageEvents)
-	case tc.usage != nil && !sameUsage(got.usage, *tc.usage):
-		t.Errorf("usage = %s, want %s", fmtUsage(got.usage), fmtUsage(*tc.usage))
+	case tc.usage == nil && got.UsageEvents != 0:
+		t.Errorf("got %d usage events, want none", got.UsageEvents)
+	case tc.usage != nil && got.UsageEvents != 1:
+		t.Errorf("got %d usage events, want 1", got.UsageEvents)
+	case tc.usage != nil && !sameUsage(got.Usage, *tc.usage):
+		t.Errorf("usage = %s, want %s", fmtUsage(got.Usage), fmtUsage(*tc.usage))
 	}
-	if got.afterDone != 0 {
-		t.Errorf("%d events after EventDone", got.afterDone)
+	if got.AfterDone != 0 {
+		t.Errorf("%d events after EventDone", got.AfterDone)
 	}
 	if tc.errKind == "" {
-		if got.err != nil {
-			t.Fatalf("unexpected error: %v", got.err)
+		if got.Err != nil {
+			t.Fatalf("unexpected error: %v", got.Err)
 		}
-		if got.done != 1 || got.finish != tc.finish {
-			t.Errorf("done = %d with finish %q, want 1 with %q", got.done, got.finish, tc.finish)
+		if got.Done != 1 || got.Finish != tc.finish {
+			t.Errorf("done = %d with finish %q, want 1 with %q", got.Done, got.Finish, tc.finish)
 		}
-		if last := got.events[len(got.events)-1]; last.Type != provider.EventDone {
+		if last := got.Events[len(got.Events)-1]; last.Type != provider.EventDone {
 			t.Errorf("last event is %v, want EventDone", last.Type)
 		}
 		return
 	}
-	if got.done != 0 {
+	if got.Done != 0 {
 		t.Errorf("EventDone on a failed stream")
 	}
 	var perr *provider.Error
-	if !errors.As(got.err, &perr) {
-		t.Fatalf("err = %v, want *provider.Error", got.err)
+	if !errors.As(got.Err, &perr) {
+		t.Fatalf("err = %v, want *provider.Error", got.Err)
 	}
-	if perr.Kind != tc.errKind || perr.Message != tc.errMsg || perr.Status != 0 || perr.Provider != "testprov" {
+	if perr.Kind != tc.errKind || perr.Message != tc.errMsg || perr.Status != 0 || perr.Provider != testName {
 		t.Errorf("error = %+v, want kind %s, message %q", *perr, tc.errKind, tc.errMsg)
 	}
 	if strings.ContainsAny(perr.Error(), "\r\n") {
 		t.Errorf("error is not one line: %q", perr.Error())
-	}
-}
-
-// checkCalls compares tool calls in order.
-func checkCalls(t *testing.T, got []message.Part, want []wantCall) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("got %d tool calls %+v, want %d", len(got), got, len(want))
-	}
-	for i, w := range want {
-		g := got[i]
-		idOK := g.ToolCallID == w.id
-		if w.id == "" {
-			idOK = strings.HasPrefix(g.ToolCallID, "call_") && len(g.ToolCallID) > len("call_")
-		}
-		if !idOK || g.ToolName != w.name || g.Input != w.args || g.Type != message.PartToolCall || g.Truncated {
-			t.Errorf("call %d = %+v, want id %q name %q args %s", i, g, w.id, w.name, w.args)
-		}
 	}
 }
 

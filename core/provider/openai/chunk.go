@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"pincer/core/message"
+	"pincer/core/provider/internal/wire"
 )
 
 // chunk is one "chat.completion.chunk" as the OpenAI-compatible servers send it. Only
@@ -81,7 +82,7 @@ type functionDelta struct {
 
 // argumentsText returns the piece of arguments text the fragment carries.
 func (f functionDelta) argumentsText() string {
-	if isNull(f.Arguments) {
+	if wire.IsNull(f.Arguments) {
 		return ""
 	}
 	var s string
@@ -104,7 +105,7 @@ type contentPart struct {
 
 // splitContent returns the answer text and the reasoning text of a content value.
 func splitContent(raw json.RawMessage) (text, reasoning string) {
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return "", ""
 	}
 	var s string
@@ -121,7 +122,7 @@ func splitContent(raw json.RawMessage) (text, reasoning string) {
 		case "text":
 			tb.WriteString(part.Text)
 		case "thinking":
-			if t := jsonString(part.Thinking); t != "" {
+			if t := wire.JSONString(part.Thinking); t != "" {
 				rb.WriteString(t)
 				continue
 			}
@@ -176,7 +177,7 @@ func (w *wireUsage) toUsage() message.Usage {
 
 // parseCost reads a cost given as a number or as {"usd": number}.
 func parseCost(raw json.RawMessage) *float64 {
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return nil
 	}
 	var f float64

@@ -5,12 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"pincer/core/provider"
 	"pincer/core/provider/internal/streamcase"
+	"pincer/core/provider/internal/streamtest"
+	"pincer/core/provider/internal/wire"
 )
 
 // httpErrorCases are the captured HTTP error responses 31-40 and how each must be
@@ -39,18 +40,6 @@ var httpErrorCases = []struct {
 		"google/gemini-2.0-flash-exp:free is temporarily rate-limited upstream. Please retry shortly, or add your own key to accumulate your rate limits: https://openrouter.ai/settings/integrations"},
 }
 
-// captureServer serves a captured response and counts requests.
-func captureServer(t *testing.T, resp streamcase.Response) (*httptest.Server, *atomic.Int32) {
-	t.Helper()
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		resp.Serve(w)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &hits
-}
-
 func TestHTTPErrorCases(t *testing.T) {
 	for _, tc := range httpErrorCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
@@ -58,20 +47,20 @@ func TestHTTPErrorCases(t *testing.T) {
 			if resp.Status != tc.status {
 				t.Fatalf("capture status %d, want %d", resp.Status, tc.status)
 			}
-			srv, hits := captureServer(t, resp)
-			got := run(t, testProvider(srv.URL, func(c *Config) { c.MaxRetries = -1 }))
+			s := streamtest.NewScript(t, resp.Serve)
+			got := run(t, testProvider(s.URL, func(c *Config) { c.MaxRetries = -1 }))
 			var perr *provider.Error
-			if !errors.As(got.err, &perr) {
-				t.Fatalf("err = %v, want *provider.Error", got.err)
+			if !errors.As(got.Err, &perr) {
+				t.Fatalf("err = %v, want *provider.Error", got.Err)
 			}
-			if perr.Kind != tc.kind || perr.Status != tc.status || perr.Message != tc.msg || perr.Provider != "testprov" {
+			if perr.Kind != tc.kind || perr.Status != tc.status || perr.Message != tc.msg || perr.Provider != testName {
 				t.Errorf("got %+v\nwant kind %s status %d message %q", *perr, tc.kind, tc.status, tc.msg)
 			}
-			if line := perr.Error(); strings.ContainsAny(line, "\r\n") || !strings.HasPrefix(line, "testprov: ") {
+			if line := perr.Error(); strings.ContainsAny(line, "\r\n") || !strings.HasPrefix(line, testName+": ") {
 				t.Errorf("Error() = %q: want one line naming the provider", line)
 			}
-			if len(got.events) != 0 || hits.Load() != 1 {
-				t.Errorf("events %d, requests %d; want 0 and 1", len(got.events), hits.Load())
+			if len(got.Events) != 0 || s.Hits() != 1 {
+				t.Errorf("events %d, requests %d; want 0 and 1", len(got.Events), s.Hits())
 			}
 		})
 	}
@@ -86,18 +75,18 @@ func TestHTTPErrorCasesRetry(t *testing.T) {
 		}
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
 			resp := streamcase.ParseResponse(t, streamcase.Load(t, tc.file).Payload)
-			srv, hits := captureServer(t, resp)
-			got := run(t, testProvider(srv.URL, func(c *Config) { c.MaxRetries = 2 }))
-			want := int32(1)
+			s := streamtest.NewScript(t, resp.Serve)
+			got := run(t, testProvider(s.URL, func(c *Config) { c.MaxRetries = 2 }))
+			want := 1
 			if tc.kind == provider.KindRateLimit {
 				want = 3
 			}
-			if hits.Load() != want {
-				t.Errorf("requests = %d, want %d", hits.Load(), want)
+			if s.Hits() != want {
+				t.Errorf("requests = %d, want %d", s.Hits(), want)
 			}
 			var perr *provider.Error
-			if !errors.As(got.err, &perr) || perr.Kind != tc.kind {
-				t.Errorf("err = %v, want kind %s", got.err, tc.kind)
+			if !errors.As(got.Err, &perr) || perr.Kind != tc.kind {
+				t.Errorf("err = %v, want kind %s", got.Err, tc.kind)
 			}
 		})
 	}
@@ -105,8 +94,8 @@ func TestHTTPErrorCasesRetry(t *testing.T) {
 
 func TestRetryHintFromCapture36(t *testing.T) {
 	resp := streamcase.ParseResponse(t, streamcase.Load(t, "36-openai-http429-tpm.txt").Payload)
-	info, _ := parseErrorBody(resp.Body)
-	d, ok := retryHint(resp.Header, info.Message, time.Now())
+	info, _ := wire.ParseErrorBody(resp.Body)
+	d, ok := wire.RetryHint(resp.Header, info.Message, time.Now())
 	if !ok || d != 26604*time.Millisecond {
 		t.Fatalf("hint = %v, %v; want 26.604s", d, ok)
 	}
@@ -143,36 +132,13 @@ func TestHTTPErrorBodies(t *testing.T) {
 			defer srv.Close()
 			got := run(t, testProvider(srv.URL, func(c *Config) { c.MaxRetries = -1 }))
 			var perr *provider.Error
-			if !errors.As(got.err, &perr) {
-				t.Fatalf("err = %v", got.err)
+			if !errors.As(got.Err, &perr) {
+				t.Fatalf("err = %v", got.Err)
 			}
 			if perr.Kind != tc.kind || perr.Status != tc.status || perr.Message != tc.msg {
 				t.Errorf("got %+v\nwant kind %s status %d message %q", *perr, tc.kind, tc.status, tc.msg)
 			}
 		})
-	}
-}
-
-func TestInStreamKind(t *testing.T) {
-	tests := []struct {
-		body string
-		kind provider.Kind
-	}{
-		{`{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}`, provider.KindBilling},
-		{`{"error":{"message":"no credits","code":402}}`, provider.KindBilling},
-		{`{"error":{"message":"slow down","type":"rate_limit_error"}}`, provider.KindRateLimit},
-		{`{"error":{"message":"bad key","type":"authentication_error"}}`, provider.KindAuth},
-		{`{"error":{"message":"forbidden","status_code":403}}`, provider.KindAuth},
-		{`{"error":{"message":"prompt is too long: 300000 tokens"}}`, provider.KindContextLength},
-		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, provider.KindServer},
-		{`{"error":{"message":"boom","status_code":502}}`, provider.KindServer},
-		{`{"error":{"message":"Tool call validation failed","code":"tool_use_failed","status_code":400}}`, provider.KindStream},
-	}
-	for _, tc := range tests {
-		info, ok := parseErrorBody([]byte(tc.body))
-		if got := inStreamKind(info); !ok || got != tc.kind {
-			t.Errorf("%s: kind %s, want %s", tc.body, got, tc.kind)
-		}
 	}
 }
 

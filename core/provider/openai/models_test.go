@@ -10,6 +10,7 @@ import (
 
 	"pincer/core/provider"
 	"pincer/core/provider/internal/streamcase"
+	"pincer/core/provider/internal/streamtest"
 )
 
 // modelsServer serves resp at /v1/models, checking method, path and key.
@@ -61,23 +62,23 @@ func TestListModelsErrors(t *testing.T) {
 	t.Run("401 capture", func(t *testing.T) {
 		srv := modelsServer(t, streamcase.ParseResponse(t, streamcase.Load(t, "34-openai-http401-invalid-api-key.txt").Payload))
 		_, err := testProvider(srv.URL + "/v1").ListModels(context.Background())
-		perr := wantErr(t, err, provider.KindAuth, "Incorrect API key provided")
+		perr := streamtest.WantErr(t, err, testName, provider.KindAuth, "Incorrect API key provided")
 		if perr.Status != 401 {
 			t.Fatalf("status = %d", perr.Status)
 		}
 	})
 	t.Run("503 then success is retried", func(t *testing.T) {
-		srv, hits := scriptServer(t, status(503), func(w http.ResponseWriter) {
+		s := streamtest.NewScript(t, status(503), func(w http.ResponseWriter) {
 			_, _ = w.Write([]byte(`{"object":"list","data":[{"id":"m1"}]}`))
 		})
-		got, err := testProvider(srv.URL).ListModels(context.Background())
-		if err != nil || !reflect.DeepEqual(got, []string{"m1"}) || hits.Load() != 2 {
-			t.Fatalf("models %v, err %v, requests %d", got, err, hits.Load())
+		got, err := testProvider(s.URL).ListModels(context.Background())
+		if err != nil || !reflect.DeepEqual(got, []string{"m1"}) || s.Hits() != 2 {
+			t.Fatalf("models %v, err %v, requests %d", got, err, s.Hits())
 		}
 	})
 	t.Run("not JSON", func(t *testing.T) {
-		srv, _ := scriptServer(t, func(w http.ResponseWriter) { _, _ = w.Write([]byte("<html>hi</html>")) })
-		_, err := testProvider(srv.URL).ListModels(context.Background())
-		wantErr(t, err, provider.KindServer, "malformed model list")
+		s := streamtest.NewScript(t, func(w http.ResponseWriter) { _, _ = w.Write([]byte("<html>hi</html>")) })
+		_, err := testProvider(s.URL).ListModels(context.Background())
+		streamtest.WantErr(t, err, testName, provider.KindServer, "malformed model list")
 	})
 }

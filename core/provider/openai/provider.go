@@ -4,7 +4,10 @@
 //
 // It is a small layer over net/http and the sse package, not a vendor SDK, so every
 // dialect quirk lives here in plain sight (chunk.go, stream.go and toolcalls.go), next
-// to the captures in shared/cases/streams that the tests replay byte for byte.
+// to the captures in shared/cases/streams that the tests replay byte for byte. The
+// retries, the stall guard and the reading of error bodies (OpenRouter's metadata.raw,
+// DeepSeek's octet-stream JSON, Google's arrays) are the ones every adapter shares, in
+// core/provider/internal/wire.
 //
 // Contract of Stream, on top of provider.Provider's:
 //   - Text and reasoning deltas are yielded as they arrive. Tool calls are yielded whole,
@@ -20,8 +23,6 @@ package openai
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"iter"
 	"net/http"
@@ -30,6 +31,7 @@ import (
 	"time"
 
 	"pincer/core/provider"
+	"pincer/core/provider/internal/wire"
 )
 
 // Defaults for the zero values of Config.
@@ -40,9 +42,11 @@ const (
 	DefaultName = "openai"
 	// DefaultStallTimeout is how long a stream may stay silent before it fails.
 	DefaultStallTimeout = 90 * time.Second
-	// DefaultMaxRetries is how many times a retryable failure is retried.
+	// DefaultMaxRetries is how many times a retryable failure is retried (the default
+	// of wire.NewRetry).
 	DefaultMaxRetries = 3
-	// DefaultRetryBaseDelay is the first backoff delay, doubled on each retry.
+	// DefaultRetryBaseDelay is the first backoff delay, doubled on each retry (the
+	// default of wire.NewRetry).
 	DefaultRetryBaseDelay = time.Second
 )
 
@@ -89,10 +93,8 @@ type Provider struct {
 	name           string
 	baseURL        string
 	apiKey         string
-	client         *http.Client
-	stall          time.Duration // <= 0: no stall guard
-	maxRetries     int           // >= 0
-	retryBase      time.Duration
+	caller         wire.Caller // the HTTP client and the stall guard
+	retry          wire.Retry
 	headers        map[string]string
 	sendReasoning  bool
 	maxTokensParam string
@@ -106,10 +108,7 @@ func New(cfg Config) *Provider {
 		name:           cfg.Name,
 		baseURL:        strings.TrimRight(cfg.BaseURL, "/"),
 		apiKey:         cfg.APIKey,
-		client:         cfg.HTTPClient,
-		stall:          cfg.StallTimeout,
-		maxRetries:     cfg.MaxRetries,
-		retryBase:      cfg.RetryBaseDelay,
+		retry:          wire.NewRetry(cfg.MaxRetries, cfg.RetryBaseDelay),
 		headers:        cfg.Headers,
 		sendReasoning:  cfg.SendReasoning,
 		maxTokensParam: cfg.MaxTokensParam,
@@ -120,21 +119,7 @@ func New(cfg Config) *Provider {
 	if p.baseURL == "" {
 		p.baseURL = DefaultBaseURL
 	}
-	if p.client == nil {
-		p.client = http.DefaultClient
-	}
-	if p.stall == 0 {
-		p.stall = DefaultStallTimeout
-	}
-	switch {
-	case p.maxRetries == 0:
-		p.maxRetries = DefaultMaxRetries
-	case p.maxRetries < 0:
-		p.maxRetries = 0
-	}
-	if p.retryBase <= 0 {
-		p.retryBase = DefaultRetryBaseDelay
-	}
+	p.caller = wire.NewCaller(p.name, cfg.HTTPClient, cfg.StallTimeout, DefaultStallTimeout)
 	if p.maxTokensParam == "" {
 		p.maxTokensParam = "max_tokens"
 		if u, err := url.Parse(p.baseURL); err == nil && u.Hostname() == "api.openai.com" {
@@ -153,51 +138,38 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 	return func(yield func(provider.Event, error) bool) {
 		body, err := p.encodeRequest(req)
 		if err != nil {
-			yield(provider.Event{}, p.errorf(provider.KindBadRequest, "encoding request: %v", err))
+			yield(provider.Event{}, p.caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
 			return
 		}
-		err = p.retry(ctx, func() attempt { return p.streamOnce(ctx, body, yield) })
+		err = p.retry.Do(ctx, func() wire.Attempt { return p.streamOnce(ctx, body, yield) })
 		if err != nil {
-			yield(provider.Event{}, p.redact(err))
+			yield(provider.Event{}, wire.Redact(err, p.apiKey))
 		}
 	}
 }
 
-// newRequest builds an authenticated request to BaseURL+path; body nil sends none.
-func (p *Provider) newRequest(ctx context.Context, method, path string, body []byte) (*http.Request, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+// request returns the builder of one exchange's request: an authenticated request
+// to BaseURL+path carrying body (nil sends none), with accept as its Accept header.
+func (p *Provider) request(method, path string, body []byte, accept string) func(context.Context) (*http.Request, error) {
+	return func(ctx context.Context) (*http.Request, error) {
+		var rd io.Reader
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, p.baseURL+path, rd)
+		if err != nil {
+			return nil, err
+		}
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if p.apiKey != "" {
+			req.Header.Set("Authorization", "Bearer "+p.apiKey)
+		}
+		for k, v := range p.headers {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Accept", accept)
+		return req, nil
 	}
-	req, err := http.NewRequestWithContext(ctx, method, p.baseURL+path, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if p.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+p.apiKey)
-	}
-	for k, v := range p.headers {
-		req.Header.Set(k, v)
-	}
-	return req, nil
-}
-
-// redact removes the API key from a provider error's message: some providers echo
-// the key they were sent, and errors reach events and the terminal (invariant 6).
-func (p *Provider) redact(err error) error {
-	var pe *provider.Error
-	if p.apiKey == "" || !errors.As(err, &pe) || !strings.Contains(pe.Message, p.apiKey) {
-		return err
-	}
-	c := *pe
-	c.Message = strings.ReplaceAll(c.Message, p.apiKey, "[redacted]")
-	return &c
-}
-
-// errorf builds a *provider.Error of this provider with no HTTP status.
-func (p *Provider) errorf(kind provider.Kind, format string, args ...any) *provider.Error {
-	return &provider.Error{Provider: p.name, Kind: kind, Message: oneLine(fmt.Sprintf(format, args...))}
 }

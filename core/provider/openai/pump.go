@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"pincer/core/provider"
+	"pincer/core/provider/internal/wire"
 	"pincer/core/provider/sse"
 )
 
@@ -16,12 +17,12 @@ import (
 // through the decoder to the consumer. The returned attempt is zero when the stream
 // completed or the consumer stopped ranging; otherwise it says whether anything was
 // delivered (then the caller never retries).
-func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provider.Event, error) bool) attempt {
-	x, a := p.open(ctx, http.MethodPost, "/chat/completions", body, "text/event-stream")
+func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provider.Event, error) bool) wire.Attempt {
+	x, a := p.caller.Open(ctx, p.request(http.MethodPost, "/chat/completions", body, "text/event-stream"))
 	if x == nil {
 		return a
 	}
-	defer x.close()
+	defer x.Close()
 
 	d := &decoder{p: p}
 	delivered := false
@@ -35,27 +36,20 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provi
 		}
 		return true
 	}
-	fail := func(err error) attempt {
-		a := attempt{err: err, delivered: delivered}
-		var perr *provider.Error
-		if errors.As(err, &perr) {
-			a.retryable = perr.Retryable()
-		}
-		return a
-	}
+	fail := func(err error) wire.Attempt { return wire.Fail(err, delivered) }
 
-	br := bufio.NewReaderSize(x.body, 16<<10)
+	br := bufio.NewReaderSize(x.Body, 16<<10)
 	if startsWithJSON(br) {
 		// A JSON document, not an event stream: a server that ignored stream=true
 		// (a completion whose choices carry "message"), or an {"error":...} answered
 		// with status 200. The Content-Type is not trusted either way.
 		data, err := io.ReadAll(br)
 		if err != nil {
-			return fail(p.readError(ctx, x, err))
+			return fail(p.caller.ReadError(ctx, x, err))
 		}
 		if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
 			// Google's compatible endpoint wraps errors in an array.
-			if info, ok := parseErrorBody(trimmed); ok && info.Message != "" {
+			if info, ok := wire.ParseErrorBody(trimmed); ok && info.Message != "" {
 				return fail(d.streamError(info, false))
 			}
 		}
@@ -67,7 +61,7 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provi
 			return fail(perr)
 		}
 		flush()
-		return attempt{}
+		return wire.Attempt{}
 	}
 
 	rd := sse.NewReader(br)
@@ -77,11 +71,11 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provi
 			break
 		}
 		if err != nil {
-			return fail(p.readError(ctx, x, err))
+			return fail(p.caller.ReadError(ctx, x, err))
 		}
 		done, perr := d.feed(ev)
 		if !flush() {
-			return attempt{}
+			return wire.Attempt{}
 		}
 		if perr != nil {
 			return fail(perr)
@@ -94,7 +88,7 @@ func (p *Provider) streamOnce(ctx context.Context, body []byte, yield func(provi
 		return fail(perr)
 	}
 	flush()
-	return attempt{}
+	return wire.Attempt{}
 }
 
 // startsWithJSON reports whether the body's first non-blank byte opens a JSON object

@@ -3,53 +3,29 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"testing"
 
 	"pincer/core/message"
 	"pincer/core/provider"
+	"pincer/core/provider/internal/streamtest"
 )
-
-// captured is one request as the server saw it.
-type captured struct {
-	method, path string
-	header       http.Header
-	body         map[string]any
-}
 
 // captureRequest streams req through p (pointed at a recording server) and returns
 // what was sent.
-func captureRequest(t *testing.T, req provider.Request, edit ...func(*Config)) captured {
+func captureRequest(t *testing.T, req provider.Request, edit ...func(*Config)) streamtest.Request {
 	t.Helper()
-	var got captured
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, _ := io.ReadAll(r.Body)
-		got = captured{method: r.Method, path: r.URL.Path, header: r.Header.Clone()}
-		if err := json.Unmarshal(raw, &got.body); err != nil {
-			t.Errorf("request body is not JSON: %v\n%s", err, raw)
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = w.Write(okStream)
-	}))
-	defer srv.Close()
-	p := testProvider(srv.URL+"/v1/", edit...)
-	if r := collect(p.Stream(context.Background(), req)); r.err != nil {
-		t.Fatalf("stream: %v", r.err)
+	s := streamtest.NewScript(t, streamtest.Stream(okStream))
+	p := testProvider(s.URL+"/v1/", edit...)
+	if r := streamtest.Collect(p.Stream(context.Background(), req)); r.Err != nil {
+		t.Fatalf("stream: %v", r.Err)
+	}
+	got := s.Requests()[0]
+	if err := json.Unmarshal(got.Raw, new(map[string]any)); err != nil {
+		t.Errorf("request body is not JSON: %v\n%s", err, got.Raw)
 	}
 	return got
-}
-
-// jsonValue decodes s for comparison with a captured body.
-func jsonValue(t *testing.T, s string) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("bad expectation %s: %v", s, err)
-	}
-	return v
 }
 
 func TestRequestTranscript(t *testing.T) {
@@ -80,7 +56,7 @@ func TestRequestTranscript(t *testing.T) {
 		MaxTokens: 1000,
 	}
 	got := captureRequest(t, req)
-	want := jsonValue(t, `{
+	want := streamtest.JSON(t, `{
 		"model": "gpt-test",
 		"stream": true,
 		"stream_options": {"include_usage": true},
@@ -105,16 +81,16 @@ func TestRequestTranscript(t *testing.T) {
 			{"type": "function", "function": {"name": "noargs", "parameters": {"type": "object", "properties": {}}}}
 		]
 	}`)
-	if !reflect.DeepEqual(got.body, want) {
-		g, _ := json.MarshalIndent(got.body, "", "  ")
+	if !reflect.DeepEqual(got.Body, want) {
+		g, _ := json.MarshalIndent(got.Body, "", "  ")
 		t.Fatalf("body:\n%s", g)
 	}
-	if got.method != http.MethodPost || got.path != "/v1/chat/completions" {
-		t.Errorf("%s %s", got.method, got.path)
+	if got.Method != http.MethodPost || got.Path != "/v1/chat/completions" {
+		t.Errorf("%s %s", got.Method, got.Path)
 	}
 	for k, v := range map[string]string{"Authorization": "Bearer sk-test", "Content-Type": "application/json", "Accept": "text/event-stream"} {
-		if got.header.Get(k) != v {
-			t.Errorf("header %s = %q, want %q", k, got.header.Get(k), v)
+		if got.Header.Get(k) != v {
+			t.Errorf("header %s = %q, want %q", k, got.Header.Get(k), v)
 		}
 	}
 }
@@ -131,17 +107,17 @@ func TestRequestOptions(t *testing.T) {
 			c.Headers = map[string]string{"HTTP-Referer": "https://pincer.dev", "X-Title": "pincer"}
 		})
 		for _, k := range []string{"tools", "max_tokens", "max_completion_tokens"} {
-			if _, ok := got.body[k]; ok {
+			if _, ok := got.Body[k]; ok {
 				t.Errorf("%s sent", k)
 			}
 		}
-		if _, ok := got.header["Authorization"]; ok {
+		if _, ok := got.Header["Authorization"]; ok {
 			t.Error("Authorization sent without a key")
 		}
-		if got.header.Get("HTTP-Referer") != "https://pincer.dev" || got.header.Get("X-Title") != "pincer" {
-			t.Errorf("headers = %v", got.header)
+		if got.Header.Get("HTTP-Referer") != "https://pincer.dev" || got.Header.Get("X-Title") != "pincer" {
+			t.Errorf("headers = %v", got.Header)
 		}
-		msgs := got.body["messages"].([]any)
+		msgs := got.Body["messages"].([]any)
 		if _, ok := msgs[1].(map[string]any)["reasoning_content"]; ok {
 			t.Error("reasoning_content sent without SendReasoning")
 		}
@@ -154,10 +130,10 @@ func TestRequestOptions(t *testing.T) {
 			c.SendReasoning = true
 			c.MaxTokensParam = "max_completion_tokens"
 		})
-		if got.body["max_completion_tokens"] != float64(64) || got.body["max_tokens"] != nil {
-			t.Errorf("max tokens fields: %v / %v", got.body["max_completion_tokens"], got.body["max_tokens"])
+		if got.Body["max_completion_tokens"] != float64(64) || got.Body["max_tokens"] != nil {
+			t.Errorf("max tokens fields: %v / %v", got.Body["max_completion_tokens"], got.Body["max_tokens"])
 		}
-		msg := got.body["messages"].([]any)[1].(map[string]any)
+		msg := got.Body["messages"].([]any)[1].(map[string]any)
 		if msg["reasoning_content"] != "thinking" || msg["content"] != "hello" {
 			t.Errorf("assistant message = %v", msg)
 		}
@@ -166,13 +142,13 @@ func TestRequestOptions(t *testing.T) {
 
 func TestNewDefaults(t *testing.T) {
 	p := New(Config{})
-	if p.Name() != "openai" || p.baseURL != DefaultBaseURL || p.stall != DefaultStallTimeout ||
-		p.maxRetries != DefaultMaxRetries || p.retryBase != DefaultRetryBaseDelay ||
-		p.maxTokensParam != "max_completion_tokens" || p.client != http.DefaultClient {
+	if p.Name() != "openai" || p.baseURL != DefaultBaseURL || p.caller.Stall != DefaultStallTimeout ||
+		p.retry.Max != DefaultMaxRetries || p.retry.Base != DefaultRetryBaseDelay ||
+		p.maxTokensParam != "max_completion_tokens" || p.caller.Client != http.DefaultClient {
 		t.Fatalf("defaults: %+v", p)
 	}
 	q := New(Config{Name: "deepseek", BaseURL: "https://api.deepseek.com/", MaxRetries: -1})
-	if q.Name() != "deepseek" || q.baseURL != "https://api.deepseek.com" || q.maxRetries != 0 || q.maxTokensParam != "max_tokens" {
+	if q.Name() != "deepseek" || q.baseURL != "https://api.deepseek.com" || q.retry.Max != 0 || q.maxTokensParam != "max_tokens" {
 		t.Fatalf("deepseek: %+v", q)
 	}
 }

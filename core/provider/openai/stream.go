@@ -7,6 +7,7 @@ import (
 
 	"pincer/core/message"
 	"pincer/core/provider"
+	"pincer/core/provider/internal/wire"
 	"pincer/core/provider/sse"
 )
 
@@ -36,9 +37,9 @@ func (d *decoder) feed(ev sse.Event) (done bool, err *provider.Error) {
 	data := strings.TrimSpace(ev.Data)
 	if ev.Type == "error" {
 		// Groq and others: "event: error" with {"error":{...}} or plain text (case 17).
-		info, ok := parseErrorBody([]byte(data))
+		info, ok := wire.ParseErrorBody([]byte(data))
 		if !ok || info.Message == "" {
-			info.Message = truncate(oneLine(data), 200)
+			info.Message = wire.Truncate(wire.OneLine(data), 200)
 		}
 		return false, d.streamError(info, d.finished)
 	}
@@ -71,7 +72,7 @@ func (d *decoder) feed(ev sse.Event) (done bool, err *provider.Error) {
 		}
 		return false, nil
 	}
-	return false, d.p.errorf(provider.KindStream, "malformed chunk (%v): %s", err1, truncate(oneLine(data), 120))
+	return false, d.p.caller.Errorf(provider.KindStream, "malformed chunk (%v): %s", err1, wire.Truncate(wire.OneLine(data), 120))
 }
 
 // splitJoinedChunks undoes a server bug reported for GLM-4.7 and Kimi-K2.5 relays:
@@ -122,8 +123,8 @@ func (d *decoder) apply(c *chunk) *provider.Error {
 	if u != nil {
 		d.usage(u.toUsage())
 	}
-	if !isNull(c.Error) {
-		return d.streamError(parseErrorValue(c.Error), finishedBefore)
+	if !wire.IsNull(c.Error) {
+		return d.streamError(wire.ParseErrorValue(c.Error), finishedBefore)
 	}
 	return nil
 }
@@ -176,7 +177,7 @@ func (d *decoder) usage(u message.Usage) {
 // off, and its half-built tool calls must not run: that is an error.
 func (d *decoder) end() *provider.Error {
 	if !d.finished && !d.sawDone {
-		return d.p.errorf(provider.KindStream, "stream ended before completion (no finish_reason, no [DONE])")
+		return d.p.caller.Errorf(provider.KindStream, "stream ended before completion (no finish_reason, no [DONE])")
 	}
 	d.out = append(d.out, d.calls.flush(d.finish)...)
 	d.out = append(d.out, provider.Event{Type: provider.EventDone, FinishReason: d.finish})
@@ -186,15 +187,12 @@ func (d *decoder) end() *provider.Error {
 // streamError builds the error for an error reported inside the stream. When the
 // stream had finished in an earlier chunk, the finish reason is kept in the message
 // (case 12: "length", then "Token limit reached").
-func (d *decoder) streamError(info errorInfo, afterFinish bool) *provider.Error {
-	msg := oneLine(info.Message)
-	if msg == "" {
-		msg = "unknown error"
-	}
+func (d *decoder) streamError(info wire.ErrorInfo, afterFinish bool) *provider.Error {
+	perr := wire.StreamError(d.p.name, info)
 	if afterFinish {
-		msg += fmt.Sprintf(" (after finish_reason %q)", d.finish)
+		perr.Message += fmt.Sprintf(" (after finish_reason %q)", d.finish)
 	}
-	return &provider.Error{Provider: d.p.name, Kind: inStreamKind(info), Message: msg}
+	return perr
 }
 
 // sameUsage compares two usages, cost by value.

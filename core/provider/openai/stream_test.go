@@ -12,6 +12,7 @@ import (
 
 	"pincer/core/message"
 	"pincer/core/provider"
+	"pincer/core/provider/internal/streamtest"
 )
 
 // Chunks used by several tests.
@@ -21,191 +22,178 @@ const (
 	lengthChunk = `{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`
 )
 
-// wantErr asserts that err is a *provider.Error of kind whose message contains part.
-func wantErr(t *testing.T, err error, kind provider.Kind, part string) *provider.Error {
-	t.Helper()
-	var perr *provider.Error
-	if !errors.As(err, &perr) {
-		t.Fatalf("err = %v, want *provider.Error", err)
-	}
-	if perr.Kind != kind || !strings.Contains(perr.Message, part) {
-		t.Fatalf("err = %+v, want kind %s with %q", *perr, kind, part)
-	}
-	return perr
-}
-
 // TestStreamQuirks covers dialect shapes the captures do not: each stream is decoded
 // and folded, then checked.
 func TestStreamQuirks(t *testing.T) {
 	tests := []struct {
 		name    string
 		payload string
-		check   func(t *testing.T, r result)
+		check   func(t *testing.T, r streamtest.Result)
 	}{
-		{"length truncates a tool call with invalid JSON", string(events(
+		{"length truncates a tool call with invalid JSON", events(
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"read","arguments":"{\"path\":\"/tm"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"ls","arguments":"{}"}}]}}]}`,
-			lengthChunk, "[DONE]")),
-			func(t *testing.T, r result) {
-				if len(r.calls) != 2 || !r.calls[0].Truncated || r.calls[0].Input != `{"path":"/tm` || r.calls[1].Truncated {
-					t.Fatalf("calls = %+v", r.calls)
+			lengthChunk, "[DONE]"),
+			func(t *testing.T, r streamtest.Result) {
+				if len(r.Calls) != 2 || !r.Calls[0].Truncated || r.Calls[0].Input != `{"path":"/tm` || r.Calls[1].Truncated {
+					t.Fatalf("calls = %+v", r.Calls)
 				}
 			}},
-		{"invalid JSON without length is not truncated", string(events(
-			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{"}}]},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				if len(r.calls) != 1 || r.calls[0].Truncated || r.calls[0].Input != "{" {
-					t.Fatalf("calls = %+v", r.calls)
+		{"invalid JSON without length is not truncated", events(
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{"}}]},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				if len(r.Calls) != 1 || r.Calls[0].Truncated || r.Calls[0].Input != "{" {
+					t.Fatalf("calls = %+v", r.Calls)
 				}
 			}},
-		{"interleaved indexes, index 1 first", string(events(
+		{"interleaved indexes, index 1 first", events(
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"two","arguments":"{\"n\":"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"one","arguments":"{\"n\":"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"2}"}},{"index":0,"function":{"arguments":"1}"}}]}}]}`,
-			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				checkCalls(t, r.calls, []wantCall{{"a", "one", `{"n":1}`}, {"b", "two", `{"n":2}`}})
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "a", Name: "one", Args: `{"n":1}`}, {ID: "b", Name: "two", Args: `{"n":2}`}})
 			}},
-		{"same index with a new id is a new call", string(events(
+		{"same index with a new id is a new call", events(
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"one","arguments":"{}"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"b","function":{"name":"two","arguments":"{}"}}]}}]}`,
-			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				checkCalls(t, r.calls, []wantCall{{"a", "one", `{}`}, {"b", "two", `{}`}})
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "a", Name: "one", Args: `{}`}, {ID: "b", Name: "two", Args: `{}`}})
 			}},
-		{"no index: keyed by id, then continuation", string(events(
+		{"no index: keyed by id, then continuation", events(
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"a","function":{"name":"one","arguments":"{\"x\""}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"function":{"arguments":":1}"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"b","function":{"name":"two","arguments":"{}"}}]}}]}`,
-			`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"a","function":{"arguments":""}}]},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				checkCalls(t, r.calls, []wantCall{{"a", "one", `{"x":1}`}, {"b", "two", `{}`}})
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"id":"a","function":{"arguments":""}}]},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "a", Name: "one", Args: `{"x":1}`}, {ID: "b", Name: "two", Args: `{}`}})
 			}},
-		{"arguments sent as an object", string(events(
-			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"one","arguments":{"x": 1}}}]},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				checkCalls(t, r.calls, []wantCall{{"a", "one", `{"x":1}`}})
+		{"arguments sent as an object", events(
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"one","arguments":{"x": 1}}}]},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "a", Name: "one", Args: `{"x":1}`}})
 			}},
-		{"missing id is synthesized and unique", string(events(
-			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"one","arguments":"{}"}},{"index":1,"function":{"name":"two","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`)),
-			func(t *testing.T, r result) {
-				checkCalls(t, r.calls, []wantCall{{"", "one", `{}`}, {"", "two", `{}`}})
-				if r.calls[0].ToolCallID == r.calls[1].ToolCallID {
-					t.Fatalf("ids collide: %q", r.calls[0].ToolCallID)
+		{"missing id is synthesized and unique", events(
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"one","arguments":"{}"}},{"index":1,"function":{"name":"two","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "call_*", Name: "one", Args: `{}`}, {ID: "call_*", Name: "two", Args: `{}`}})
+				if r.Calls[0].ToolCallID == r.Calls[1].ToolCallID {
+					t.Fatalf("ids collide: %q", r.Calls[0].ToolCallID)
 				}
 			}},
-		{"refusal is text", string(events(`{"choices":[{"index":0,"delta":{"content":null,"refusal":"I can't help with that."}}]}`, stopChunk)),
-			func(t *testing.T, r result) {
-				if r.text != "I can't help with that." {
-					t.Fatalf("text = %q", r.text)
+		{"refusal is text", events(`{"choices":[{"index":0,"delta":{"content":null,"refusal":"I can't help with that."}}]}`, stopChunk),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Text != "I can't help with that." {
+					t.Fatalf("text = %q", r.Text)
 				}
 			}},
-		{"other choices ignored", string(events(`{"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"}}]}`, stopChunk)),
-			func(t *testing.T, r result) {
-				if r.text != "A" {
-					t.Fatalf("text = %q", r.text)
+		{"other choices ignored", events(`{"choices":[{"index":1,"delta":{"content":"B"}},{"index":0,"delta":{"content":"A"}}]}`, stopChunk),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Text != "A" {
+					t.Fatalf("text = %q", r.Text)
 				}
 			}},
-		{"x_groq usage alone, DeepSeek cache hits, float counts", string(events(textChunk, stopChunk,
-			`{"choices":[],"x_groq":{"usage":{"prompt_tokens":12.0,"completion_tokens":"3","prompt_cache_hit_tokens":8}}}`)),
-			func(t *testing.T, r result) {
-				if want := (message.Usage{InputTokens: 12, OutputTokens: 3, CacheReadTokens: 8}); !sameUsage(r.usage, want) {
-					t.Fatalf("usage = %s", fmtUsage(r.usage))
+		{"x_groq usage alone, DeepSeek cache hits, float counts", events(textChunk, stopChunk,
+			`{"choices":[],"x_groq":{"usage":{"prompt_tokens":12.0,"completion_tokens":"3","prompt_cache_hit_tokens":8}}}`),
+			func(t *testing.T, r streamtest.Result) {
+				if want := (message.Usage{InputTokens: 12, OutputTokens: 3, CacheReadTokens: 8}); !sameUsage(r.Usage, want) {
+					t.Fatalf("usage = %s", fmtUsage(r.Usage))
 				}
 			}},
-		{"a repeated usage is reported once, a changed one again", string(events(textChunk,
+		{"a repeated usage is reported once, a changed one again", events(textChunk,
 			`{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":1}}`,
 			`{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":1}}`,
-			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}`)),
-			func(t *testing.T, r result) {
-				if r.usageEvents != 2 || r.usage.OutputTokens != 2 {
-					t.Fatalf("usage events %d, usage %s", r.usageEvents, fmtUsage(r.usage))
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":2}}`),
+			func(t *testing.T, r streamtest.Result) {
+				if r.UsageEvents != 2 || r.Usage.OutputTokens != 2 {
+					t.Fatalf("usage events %d, usage %s", r.UsageEvents, fmtUsage(r.Usage))
 				}
 			}},
-		{"reasoning_details only, with summary", string(events(
-			`{"choices":[{"index":0,"delta":{"reasoning_details":[{"type":"reasoning.text","text":"a"},{"type":"reasoning.summary","summary":"b"}]}}]}`, stopChunk)),
-			func(t *testing.T, r result) {
-				if r.reasoning != "ab" {
-					t.Fatalf("reasoning = %q", r.reasoning)
+		{"reasoning_details only, with summary", events(
+			`{"choices":[{"index":0,"delta":{"reasoning_details":[{"type":"reasoning.text","text":"a"},{"type":"reasoning.summary","summary":"b"}]}}]}`, stopChunk),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Reasoning != "ab" {
+					t.Fatalf("reasoning = %q", r.Reasoning)
 				}
 			}},
-		{"CR-only line endings", strings.ReplaceAll(string(events(textChunk, stopChunk, "[DONE]")), "\n", "\r"),
-			func(t *testing.T, r result) {
-				if r.text != "hello" || r.finish != "stop" || r.err != nil {
+		{"CR-only line endings", strings.ReplaceAll(events(textChunk, stopChunk, "[DONE]"), "\n", "\r"),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Text != "hello" || r.Finish != "stop" || r.Err != nil {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
-		{"DONE without finish_reason", string(events(textChunk, "[DONE]")),
-			func(t *testing.T, r result) {
-				if r.err != nil || r.done != 1 || r.finish != "" {
+		{"DONE without finish_reason", events(textChunk, "[DONE]"),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Err != nil || r.Done != 1 || r.Finish != "" {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
-		{"nothing after DONE is read", string(events(textChunk, stopChunk, "[DONE]", `{"choices":[{"index":0,"delta":{"content":"late"}}]}`)),
-			func(t *testing.T, r result) {
-				if r.text != "hello" || r.afterDone != 0 {
+		{"nothing after DONE is read", events(textChunk, stopChunk, "[DONE]", `{"choices":[{"index":0,"delta":{"content":"late"}}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Text != "hello" || r.AfterDone != 0 {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
-		{"cut stream: error, no tool calls", string(events(
-			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{\"a"}}]}}]}`)),
-			func(t *testing.T, r result) {
-				wantErr(t, r.err, provider.KindStream, "stream ended before completion")
-				if len(r.calls) != 0 || r.done != 0 {
+		{"cut stream: error, no tool calls", events(
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{\"a"}}]}}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.WantErr(t, r.Err, testName, provider.KindStream, "stream ended before completion")
+				if len(r.Calls) != 0 || r.Done != 0 {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
-		{"malformed chunk", string(events(textChunk, `{"choices":[`)),
-			func(t *testing.T, r result) {
-				wantErr(t, r.err, provider.KindStream, "malformed chunk")
-				if r.text != "hello" {
-					t.Fatalf("text = %q", r.text)
+		{"malformed chunk", events(textChunk, `{"choices":[`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.WantErr(t, r.Err, testName, provider.KindStream, "malformed chunk")
+				if r.Text != "hello" {
+					t.Fatalf("text = %q", r.Text)
 				}
 			}},
 		{"data lines without blank separators (GLM-4.7, Kimi-K2.5 relays)",
 			"data: " + textChunk + "\ndata: " + textChunk + "\ndata: " + stopChunk + "\ndata: [DONE]\n\n",
-			func(t *testing.T, r result) {
-				if r.err != nil || r.text != "hellohello" || r.finish != "stop" {
+			func(t *testing.T, r streamtest.Result) {
+				if r.Err != nil || r.Text != "hellohello" || r.Finish != "stop" {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
-		{"unknown named event with other data is skipped", "event: ping\ndata: pong\n\n" + string(events(textChunk, stopChunk)),
-			func(t *testing.T, r result) {
-				if r.err != nil || r.text != "hello" {
+		{"unknown named event with other data is skipped", "event: ping\ndata: pong\n\n" + events(textChunk, stopChunk),
+			func(t *testing.T, r streamtest.Result) {
+				if r.Err != nil || r.Text != "hello" {
 					t.Fatalf("result = %+v", r)
 				}
 			}},
 		{"event error with plain text", "event: error\ndata: upstream went away\n\n",
-			func(t *testing.T, r result) {
-				perr := wantErr(t, r.err, provider.KindStream, "upstream went away")
+			func(t *testing.T, r streamtest.Result) {
+				perr := streamtest.WantErr(t, r.Err, testName, provider.KindStream, "upstream went away")
 				if perr.Status != 0 {
 					t.Fatalf("status = %d", perr.Status)
 				}
 			}},
-		{"OpenRouter error with finish_reason error in the same chunk", string(events(textChunk,
-			`{"error":{"code":"server_error","message":"Provider disconnected"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`)),
-			func(t *testing.T, r result) {
-				perr := wantErr(t, r.err, provider.KindServer, "")
-				if perr.Message != "Provider disconnected" || r.done != 0 {
-					t.Fatalf("message %q, done %d", perr.Message, r.done)
+		{"OpenRouter error with finish_reason error in the same chunk", events(textChunk,
+			`{"error":{"code":"server_error","message":"Provider disconnected"},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				perr := streamtest.WantErr(t, r.Err, testName, provider.KindServer, "")
+				if perr.Message != "Provider disconnected" || r.Done != 0 {
+					t.Fatalf("message %q, done %d", perr.Message, r.Done)
 				}
 			}},
-		{"in-band context-length error is classified", string(events(
-			`{"error":{"message":"This model's maximum context length is 8192 tokens","code":"context_length_exceeded"}}`)),
-			func(t *testing.T, r result) {
-				wantErr(t, r.err, provider.KindContextLength, "maximum context length")
+		{"in-band context-length error is classified", events(
+			`{"error":{"message":"This model's maximum context length is 8192 tokens","code":"context_length_exceeded"}}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.WantErr(t, r.Err, testName, provider.KindContextLength, "maximum context length")
 			}},
-		{"in-band error after text is not retried", string(events(textChunk, `{"error":{"message":"Rate limit exceeded","code":429}}`)),
-			func(t *testing.T, r result) {
-				wantErr(t, r.err, provider.KindRateLimit, "Rate limit exceeded")
-				if r.text != "hello" {
-					t.Fatalf("text = %q", r.text)
+		{"in-band error after text is not retried", events(textChunk, `{"error":{"message":"Rate limit exceeded","code":429}}`),
+			func(t *testing.T, r streamtest.Result) {
+				streamtest.WantErr(t, r.Err, testName, provider.KindRateLimit, "Rate limit exceeded")
+				if r.Text != "hello" {
+					t.Fatalf("text = %q", r.Text)
 				}
 			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := run(t, testProvider(sseServer(t, []byte(tc.payload)).URL))
+			r := run(t, testProvider(streamtest.SSEServer(t, []byte(tc.payload)).URL))
 			tc.check(t, r)
 		})
 	}
@@ -219,10 +207,10 @@ func TestStreamNonStreamedJSON(t *testing.T) {
 	}))
 	defer srv.Close()
 	r := run(t, testProvider(srv.URL))
-	if r.err != nil || r.text != "hi" || r.reasoning != "think" || r.finish != "tool_calls" || r.usage.InputTokens != 5 {
+	if r.Err != nil || r.Text != "hi" || r.Reasoning != "think" || r.Finish != "tool_calls" || r.Usage.InputTokens != 5 {
 		t.Fatalf("result = %+v", r)
 	}
-	checkCalls(t, r.calls, []wantCall{{"c1", "ls", "{}"}})
+	streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "c1", Name: "ls", Args: "{}"}})
 }
 
 func TestStreamJSONErrorOn200(t *testing.T) {
@@ -238,18 +226,18 @@ func TestStreamJSONErrorOn200(t *testing.T) {
 		}))
 		r := run(t, testProvider(srv.URL, func(c *Config) { c.MaxRetries = -1 }))
 		srv.Close()
-		wantErr(t, r.err, provider.KindServer, "model is loading")
+		streamtest.WantErr(t, r.Err, testName, provider.KindServer, "model is loading")
 	}
 }
 
 func TestStreamMislabelledAsJSON(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(events(textChunk, stopChunk, "[DONE]"))
+		_, _ = io.WriteString(w, events(textChunk, stopChunk, "[DONE]"))
 	}))
 	defer srv.Close()
 	r := run(t, testProvider(srv.URL))
-	if r.err != nil || r.text != "hello" || r.finish != "stop" {
+	if r.Err != nil || r.Text != "hello" || r.Finish != "stop" {
 		t.Fatalf("result = %+v", r)
 	}
 }
@@ -278,17 +266,17 @@ func blockingServer(t *testing.T, head string, beforeHeaders bool) (*httptest.Se
 
 func TestStreamStall(t *testing.T) {
 	for _, before := range []bool{false, true} {
-		srv, _ := blockingServer(t, string(events(textChunk)), before)
+		srv, _ := blockingServer(t, events(textChunk), before)
 		r := run(t, testProvider(srv.URL, func(c *Config) { c.StallTimeout = 50 * time.Millisecond }))
-		perr := wantErr(t, r.err, provider.KindStream, "stream stalled: no data for 50ms")
+		perr := streamtest.WantErr(t, r.Err, testName, provider.KindStream, "stream stalled: no data for 50ms")
 		if perr.Error() != "testprov: stream error: stream stalled: no data for 50ms" {
 			t.Errorf("Error() = %q", perr.Error())
 		}
-		if !before && r.text != "hello" {
-			t.Errorf("text = %q", r.text)
+		if !before && r.Text != "hello" {
+			t.Errorf("text = %q", r.Text)
 		}
 	}
-	if got := New(Config{}).stallError().Message; got != "stream stalled: no data for 90s" {
+	if got := New(Config{}).caller.StallError().Message; got != "stream stalled: no data for 90s" {
 		t.Errorf("default stall message = %q", got)
 	}
 }
@@ -301,18 +289,18 @@ func TestStreamKeepAliveResetsStall(t *testing.T) {
 			w.(http.Flusher).Flush()
 			time.Sleep(20 * time.Millisecond)
 		}
-		_, _ = w.Write(events(textChunk, stopChunk, "[DONE]"))
+		_, _ = io.WriteString(w, events(textChunk, stopChunk, "[DONE]"))
 	}))
 	defer srv.Close()
 	// 400ms of comments in total, never 250ms of silence.
 	r := run(t, testProvider(srv.URL, func(c *Config) { c.StallTimeout = 250 * time.Millisecond }))
-	if r.err != nil || r.text != "hello" {
+	if r.Err != nil || r.Text != "hello" {
 		t.Fatalf("result = %+v", r)
 	}
 }
 
 func TestStreamContextCancelledMidStream(t *testing.T) {
-	srv, gone := blockingServer(t, string(events(textChunk)), false)
+	srv, gone := blockingServer(t, events(textChunk), false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var errs []error
@@ -336,7 +324,7 @@ func TestStreamContextCancelledMidStream(t *testing.T) {
 }
 
 func TestStreamConsumerStops(t *testing.T) {
-	srv, gone := blockingServer(t, string(events(textChunk)), false)
+	srv, gone := blockingServer(t, events(textChunk), false)
 	n := 0
 	for range testProvider(srv.URL).Stream(context.Background(), simpleRequest()) {
 		n++

@@ -4,6 +4,7 @@
 package streamtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -95,6 +96,24 @@ func SSEServer(t testing.TB, payload []byte) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// MemoryTransport answers every request with Payload as a 200 event stream, in
+// memory: a benchmark's network.
+type MemoryTransport struct{ Payload []byte }
+
+// RoundTrip implements http.RoundTripper.
+func (m MemoryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil {
+		_, _ = io.Copy(io.Discard, req.Body)
+		_ = req.Body.Close()
+	}
+	return &http.Response{
+		StatusCode: http.StatusOK,
+		Header:     http.Header{"Content-Type": {"text/event-stream"}},
+		Body:       io.NopCloser(bytes.NewReader(m.Payload)),
+		Request:    req,
+	}, nil
 }
 
 // Request is one request as a test server saw it.

@@ -25,13 +25,17 @@ type ErrorInfo struct {
 
 // ParseErrorBody extracts an ErrorInfo from a JSON error body. It understands
 //   - {"type": "error", "error": {"type", "message"}}                    Anthropic
-//   - {"error": {"message", "type", "code", "param"}}                    OpenAI
+//   - {"error": {"message", "type", "code", "param"}}                    OpenAI, DeepSeek, Groq
 //   - {"error": {"code": 400, "message", "status", "details": [...]}}    Google
-//   - [{"error": {...}}]                                                 Google's streams
+//   - [{"error": {...}}]                                                 Google's streams and compat API
 //   - {"type": "error", "code", "message"}                               Responses events
-//   - {"error": "text"}, {"message" | "detail": ...}                     relays
+//   - {"error": {"code": 429, "message", "metadata": {"raw"}}}           OpenRouter: the
+//     upstream's own words are in metadata.raw and win over "Provider returned error"
+//   - {"error": "text"}                                                  Ollama, llama.cpp
+//   - {"message" | "detail": ..., "type", "code"}                        vLLM, FastAPI servers
 //
-// ok is false when body is not JSON.
+// ok is false when body is not JSON; the Content-Type is never consulted (DeepSeek
+// serves error JSON as application/octet-stream, case 39).
 func ParseErrorBody(body []byte) (info ErrorInfo, ok bool) {
 	body = bytes.TrimSpace(body)
 	if len(body) > 0 && body[0] == '[' {
@@ -101,7 +105,29 @@ func parseErrorObject(obj map[string]json.RawMessage) ErrorInfo {
 			}
 		}
 	}
+	if upstream := metadataRaw(obj["metadata"]); upstream != "" {
+		info.Message = upstream
+	}
 	return info
+}
+
+// metadataRaw returns OpenRouter's error.metadata.raw: the upstream provider's error,
+// itself sometimes a JSON error document (then its message is taken).
+func metadataRaw(meta json.RawMessage) string {
+	var m struct {
+		Raw json.RawMessage `json:"raw"`
+	}
+	if IsNull(meta) || json.Unmarshal(meta, &m) != nil || IsNull(m.Raw) {
+		return ""
+	}
+	text := []byte(JSONString(m.Raw))
+	if len(text) == 0 {
+		text = m.Raw // an object rather than a string
+	}
+	if inner, ok := ParseErrorBody(text); ok && inner.Message != "" {
+		return inner.Message
+	}
+	return string(text)
 }
 
 // HTTPError turns a non-2xx response into a *provider.Error: the kind from the status
@@ -142,8 +168,9 @@ func StatusKind(status int, info ErrorInfo) provider.Kind {
 }
 
 // InStreamKind classifies an error that arrived inside a 200 stream (Anthropic's
-// "event: error", the Responses API's "error" event, a Gemini chunk holding "error").
-// Only what the caller can act on is singled out; anything else is KindStream.
+// "event: error", the Responses API's "error" event, a Gemini chunk holding "error",
+// a Chat Completions {"error":...} chunk or "event: error" frame). Only what the
+// caller can act on is singled out; anything else is KindStream.
 func InStreamKind(info ErrorInfo) provider.Kind {
 	tc := strings.ToLower(info.Type + " " + info.Code)
 	switch {
@@ -171,9 +198,10 @@ func IsQuota(info ErrorInfo) bool {
 	return info.Code == "insufficient_quota" || info.Type == "insufficient_quota"
 }
 
-// contextWords are phrases that mark a too-long prompt across servers: OpenAI
-// ("maximum context length", "context_length_exceeded"), Anthropic ("prompt is too
-// long"), Gemini ("input token count ... exceeds the maximum"), others ("context
+// contextWords are phrases that mark a too-long prompt across servers: OpenAI, vLLM
+// and DeepSeek ("maximum context length", "context_length_exceeded"), Anthropic
+// ("prompt is too long"), Gemini ("input token count ... exceeds the maximum"),
+// llama.cpp ("exceeds the available context size"), Mistral and others ("context
 // window").
 var contextWords = []string{
 	"context_length", "context length", "maximum context", "context window",
@@ -189,6 +217,16 @@ func IsContextLength(info ErrorInfo) bool {
 		}
 	}
 	return false
+}
+
+// StreamError builds the error for an error reported inside a 200 stream: one line,
+// classified by InStreamKind, "unknown error" when the server said nothing.
+func StreamError(name string, info ErrorInfo) *provider.Error {
+	msg := OneLine(info.Message)
+	if msg == "" {
+		msg = "unknown error"
+	}
+	return &provider.Error{Provider: name, Kind: InStreamKind(info), Message: msg}
 }
 
 // Redact removes key from a provider error's message: some providers echo the key

@@ -26,6 +26,19 @@ type Caller struct {
 	Refine func(e *provider.Error, info ErrorInfo) *provider.Error
 }
 
+// NewCaller builds a Caller from an adapter's configuration fields, where a nil client
+// means http.DefaultClient, a zero stall the adapter's defaultStall, and a negative
+// stall no guard.
+func NewCaller(name string, client *http.Client, stall, defaultStall time.Duration) Caller {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	if stall == 0 {
+		stall = defaultStall
+	}
+	return Caller{Name: name, Client: client, Stall: stall}
+}
+
 // Exchange is one HTTP request whose response arrived with a 2xx status. Its Body is
 // read through the stall watchdog; Close releases everything.
 type Exchange struct {

@@ -44,8 +44,14 @@ func TestRetryHint(t *testing.T) {
 		{"none", nil, "slow down", 0, false},
 		{"retry-after-ms wins", map[string]string{"retry-after-ms": "1500", "retry-after": "9"}, "", 1500 * time.Millisecond, true},
 		{"retry-after seconds", map[string]string{"retry-after": "7"}, "", 7 * time.Second, true},
+		{"retry-after fraction", map[string]string{"retry-after": "1.5"}, "", 1500 * time.Millisecond, true},
 		{"retry-after date", map[string]string{"retry-after": "Tue, 26 Mar 2024 20:00:01 GMT"}, "", 2 * time.Second, true},
+		{"retry-after past date", map[string]string{"retry-after": "Tue, 26 Mar 2024 19:00:00 GMT"}, "", 0, true},
+		{"retry-after garbage falls through", map[string]string{"retry-after": "soon"}, "Please try again in 2s.", 2 * time.Second, true},
 		{"message", nil, "Please try again in 1m30s. Visit", 90 * time.Second, true},
+		{"message minutes", nil, "Please try again in 1m30s. Visit ...", 90 * time.Second, true},
+		{"message ms", nil, "Rate limit reached. Please try again in 120ms.", 120 * time.Millisecond, true},
+		{"message unparsable", nil, "Please try again in a moment.", 0, false},
 	}
 	for _, tc := range tests {
 		h := http.Header{}
@@ -110,6 +116,10 @@ func TestParseErrorBody(t *testing.T) {
 		{`{"error":{"code":"insufficient_quota","message":"pay"}}`,
 			ErrorInfo{Message: "pay", Code: "insufficient_quota"}, provider.KindBilling},
 		{`{"error":"plain"}`, ErrorInfo{Message: "plain"}, provider.KindStream},
+		{`{"error":{"code":429,"message":"Provider returned error","metadata":{"raw":"upstream busy\n","provider_name":"X"}}}`,
+			ErrorInfo{Message: "upstream busy\n", Code: "429", Status: 429}, provider.KindRateLimit},
+		{`{"error":{"code":400,"message":"Provider returned error","metadata":{"raw":{"error":{"message":"bad schema"}}}}}`,
+			ErrorInfo{Message: "bad schema", Code: "400", Status: 400}, provider.KindStream},
 	}
 	for _, tc := range tests {
 		got, ok := ParseErrorBody([]byte(tc.body))
@@ -119,5 +129,51 @@ func TestParseErrorBody(t *testing.T) {
 	}
 	if _, ok := ParseErrorBody([]byte("<html>")); ok {
 		t.Error("HTML parsed as JSON")
+	}
+}
+
+// TestInStreamKind: in-stream errors of the Chat Completions dialects (OpenRouter,
+// Groq, Anthropic bodies passed through by relays).
+func TestInStreamKind(t *testing.T) {
+	tests := []struct {
+		body string
+		kind provider.Kind
+	}{
+		{`{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}`, provider.KindBilling},
+		{`{"error":{"message":"no credits","code":402}}`, provider.KindBilling},
+		{`{"error":{"message":"slow down","type":"rate_limit_error"}}`, provider.KindRateLimit},
+		{`{"error":{"message":"bad key","type":"authentication_error"}}`, provider.KindAuth},
+		{`{"error":{"message":"forbidden","status_code":403}}`, provider.KindAuth},
+		{`{"error":{"message":"prompt is too long: 300000 tokens"}}`, provider.KindContextLength},
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, provider.KindServer},
+		{`{"error":{"message":"boom","status_code":502}}`, provider.KindServer},
+		{`{"error":{"message":"Tool call validation failed","code":"tool_use_failed","status_code":400}}`, provider.KindStream},
+	}
+	for _, tc := range tests {
+		info, ok := ParseErrorBody([]byte(tc.body))
+		if got := InStreamKind(info); !ok || got != tc.kind {
+			t.Errorf("%s: kind %s, want %s", tc.body, got, tc.kind)
+		}
+	}
+}
+
+func TestStreamError(t *testing.T) {
+	e := StreamError("p", ErrorInfo{Message: "slow\ndown", Type: "rate_limit_error"})
+	if e.Provider != "p" || e.Kind != provider.KindRateLimit || e.Message != "slow down" || e.Status != 0 {
+		t.Errorf("StreamError = %+v", *e)
+	}
+	if e := StreamError("p", ErrorInfo{}); e.Message != "unknown error" || e.Kind != provider.KindStream {
+		t.Errorf("empty StreamError = %+v", *e)
+	}
+}
+
+func TestNewCaller(t *testing.T) {
+	c := NewCaller("p", nil, 0, 90*time.Second)
+	if c.Name != "p" || c.Client != http.DefaultClient || c.Stall != 90*time.Second {
+		t.Errorf("defaults: %+v", c)
+	}
+	client := &http.Client{}
+	if c := NewCaller("p", client, -1, 90*time.Second); c.Client != client || c.Stall != -1 {
+		t.Errorf("explicit: %+v", c)
 	}
 }
