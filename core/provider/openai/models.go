@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"net/http"
+	"pincer/core/provider/internal/wire"
 )
 
 // ListModels returns the ids of the models the endpoint serves, in the server's
@@ -12,7 +13,7 @@ import (
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 	ids, err := p.caller.ModelIDs(ctx, p.retry, p.request(http.MethodGet, "/models", nil, "application/json"))
 	if err != nil {
-		return nil, p.redact(err)
+		return nil, wire.Redact(err, p.apiKey)
 	}
 	return ids, nil
 }
