@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // version is pincer's version, set at build time with -ldflags "-X main.version=...".
@@ -32,6 +33,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 const topUsage = `pincer — a coding agent for the terminal
 
 Usage:
+  pincer [flags]                       the full-screen workbench in this directory
   pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
   pincer sessions [list] [--json]      list sessions, newest first
   pincer sessions show ID [--json]     a session's transcript and events
@@ -54,10 +56,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var code int
 	var err error
 	switch {
-	case len(args) == 0:
-		// The workbench (DESIGN.md's `pincer` with no arguments) is not in this build.
-		fmt.Fprint(stdout, "The full-screen workbench is not part of this build yet; use \"pincer run PROMPT\".\n\n"+topUsage)
-		return 0
+	case len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "--version":
+		code, err = cmdTUI(args, stdout, stderr)
 	case args[0] == "run":
 		code, err = cmdRun(args[1:], stdin, stdout, stderr)
 	case args[0] == sandboxExecCommand:

@@ -1,0 +1,297 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"pincer/core/agent"
+	"pincer/core/event"
+	"pincer/themes"
+	"pincer/ui/tui/transcript"
+)
+
+// Options configure a Workbench.
+type Options struct {
+	// Theme colours everything; nil: themes.FromEnv("") (dark, NO_COLOR honoured).
+	Theme *themes.Theme
+	// Screen is the screen to draw on; nil: the terminal (alternate screen).
+	Screen tcell.Screen
+	// Keys is the key map; nil: DefaultKeyMap().
+	Keys *KeyMap
+	// Model is shown in the status line until the session names its own.
+	Model string
+	// Mode is the permission mode shown in the status line.
+	Mode string
+	// Cwd is the workspace root, for would-be diffs; default: the session's cwd.
+	Cwd string
+	// ContextWindow is the model's context size in tokens, for the context-use
+	// percentage; 0 shows it as unknown.
+	ContextWindow int64
+}
+
+// Pane indexes, in focus order.
+const (
+	paneTranscript = iota
+	paneTimeline
+	paneApprovals
+	paneDiff
+	paneInput
+	paneCount
+)
+
+// flash is a one-line message of the workbench itself (not from the log).
+type flash struct{ level, text string }
+
+// Workbench is the full-screen workbench. Create it with New, hand Approver()
+// to the agent's config, Attach the agent and session when they are ready (the
+// first frame does not wait for them), and Run it. Stop may be called from any
+// goroutine, any number of times.
+type Workbench struct {
+	opts     Options
+	theme    *themes.Theme
+	keys     *KeyMap
+	app      *tview.Application
+	screen   *pasteScreen
+	approver *Approver
+	pump     *pump
+
+	// Widgets: created in New, touched only on the event loop.
+	view      *transcript.View
+	timeline  *listPane
+	approvals *listPane
+	diff      *diffPane
+	input     *tview.TextArea
+	reason    *tview.InputField
+	root      *rootView
+
+	// Event-loop state.
+	focus     int
+	lastList  int // paneTimeline or paneApprovals: what the diff pane follows
+	zoom      int // pane index, or -1
+	helpOpen  bool
+	mouse     bool
+	lastCtrlC time.Time
+
+	mu         sync.Mutex // guards the fields below; taken by every draw
+	model      *Model
+	ag         *agent.Agent
+	sessionID  string
+	storeState string // shown instead of the session until Attach
+	flash      flash
+	running    bool
+	turnCancel context.CancelFunc
+	reasonFor  string // request ID a deny reason is being typed for (written on the event loop)
+	reasonWhat string // its summary
+	helpOffset int    // first line of the help screen, when it scrolls
+	diffCache  map[string]*diffEntry
+	synced     map[string]syncRecord
+	resetView  bool
+	restore    string   // input to put back in the box (a turn that did not start)
+	notes      []string // local notices waiting to be added to the transcript
+	noteSeq    int
+
+	ctx      context.Context // ends when the workbench stops: turns, diff workers
+	cancel   context.CancelFunc
+	bg       sync.WaitGroup
+	stopOnce sync.Once
+	stopped  atomic.Bool
+}
+
+// New builds the workbench on opts.Screen (or the terminal). The screen is
+// initialised here, so the caller can Stop it even before Run.
+func New(opts Options) (*Workbench, error) {
+	th := opts.Theme
+	if th == nil {
+		th = themes.FromEnv("")
+	}
+	keys := opts.Keys
+	if keys == nil {
+		keys = DefaultKeyMap()
+	}
+	screen := opts.Screen
+	if screen == nil {
+		s, err := tcell.NewScreen()
+		if err != nil {
+			return nil, fmt.Errorf("open the terminal: %w", err)
+		}
+		screen = s
+	}
+	th.ApplyToTview()
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(), approver: NewApprover(),
+		model: NewModel(), zoom: -1, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
+		diffCache: map[string]*diffEntry{}, synced: map[string]syncRecord{}, ctx: ctx, cancel: cancel}
+	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
+	w.buildWidgets()
+	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }}
+	w.app.SetScreen(w.screen)
+	// After SetScreen: on a screen of our own, earlier calls do not take effect.
+	w.app.EnablePaste(true)
+	w.app.EnableMouse(false)
+	w.app.SetRoot(w.root, true)
+	w.app.SetInputCapture(w.capture)
+	w.app.SetFocus(w.input)
+	return w, nil
+}
+
+// buildWidgets creates the panes and the input box.
+func (w *Workbench) buildWidgets() {
+	style := w.theme.Style
+	w.view = w.newTranscriptView()
+	w.timeline = newListPane(w.timelineRows, style, true)
+	w.approvals = newListPane(w.approvalRows, style, false)
+	w.diff = newDiffPane(w.diffContentLocked, style)
+	w.input = tview.NewTextArea().SetPlaceholder("Ask pincer…  (Enter sends, Alt+Enter or Ctrl+J adds a line)")
+	w.input.SetTextStyle(style("text")).SetPlaceholderStyle(style("muted"))
+	w.input.SetBorder(true)
+	w.reason = tview.NewInputField().SetLabel("Reason for the model: ")
+	w.reason.SetBorder(true).SetTitle(" Deny with a reason (Enter sends, Esc cancels) ")
+	for _, b := range []*tview.Box{w.timeline.Box, w.approvals.Box, w.diff.Box, w.input.Box, w.reason.Box} {
+		b.SetTitleAlign(tview.AlignLeft)
+	}
+	w.root = &rootView{Box: tview.NewBox(), w: w}
+}
+
+// newTranscriptView makes an empty transcript pane.
+func (w *Workbench) newTranscriptView() *transcript.View {
+	v := transcript.New(w.theme)
+	v.SetBorder(true).SetTitle(" 1 Transcript ").SetTitleAlign(tview.AlignLeft)
+	return v
+}
+
+// Approver returns the workbench's agent.Approver, for agent.Config.
+func (w *Workbench) Approver() *Approver { return w.approver }
+
+// Attach connects the agent and shows sessionID, replaying its events from
+// sequence 1. Safe from any goroutine; call it once the store is open.
+func (w *Workbench) Attach(ag *agent.Agent, sessionID string) {
+	w.mu.Lock()
+	w.ag, w.storeState = ag, ""
+	w.mu.Unlock()
+	w.showSession(sessionID)
+}
+
+// showSession switches the panes to another session of the attached agent.
+// It must not be called on the event loop with the mutex held.
+func (w *Workbench) showSession(sessionID string) {
+	w.mu.Lock()
+	ag := w.ag
+	w.mu.Unlock()
+	if ag == nil {
+		return
+	}
+	w.pump.follow(ag.Log(), sessionID, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.model, w.sessionID = NewModel(), sessionID
+		w.diffCache, w.resetView = map[string]*diffEntry{}, true
+	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
+}
+
+// Notify shows a one-line message of the given level ("info", "warning",
+// "error") in the status line. Safe from any goroutine.
+func (w *Workbench) Notify(level, text string) {
+	w.mu.Lock()
+	w.flash = flash{level, text}
+	w.mu.Unlock()
+	w.pump.markDirty()
+}
+
+// SetStoreState replaces what the status line shows until Attach ("opening
+// store…", or why the store could not open). Safe from any goroutine.
+func (w *Workbench) SetStoreState(text string) {
+	w.mu.Lock()
+	w.storeState = text
+	w.mu.Unlock()
+	w.pump.markDirty()
+}
+
+// applyEvent folds one event of the followed session into the model.
+func (w *Workbench) applyEvent(ev event.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.model.Apply(ev)
+	if ev.Type == event.PermissionResolved {
+		var d event.PermissionResolvedData
+		if ev.Decode(&d) == nil {
+			w.approver.Forget(d.RequestID)
+			delete(w.diffCache, d.RequestID)
+		}
+	}
+}
+
+// drawFrame is the pump's redraw: it runs the frame's state sync on the event
+// loop and draws. Called only from the pump's coalescer.
+func (w *Workbench) drawFrame() {
+	w.app.QueueUpdateDraw(w.syncFrame)
+}
+
+// Run shows the workbench and blocks until it stops (Stop, a double Ctrl+C, a
+// terminal error). Before it returns, every goroutine the workbench started
+// has ended (a turn still running is cancelled and given up to 10 s to end).
+func (w *Workbench) Run() error {
+	if w.stopped.Load() { // stopped before it ran (a signal during start-up)
+		return nil
+	}
+	w.pump.start()
+	err := w.app.Run()
+	w.Stop()
+	done := make(chan struct{})
+	go func() { w.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		return errors.Join(err, errors.New("a turn did not end within 10 s of quitting"))
+	}
+	return err
+}
+
+// Stop cancels any running turn, stops the pump, then the application (in
+// that order: a redraw queued after the event loop ends would block forever).
+// Safe from any goroutine, but on the event loop use stopAsync.
+func (w *Workbench) Stop() {
+	w.stopOnce.Do(func() {
+		w.stopped.Store(true)
+		w.cancel()
+		w.pump.stop()
+		w.app.Stop()
+	})
+}
+
+// Abort restores the terminal at once without waiting for anything: for a
+// panic, when the event loop may be gone and Stop could wait forever.
+func (w *Workbench) Abort() {
+	w.cancel()
+	w.app.Stop()
+}
+
+// stopAsync stops the workbench from the event loop, which must keep running
+// until the pump's last frame is drawn.
+func (w *Workbench) stopAsync() { go w.Stop() }
+
+// guard is deferred in every goroutine of the workbench: a panic restores the
+// terminal before it crashes the program with its stack.
+func (w *Workbench) guard() {
+	if r := recover(); r != nil {
+		w.cancel()
+		w.app.Stop()
+		panic(r)
+	}
+}
+
+// goBackground runs f in a goroutine that Run waits for.
+func (w *Workbench) goBackground(f func()) {
+	w.bg.Add(1)
+	go func() {
+		defer w.bg.Done()
+		defer w.guard()
+		f()
+	}()
+}

@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"pincer/core/agent"
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/persist"
+	"pincer/sandbox"
+	"pincer/themes"
+	"pincer/tools"
+)
+
+// turnScript is one scripted model response. With block set the stream waits
+// for its context to end after its events (a turn that runs until cancelled).
+type turnScript struct {
+	events []provider.Event
+	block  bool
+}
+
+// scriptProvider is an in-process provider.Provider that replays responses in
+// order and records the requests; past the script it answers "done".
+type scriptProvider struct {
+	mu       sync.Mutex
+	steps    []turnScript
+	requests []provider.Request
+}
+
+func (s *scriptProvider) Name() string { return "fake" }
+
+func (s *scriptProvider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	st := turnScript{events: answer("done")}
+	if len(s.steps) > 0 {
+		st, s.steps = s.steps[0], s.steps[1:]
+	}
+	s.mu.Unlock()
+	return func(yield func(provider.Event, error) bool) {
+		for _, ev := range st.events {
+			if ctx.Err() != nil {
+				yield(provider.Event{}, ctx.Err())
+				return
+			}
+			if !yield(ev, nil) {
+				return
+			}
+		}
+		if st.block {
+			<-ctx.Done()
+			yield(provider.Event{}, ctx.Err())
+		}
+	}
+}
+
+// request returns the i-th request the provider got.
+func (s *scriptProvider) request(i int) provider.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests[i]
+}
+
+// count returns how many requests the provider got.
+func (s *scriptProvider) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+func answer(text string) []provider.Event {
+	return []provider.Event{{Type: provider.EventTextDelta, Text: text}, {Type: provider.EventDone, FinishReason: "stop"}}
+}
+
+func callTool(id, name, args string) turnScript {
+	return turnScript{events: []provider.Event{
+		{Type: provider.EventToolCall, ToolCall: message.Part{Type: message.PartToolCall, ToolCallID: id, ToolName: name, Input: args}},
+		{Type: provider.EventDone, FinishReason: "tool_calls"},
+	}}
+}
+
+// newTestAgent builds an agent over a memory store in a temporary workspace,
+// with the real tools, default permission mode and the given approver.
+func newTestAgent(t *testing.T, prov provider.Provider, approver agent.Approver) (*agent.Agent, string) {
+	t.Helper()
+	ws, err := sandbox.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := agent.New(agent.Config{Store: persist.NewMemory(), Provider: prov, Model: "m", ModelName: "fake/m",
+		Tools: tools.Default(), Workspace: ws, SystemPrompt: "You are a test.", PermissionMode: permission.ModeDefault,
+		Approver: approver, DeltaInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ag, ws.Root()
+}
+
+// simBench is a workbench running on a simulation screen.
+type simBench struct {
+	t    *testing.T
+	w    *Workbench
+	sim  tcell.SimulationScreen
+	done chan error
+}
+
+// startBench runs a workbench on a width×height simulation screen; it is
+// stopped at the end of the test.
+func startBench(t *testing.T, width, height int, opts Options) *simBench {
+	t.Helper()
+	sim := tcell.NewSimulationScreen("UTF-8")
+	opts.Screen = sim
+	if opts.Theme == nil {
+		opts.Theme = themes.Dark()
+	}
+	if opts.Model == "" {
+		opts.Model = "fake/m"
+	}
+	if opts.Mode == "" {
+		opts.Mode = "default"
+	}
+	w, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.SetSize(width, height) // after SetScreen, which resets the size
+	b := &simBench{t: t, w: w, sim: sim, done: make(chan error, 1)}
+	go func() { b.done <- w.Run() }()
+	t.Cleanup(b.stop)
+	return b
+}
+
+// stop stops the workbench and waits for Run to return.
+func (b *simBench) stop() {
+	b.w.Stop()
+	select {
+	case err := <-b.done:
+		if err != nil {
+			b.t.Errorf("Run: %v", err)
+		}
+		b.done <- nil // later stops return at once
+	case <-time.After(15 * time.Second):
+		b.t.Fatal("Run did not return after Stop")
+	}
+}
+
+// text returns the screen as lines, read on the event loop.
+func (b *simBench) text() string {
+	var out strings.Builder
+	b.w.app.QueueUpdate(func() {
+		cells, width, height := b.sim.GetContents()
+		for y := 0; y < height; y++ {
+			for x := 0; x < width; x++ {
+				c := cells[y*width+x]
+				if len(c.Runes) == 0 || c.Runes[0] == 0 {
+					out.WriteByte(' ')
+					continue
+				}
+				out.WriteString(string(c.Runes))
+			}
+			out.WriteByte('\n')
+		}
+	})
+	return out.String()
+}
+
+// waitFor polls the screen until cond holds (5 s at most: a wait, not a timing
+// assertion).
+func (b *simBench) waitFor(what string, cond func(screen string) bool) string {
+	b.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s := b.text()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("timed out waiting for %s; screen:\n%s", what, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitText waits until the screen contains every one of texts.
+func (b *simBench) waitText(texts ...string) string {
+	b.t.Helper()
+	return b.waitFor(strings.Join(texts, ", "), func(s string) bool {
+		for _, t := range texts {
+			if !strings.Contains(s, t) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// key injects one key.
+func (b *simBench) key(k tcell.Key, r rune, mod tcell.ModMask) { b.sim.InjectKey(k, r, mod) }
+
+// typeText injects runes one by one.
+func (b *simBench) typeText(s string) {
+	for _, r := range s {
+		b.sim.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+	}
+}
+
+// post injects a non-key event, retrying while the queue is full.
+func (b *simBench) post(ev tcell.Event) {
+	for b.sim.PostEvent(ev) != nil {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// model runs f on the workbench's model under its mutex.
+func (b *simBench) model(f func(m *Model)) {
+	b.w.mu.Lock()
+	defer b.w.mu.Unlock()
+	f(b.w.model)
+}
+
+// waitModel polls the model until cond holds.
+func (b *simBench) waitModel(what string, cond func(m *Model) bool) {
+	b.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ok := false
+		b.model(func(m *Model) { ok = cond(m) })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("timed out waiting for %s; screen:\n%s", what, b.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// events returns a session's whole log.
+func events(t *testing.T, ag *agent.Agent, sessionID string) []event.Event {
+	t.Helper()
+	evs, err := ag.Log().Read(context.Background(), sessionID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}

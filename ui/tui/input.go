@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// quitWindow is how soon a second Ctrl+C must follow the first to quit.
+const quitWindow = 2 * time.Second
+
+// capture is the application's input capture: it sees every key first (the
+// input box would swallow Tab), looks it up in the key map for the focused
+// pane and acts. Keys it does not use go on to the focused text field; in
+// the panes, unbound keys are dropped. It runs on the event loop: it mutates
+// state directly and never queues updates.
+func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
+	if w.helpOpen {
+		w.helpKey(ev)
+		return nil
+	}
+	if w.reasonFor != "" {
+		return w.reasonKey(ev)
+	}
+	act, ok := w.keys.Lookup(w.contexts(), ev)
+	if !ok {
+		switch {
+		case ev.Key() == tcell.KeyCtrlC:
+			return nil // tview would stop the application without stopping the pump
+		case w.focus == paneInput:
+			return ev
+		}
+		return nil
+	}
+	if act != ActQuit {
+		w.lastCtrlC = time.Time{}
+	}
+	switch act {
+	case ActQuit:
+		if !w.lastCtrlC.IsZero() && time.Since(w.lastCtrlC) < quitWindow {
+			w.stopAsync()
+			return nil
+		}
+		w.lastCtrlC = time.Now()
+		w.Notify("info", "press Ctrl+C again to quit")
+	case ActCancel:
+		w.cancelOrClose()
+	case ActSend:
+		w.submit(w.input.GetText())
+	case ActNewline:
+		return tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone) // the text area inserts a line
+	case ActFocusNext:
+		if w.focus == paneInput && w.completeSlash() {
+			return nil
+		}
+		w.setFocus((w.focus + 1) % paneCount)
+	case ActFocusPrev:
+		w.setFocus((w.focus + paneCount - 1) % paneCount)
+	case ActFocusTrans, ActFocusTime, ActFocusAppr, ActFocusDiff, ActFocusInput:
+		w.setFocus(map[Action]int{ActFocusTrans: paneTranscript, ActFocusTime: paneTimeline,
+			ActFocusAppr: paneApprovals, ActFocusDiff: paneDiff, ActFocusInput: paneInput}[act])
+	case ActZoom:
+		w.toggleZoom()
+	case ActHelp, ActHelpAnywhere:
+		w.helpOpen, w.helpOffset = true, 0
+	case ActMouse:
+		w.mouse = !w.mouse
+		w.app.EnableMouse(w.mouse)
+		if w.mouse {
+			w.Notify("info", "mouse capture on (F2 turns it off to select text)")
+		} else {
+			w.Notify("info", "mouse capture off: the terminal selects text")
+		}
+	case ActToggle:
+		if b, ok := w.view.Selected(); ok {
+			w.view.Toggle(b.ID)
+		}
+	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny:
+		w.answerSelected(act, "")
+	case ActDenyReason:
+		w.startReason()
+	default:
+		if isNavigation(act) {
+			w.navigate(act)
+		}
+	}
+	return nil
+}
+
+// helpKey handles a key while the help screen is open: Esc, ?, F1, q or
+// Ctrl+C close it; the list keys scroll it.
+func (w *Workbench) helpKey(ev *tcell.EventKey) {
+	switch {
+	case ev.Key() == tcell.KeyEscape, ev.Key() == tcell.KeyF1, ev.Key() == tcell.KeyCtrlC,
+		ev.Key() == tcell.KeyRune && (ev.Rune() == '?' || ev.Rune() == 'q'):
+		w.helpOpen = false
+		return
+	}
+	act, _ := w.keys.Lookup([]Context{CtxList}, ev)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch act {
+	case ActDown:
+		w.helpOffset++
+	case ActUp:
+		w.helpOffset = max(0, w.helpOffset-1)
+	case ActPageDown:
+		w.helpOffset += 10
+	case ActPageUp:
+		w.helpOffset = max(0, w.helpOffset-10)
+	case ActTop:
+		w.helpOffset = 0
+	case ActBottom:
+		w.helpOffset = 1 << 20 // clamped when drawn
+	}
+}
+
+// cancelOrClose is Esc: cancel the running turn, else leave zoom.
+func (w *Workbench) cancelOrClose() {
+	w.mu.Lock()
+	cancel := w.turnCancel
+	w.mu.Unlock()
+	switch {
+	case cancel != nil:
+		cancel()
+		w.Notify("info", "cancelling the turn…")
+	case w.zoom >= 0:
+		w.zoom = -1
+	}
+}
+
+// navigate moves in the focused pane.
+func (w *Workbench) navigate(act Action) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch w.focus {
+	case paneTimeline:
+		w.timeline.move(act)
+		w.lastList = paneTimeline
+	case paneApprovals:
+		w.approvals.move(act)
+		w.lastList = paneApprovals
+	case paneDiff:
+		w.diff.scroll(act)
+	case paneTranscript:
+		canonical := map[Action]tcell.Key{ActDown: tcell.KeyDown, ActUp: tcell.KeyUp, ActTop: tcell.KeyHome,
+			ActBottom: tcell.KeyEnd, ActPageDown: tcell.KeyPgDn, ActPageUp: tcell.KeyPgUp}[act]
+		if act == ActBottom {
+			w.view.Follow(true)
+		}
+		if h := w.view.InputHandler(); h != nil {
+			h(tcell.NewEventKey(canonical, 0, tcell.ModNone), func(tview.Primitive) {})
+		}
+	}
+}
+
+// setFocus moves the focus to a pane. While a pane is zoomed, focusing
+// another pane zooms that one instead.
+func (w *Workbench) setFocus(i int) {
+	w.focus = i
+	if i == paneTimeline || i == paneApprovals {
+		w.lastList = i
+	}
+	if w.zoom >= 0 && i != paneInput {
+		w.zoom = i
+	}
+	w.app.SetFocus(w.pane(i))
+}
+
+// toggleZoom zooms the focused pane to the whole area above the input box, or
+// back.
+func (w *Workbench) toggleZoom() {
+	switch {
+	case w.zoom >= 0:
+		w.zoom = -1
+	case w.focus != paneInput:
+		w.zoom = w.focus
+	}
+}

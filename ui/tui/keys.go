@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Action names what a key does. Action names are what config overrides use.
+type Action string
+
+// The workbench's actions.
+const (
+	ActQuit         Action = "quit"
+	ActCancel       Action = "cancel"
+	ActFocusNext    Action = "focus.next"
+	ActFocusPrev    Action = "focus.prev"
+	ActFocusTrans   Action = "focus.transcript"
+	ActFocusTime    Action = "focus.timeline"
+	ActFocusAppr    Action = "focus.approvals"
+	ActFocusDiff    Action = "focus.diff"
+	ActFocusInput   Action = "focus.input"
+	ActHelpAnywhere Action = "help.anywhere"
+	ActMouse        Action = "mouse"
+	ActSend         Action = "send"
+	ActNewline      Action = "newline"
+	ActZoom         Action = "zoom"
+	ActHelp         Action = "help"
+	ActDown         Action = "down"
+	ActUp           Action = "up"
+	ActTop          Action = "top"
+	ActBottom       Action = "bottom"
+	ActPageUp       Action = "page.up"
+	ActPageDown     Action = "page.down"
+	ActToggle       Action = "toggle"
+	ActAllowOnce    Action = "approve.once"
+	ActAllowSession Action = "approve.session"
+	ActAllowAlways  Action = "approve.always"
+	ActDeny         Action = "deny"
+	ActDenyReason   Action = "deny.reason"
+)
+
+// Context says where a binding applies.
+type Context string
+
+// Key contexts, from the widest to the narrowest.
+const (
+	CtxGlobal     Context = "global"     // anywhere
+	CtxInput      Context = "input"      // the input box has focus
+	CtxPanes      Context = "panes"      // any pane but the input box has focus
+	CtxList       Context = "list"       // a scrollable pane has focus
+	CtxTranscript Context = "transcript" // the transcript has focus
+	CtxApprovals  Context = "approvals"  // the approval queue has focus
+)
+
+// Binding is one row of the key map: an action, where it applies, its keys and
+// its help text. Bar marks the bindings the help bar shows.
+type Binding struct {
+	Action  Action
+	Context Context
+	Keys    []Key
+	Help    string
+	Bar     bool
+}
+
+// KeyMap is the single table of key bindings. It drives key dispatch, the help
+// bar, the help screen and config overrides. It is not safe for concurrent
+// mutation; override keys before the workbench runs.
+type KeyMap struct {
+	bindings []Binding
+}
+
+// DefaultKeyMap returns the workbench's default bindings.
+func DefaultKeyMap() *KeyMap {
+	b := func(a Action, c Context, keys, help string, bar bool) Binding {
+		ks, err := ParseKeys(keys)
+		if err != nil {
+			panic(err) // the default table is a constant
+		}
+		return Binding{Action: a, Context: c, Keys: ks, Help: help, Bar: bar}
+	}
+	return &KeyMap{bindings: []Binding{
+		b(ActSend, CtxInput, "enter", "send", true),
+		b(ActNewline, CtxInput, "shift+enter alt+enter ctrl+j", "new line", true),
+		b(ActCancel, CtxGlobal, "esc", "cancel the running turn (or close, unzoom)", true),
+		b(ActQuit, CtxGlobal, "ctrl+c", "quit (press twice within 2 s)", true),
+		b(ActFocusNext, CtxGlobal, "tab", "focus the next pane", true),
+		b(ActFocusPrev, CtxGlobal, "shift+tab", "focus the previous pane", false),
+		b(ActFocusTrans, CtxGlobal, "alt+1", "focus the transcript", false),
+		b(ActFocusTime, CtxGlobal, "alt+2", "focus the timeline", false),
+		b(ActFocusAppr, CtxGlobal, "alt+3", "focus the approvals", false),
+		b(ActFocusDiff, CtxGlobal, "alt+4", "focus the diff", false),
+		b(ActFocusInput, CtxGlobal, "alt+0", "focus the input box", false),
+		b(ActHelpAnywhere, CtxGlobal, "f1", "help", true),
+		b(ActMouse, CtxGlobal, "f2", "mouse capture on or off (off: select text)", false),
+		b(ActAllowOnce, CtxApprovals, "y", "allow once", true),
+		b(ActAllowSession, CtxApprovals, "s", "allow for this session", true),
+		b(ActAllowAlways, CtxApprovals, "a", "always allow (a rule for exactly this request)", true),
+		b(ActDeny, CtxApprovals, "n", "deny", true),
+		b(ActDenyReason, CtxApprovals, "N", "deny with a reason for the model", true),
+		b(ActToggle, CtxTranscript, "enter space", "expand or collapse the selected entry", true),
+		b(ActDown, CtxList, "j down", "down", true),
+		b(ActUp, CtxList, "k up", "up", true),
+		b(ActTop, CtxList, "g home", "first", false),
+		b(ActBottom, CtxList, "G end", "last (and follow)", false),
+		b(ActPageUp, CtxList, "pgup", "page up", false),
+		b(ActPageDown, CtxList, "pgdn", "page down", false),
+		b(ActZoom, CtxPanes, "z", "zoom the pane to full screen and back", true),
+		b(ActHelp, CtxPanes, "?", "help", false),
+	}}
+}
+
+// Bindings returns a copy of the table, in its order.
+func (k *KeyMap) Bindings() []Binding {
+	out := make([]Binding, len(k.bindings))
+	for i, b := range k.bindings {
+		b.Keys = append([]Key(nil), b.Keys...)
+		out[i] = b
+	}
+	return out
+}
+
+// Override replaces the keys of an action with keys (one or more key names,
+// separated by spaces or commas: "ctrl+j alt+enter"). It fails on an unknown
+// action, a key it cannot parse, or a key another action already uses where
+// both could apply.
+func (k *KeyMap) Override(action, keys string) error {
+	idx := -1
+	for i, b := range k.bindings {
+		if string(b.Action) == action {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return fmt.Errorf("keys: unknown action %q", action)
+	}
+	ks, err := ParseKeys(keys)
+	if err != nil {
+		return err
+	}
+	if len(ks) == 0 {
+		return fmt.Errorf("keys: no key given for %q", action)
+	}
+	ctx := k.bindings[idx].Context
+	for i, b := range k.bindings {
+		if i == idx || !overlaps(ctx, b.Context) {
+			continue
+		}
+		for _, nk := range ks {
+			for _, ok := range b.Keys {
+				if nk == ok {
+					return fmt.Errorf("keys: %s is already bound to %q", nk, b.Action)
+				}
+			}
+		}
+	}
+	k.bindings[idx].Keys = ks
+	return nil
+}
+
+// overlaps reports whether bindings of two contexts can see the same key.
+func overlaps(a, b Context) bool {
+	if a == b || a == CtxGlobal || b == CtxGlobal {
+		return true
+	}
+	pane := func(c Context) bool { return c != CtxInput }
+	return pane(a) && pane(b)
+}
+
+// Lookup returns the action bound to ev in the first of contexts that has one.
+func (k *KeyMap) Lookup(contexts []Context, ev *tcell.EventKey) (Action, bool) {
+	for _, c := range contexts {
+		for _, b := range k.bindings {
+			if b.Context != c {
+				continue
+			}
+			for _, key := range b.Keys {
+				if key.Matches(ev) {
+					return b.Action, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// KeysOf returns the keys of an action ("" when unbound), as the help shows them.
+func (k *KeyMap) KeysOf(a Action) string {
+	for _, b := range k.bindings {
+		if b.Action == a {
+			names := make([]string, len(b.Keys))
+			for i, key := range b.Keys {
+				names[i] = key.String()
+			}
+			return strings.Join(names, "/")
+		}
+	}
+	return ""
+}
+
+// HelpBar returns "key help" pairs for the bar bindings of contexts, in table
+// order, first key only.
+func (k *KeyMap) HelpBar(contexts []Context) []string {
+	var out []string
+	for _, b := range k.bindings {
+		if !b.Bar || len(b.Keys) == 0 {
+			continue
+		}
+		for _, c := range contexts {
+			if b.Context == c {
+				help, _, _ := strings.Cut(b.Help, " (")
+				out = append(out, b.Keys[0].String()+" "+help)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// HelpLines returns the help screen: every binding, grouped by context.
+func (k *KeyMap) HelpLines() []string {
+	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals}
+	titles := map[Context]string{CtxGlobal: "Anywhere", CtxInput: "Input box", CtxPanes: "Panes",
+		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals"}
+	var out []string
+	for _, c := range order {
+		out = append(out, titles[c])
+		for _, b := range k.bindings {
+			if b.Context == c {
+				out = append(out, fmt.Sprintf("  %-24s %s", k.KeysOf(b.Action), b.Help))
+			}
+		}
+		out = append(out, "")
+	}
+	return out
+}

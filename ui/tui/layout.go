@@ -1,0 +1,266 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// narrowWidth is the terminal width below which the panes are stacked.
+const narrowWidth = 100
+
+// rect is a screen rectangle.
+type rect struct{ X, Y, W, H int }
+
+// layout places every pane, the status line and the help bar.
+type layout struct {
+	Panes  [paneCount]rect
+	Status rect
+	Help   rect
+	Main   rect // the area above the input box
+}
+
+// computeLayout arranges a width×height screen: the transcript large on the
+// left and timeline, approvals and diff stacked on the right (from narrowWidth
+// columns up), or all four stacked; the input box (inputLines of text, capped)
+// then the status line and the help bar at the bottom. A zoomed pane (zoom ≥ 0)
+// takes the whole area above the input box. Every size is clamped at zero, so
+// any terminal size is safe.
+func computeLayout(width, height, inputLines, zoom int) layout {
+	var l layout
+	width, height = max(width, 0), max(height, 0)
+	maxInput := 6
+	if width < narrowWidth {
+		maxInput = 3
+	}
+	inputH := min(max(inputLines, 1), maxInput) + 2
+	mainH := max(height-2-inputH, 0)
+	inputH = min(inputH, max(height-2, 0))
+	l.Main = rect{0, 0, width, mainH}
+	l.Panes[paneInput] = rect{0, mainH, width, inputH}
+	l.Status = rect{0, mainH + inputH, width, min(1, max(height-mainH-inputH, 0))}
+	l.Help = rect{0, mainH + inputH + 1, width, min(1, max(height-mainH-inputH-1, 0))}
+	if zoom >= 0 && zoom < paneInput {
+		l.Panes[zoom] = l.Main
+		return l
+	}
+	if width >= narrowWidth {
+		leftW := width * 3 / 5
+		l.Panes[paneTranscript] = rect{0, 0, leftW, mainH}
+		stack(&l, []int{paneTimeline, paneApprovals, paneDiff}, []int{30, 20, 50}, leftW, width-leftW, mainH)
+		return l
+	}
+	stack(&l, []int{paneTranscript, paneTimeline, paneApprovals, paneDiff}, []int{40, 18, 14, 28}, 0, width, mainH)
+	return l
+}
+
+// stack places panes one above the other in a column at x, sharing height by
+// percentages; each gets at least 3 rows while the column has room, and the
+// last takes what is left.
+func stack(l *layout, panes, percent []int, x, width, height int) {
+	hs := make([]int, len(panes))
+	total := 0
+	for i, p := range percent {
+		hs[i] = max(height*p/100, 3)
+		total += hs[i]
+	}
+	for i := 0; total > height && i < len(hs); i++ { // too little room: shrink from the top
+		cut := min(hs[i], total-height)
+		hs[i] -= cut
+		total -= cut
+	}
+	y := 0
+	for i, p := range panes {
+		h := hs[i]
+		if i == len(panes)-1 {
+			h = max(height-y, 0)
+		}
+		l.Panes[p] = rect{x, y, width, h}
+		y += h
+	}
+}
+
+// rootView is the application's root primitive: it lays the panes out on
+// every draw (so resizing is always safe), draws the status line, the help bar
+// and the help screen, and routes focus, keys, pastes and clicks to the pane
+// that has focus.
+type rootView struct {
+	*tview.Box
+	w *Workbench
+}
+
+// pane returns the primitive of a pane index.
+func (w *Workbench) pane(i int) tview.Primitive {
+	switch i {
+	case paneTranscript:
+		return w.view
+	case paneTimeline:
+		return w.timeline
+	case paneApprovals:
+		return w.approvals
+	case paneDiff:
+		return w.diff
+	}
+	if w.reasonFor != "" {
+		return w.reason
+	}
+	return w.input
+}
+
+// boxOf returns the tview.Box of a pane, for its border and title.
+func (w *Workbench) boxOf(i int) *tview.Box {
+	switch i {
+	case paneTranscript:
+		return w.view.Box
+	case paneTimeline:
+		return w.timeline.Box
+	case paneApprovals:
+		return w.approvals.Box
+	case paneDiff:
+		return w.diff.Box
+	}
+	if w.reasonFor != "" {
+		return w.reason.Box
+	}
+	return w.input.Box
+}
+
+// Draw lays out and draws everything, holding the workbench mutex.
+func (r *rootView) Draw(screen tcell.Screen) {
+	w := r.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, _, width, height := r.GetRect()
+	inputLines := strings.Count(w.input.GetText(), "\n") + 1
+	if w.reasonFor != "" {
+		inputLines = 1
+	}
+	l := computeLayout(width, height, inputLines, w.zoom)
+	w.fitInputLocked(l.Panes[paneInput])
+	w.setTitlesLocked()
+	for i := 0; i < paneCount; i++ {
+		rc := l.Panes[i]
+		if rc.W <= 0 || rc.H <= 0 {
+			continue
+		}
+		box := w.boxOf(i)
+		if i == w.focus {
+			box.SetBorderColor(w.theme.Color("accent"))
+		} else {
+			box.SetBorderColor(w.theme.Color("muted"))
+		}
+		p := w.pane(i)
+		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
+		p.Draw(screen)
+	}
+	w.drawStatusLocked(screen, l.Status)
+	w.drawHelpBarLocked(screen, l.Help)
+	if w.helpOpen {
+		w.drawHelpScreenLocked(screen, l.Main)
+	}
+}
+
+// fitInputLocked scrolls the input box back to its top when its whole text
+// fits: the box grows with its text, and a paste typed into a one-line box
+// would otherwise stay scrolled down.
+func (w *Workbench) fitInputLocked(r rect) {
+	innerW, innerH := r.W-2, r.H-2
+	if innerW <= 0 || innerH <= 0 || w.reasonFor != "" {
+		return
+	}
+	rows := 0
+	for _, line := range strings.Split(w.input.GetText(), "\n") {
+		rows += max(1, (textWidth(line)+innerW-1)/innerW)
+	}
+	if rows <= innerH {
+		w.input.SetOffset(0, 0)
+	}
+}
+
+// setTitlesLocked writes the pane titles: number, name, counts, zoom mark.
+func (w *Workbench) setTitlesLocked() {
+	zoomMark := func(i int) string {
+		if w.zoom == i {
+			return tview.Escape(" [zoomed]")
+		}
+		return ""
+	}
+	w.view.SetTitle(" 1 Transcript" + zoomMark(paneTranscript) + " ")
+	w.diff.mark = zoomMark(paneDiff)
+	w.timeline.SetTitle(fmt.Sprintf(" 2 Timeline (%d)%s ", len(w.model.Timeline), zoomMark(paneTimeline)))
+	n := len(w.model.Approvals)
+	w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s ", n, zoomMark(paneApprovals)))
+	if n > 0 {
+		w.approvals.SetTitleColor(w.theme.Color("warning"))
+	} else {
+		w.approvals.SetTitleColor(w.theme.Color("accent"))
+	}
+	title := " Input "
+	if w.running || w.model.Status.Turn == TurnRunning {
+		title = " Input · a turn is running (Esc cancels it) "
+	}
+	w.input.SetTitle(title)
+}
+
+// Focus hands focus to the focused pane.
+func (r *rootView) Focus(delegate func(p tview.Primitive)) { delegate(r.w.pane(r.w.focus)) }
+
+// HasFocus reports whether any pane has focus.
+func (r *rootView) HasFocus() bool {
+	for i := 0; i < paneCount; i++ {
+		if r.w.pane(i).HasFocus() {
+			return true
+		}
+	}
+	return false
+}
+
+// InputHandler passes keys the application capture let through to the
+// focused pane (the input box, the reason field).
+func (r *rootView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return r.WrapInputHandler(func(ev *tcell.EventKey, setFocus func(tview.Primitive)) {
+		if h := r.w.pane(r.w.focus).InputHandler(); h != nil {
+			h(ev, setFocus)
+		}
+	})
+}
+
+// PasteHandler puts a paste into the focused text field; pasted into a pane,
+// it goes to the input box, which takes focus.
+func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
+	return r.WrapPasteHandler(func(text string, setFocus func(tview.Primitive)) {
+		w := r.w
+		if w.focus != paneInput {
+			w.setFocus(paneInput)
+		}
+		if h := w.pane(paneInput).PasteHandler(); h != nil {
+			h(text, setFocus)
+		}
+	})
+}
+
+// MouseHandler (only while mouse capture is on) focuses the clicked pane and
+// lets it handle the click.
+func (r *rootView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return r.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
+		w := r.w
+		x, y := ev.Position()
+		for i := 0; i < paneCount; i++ {
+			p := w.pane(i)
+			px, py, pw, ph := p.GetRect()
+			if x < px || y < py || x >= px+pw || y >= py+ph {
+				continue
+			}
+			if action == tview.MouseLeftClick && i != w.focus {
+				w.setFocus(i)
+			}
+			if h := p.MouseHandler(); h != nil {
+				return h(action, ev, func(tview.Primitive) {})
+			}
+			return true, nil
+		}
+		return false, nil
+	})
+}

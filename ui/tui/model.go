@@ -1,0 +1,238 @@
+// Package tui is pincer's full-screen workbench: a tview application with a
+// transcript, a tool-call timeline, an approval queue, a diff preview, a
+// multi-line input box and a status line.
+//
+// The contract, in the order the code keeps it:
+//
+//   - The session's event log is the only feed of every pane. One pump
+//     goroutine follows the log from sequence 1, applies each event to a Model
+//     (a pure reducer, Model.Apply) under the workbench mutex and marks the
+//     screen dirty; a coalescing loop redraws at most 30 times a second, and
+//     only when something changed. A workbench that attaches late therefore
+//     shows exactly what one that watched live shows.
+//   - Input handlers run on the tview event loop and mutate state directly;
+//     nothing on the event loop ever calls QueueUpdate or QueueUpdateDraw.
+//   - Every key comes from one KeyMap table, which also writes the help bar
+//     and the help screen and takes config overrides.
+//   - Approvals go back to the agent through the Approver; Approve blocks
+//     until the person answers or the turn's context ends.
+//   - Stop ends the pump and every goroutine the workbench started before it
+//     stops the tview application; no goroutine outlives Run.
+package tui
+
+import (
+	"time"
+
+	"pincer/ui/tui/transcript"
+)
+
+// ToolStatus is the state of a tool call in the timeline.
+type ToolStatus string
+
+// Tool call states, as the transcript view names them.
+const (
+	ToolPending  ToolStatus = transcript.StatusPending  // allowed, not started yet
+	ToolApproval ToolStatus = transcript.StatusApproval // waiting in the approval queue
+	ToolRunning  ToolStatus = transcript.StatusRunning
+	ToolDone     ToolStatus = transcript.StatusDone
+	ToolFailed   ToolStatus = transcript.StatusFailed
+	ToolDenied   ToolStatus = transcript.StatusDenied
+)
+
+// Icon is the one-cell status mark the timeline shows.
+func (s ToolStatus) Icon() string {
+	switch s {
+	case ToolApproval:
+		return "?"
+	case ToolRunning:
+		return ">"
+	case ToolDone:
+		return "✓"
+	case ToolFailed:
+		return "✗"
+	case ToolDenied:
+		return "!"
+	}
+	return "."
+}
+
+// ToolEntry is one tool call of the session, as the timeline shows it.
+type ToolEntry struct {
+	ToolCallID string
+	TurnID     string
+	Name       string
+	Summary    string
+	Input      string // JSON, from tool.started (empty for calls that never started)
+	Status     ToolStatus
+	RequestID  string        // the permission request, while one is pending
+	Started    time.Time     // tool.started's timestamp (zero when it never started)
+	Duration   time.Duration // from tool.completed
+	Output     string
+	Diff       string // unified diff of the change the call made
+}
+
+// PendingApproval is one permission request waiting for an answer.
+type PendingApproval struct {
+	RequestID  string
+	ToolCallID string
+	TurnID     string
+	Name       string
+	Summary    string
+	Reason     string
+	Sequence   uint64 // of its permission.requested event: the queue is oldest first
+}
+
+// Turn states of the status line.
+const (
+	TurnIdle      = "idle"
+	TurnRunning   = "running"
+	TurnCompleted = "completed"
+	TurnFailed    = "failed"
+	TurnCancelled = "cancelled"
+)
+
+// Status is what the status line shows, as far as the event log tells it
+// (the permission mode is not in the log: the workbench adds it).
+type Status struct {
+	Session     string
+	Cwd         string
+	Model       string
+	Turn        string // one of the Turn* constants
+	TurnDetail  string // stop reason, failure reason
+	TurnID      string
+	TurnStarted time.Time
+	Turns       int
+	// Token counts summed over the session's model calls.
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int64
+	// CostUSD sums the known costs; CostUnknown is set once a model call
+	// reported none, and then the total is shown as unknown.
+	CostUSD     float64
+	CostUnknown bool
+	// LastContextTokens is the prompt size of the latest model call (input
+	// plus cached tokens): the context in use.
+	LastContextTokens int64
+}
+
+// Notice is a notice event, kept for the status line and the transcript.
+type Notice struct {
+	Level, Source, Message string
+	Sequence               uint64
+}
+
+// Model is everything the workbench shows, derived from the event log alone
+// by Apply. It is not safe for concurrent use: the workbench guards it with
+// its mutex.
+type Model struct {
+	// Blocks is the transcript, in order of first appearance.
+	Blocks []transcript.Block
+	// Timeline holds every tool call of the session, in order of first
+	// appearance.
+	Timeline []ToolEntry
+	// Approvals is the queue of pending requests, oldest first.
+	Approvals []PendingApproval
+	Status    Status
+	Notices   []Notice
+	// LastSequence is the sequence of the last event applied.
+	LastSequence uint64
+
+	blockIndex map[string]int
+	toolIndex  map[string]int
+	touched    []string // IDs of blocks changed since the last TakeTouched
+	touchedSet map[string]bool
+}
+
+// NewModel returns an empty model.
+func NewModel() *Model {
+	return &Model{blockIndex: map[string]int{}, toolIndex: map[string]int{}, touchedSet: map[string]bool{},
+		Status: Status{Turn: TurnIdle}}
+}
+
+// Block returns the transcript block with that ID.
+func (m *Model) Block(id string) (transcript.Block, bool) {
+	i, ok := m.blockIndex[id]
+	if !ok {
+		return transcript.Block{}, false
+	}
+	return m.Blocks[i], true
+}
+
+// Tool returns the timeline entry of a tool call.
+func (m *Model) Tool(toolCallID string) (ToolEntry, bool) {
+	i, ok := m.toolIndex[toolCallID]
+	if !ok {
+		return ToolEntry{}, false
+	}
+	return m.Timeline[i], true
+}
+
+// Approval returns the pending request with that ID.
+func (m *Model) Approval(requestID string) (PendingApproval, bool) {
+	for _, a := range m.Approvals {
+		if a.RequestID == requestID {
+			return a, true
+		}
+	}
+	return PendingApproval{}, false
+}
+
+// TakeTouched returns the IDs of the blocks changed since the previous call,
+// in the order they were first changed, and forgets them. It is how the
+// transcript view is kept in step without rescanning every block; it does not
+// change what the model holds.
+func (m *Model) TakeTouched() []string {
+	out := m.touched
+	m.touched = nil
+	clear(m.touchedSet)
+	return out
+}
+
+// upsertBlock adds or replaces a block and marks it touched.
+func (m *Model) upsertBlock(b transcript.Block) {
+	if i, ok := m.blockIndex[b.ID]; ok {
+		m.Blocks[i] = b
+	} else {
+		m.blockIndex[b.ID] = len(m.Blocks)
+		m.Blocks = append(m.Blocks, b)
+	}
+	m.touch(b.ID)
+}
+
+// updateBlock changes an existing block in place; false when there is none.
+func (m *Model) updateBlock(id string, f func(*transcript.Block)) bool {
+	i, ok := m.blockIndex[id]
+	if !ok {
+		return false
+	}
+	f(&m.Blocks[i])
+	m.touch(id)
+	return true
+}
+
+func (m *Model) touch(id string) {
+	if !m.touchedSet[id] {
+		m.touchedSet[id] = true
+		m.touched = append(m.touched, id)
+	}
+}
+
+// tool returns the timeline entry of a call, creating it when missing.
+func (m *Model) tool(id string) *ToolEntry {
+	i, ok := m.toolIndex[id]
+	if !ok {
+		i = len(m.Timeline)
+		m.toolIndex[id] = i
+		m.Timeline = append(m.Timeline, ToolEntry{ToolCallID: id, Status: ToolPending})
+	}
+	return &m.Timeline[i]
+}
+
+// removeApproval drops a request from the queue; false when it was not there.
+func (m *Model) removeApproval(requestID string) bool {
+	for i, a := range m.Approvals {
+		if a.RequestID == requestID {
+			m.Approvals = append(m.Approvals[:i:i], m.Approvals[i+1:]...)
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// What the timeline, approvals and diff panes show, read from the model. Every
+// function here runs with the workbench mutex held.
+
+// timelineRows lists every tool call: status icon, summary, duration.
+func (w *Workbench) timelineRows() []listRow {
+	rows := make([]listRow, len(w.model.Timeline))
+	for i, e := range w.model.Timeline {
+		text := e.Summary
+		if text == "" {
+			text = e.Name
+		}
+		right := ""
+		if e.Duration > 0 {
+			right = formatDuration(e.Duration)
+		}
+		rows[i] = listRow{Key: e.ToolCallID, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
+			Text: firstLine(text), Style: w.theme.Style("text"), Right: right}
+	}
+	return rows
+}
+
+// statusToken is the colour token of a tool status.
+func statusToken(s ToolStatus) string {
+	switch s {
+	case ToolApproval:
+		return "warning"
+	case ToolRunning:
+		return "accent"
+	case ToolDone:
+		return "success"
+	case ToolFailed, ToolDenied:
+		return "error"
+	}
+	return "muted"
+}
+
+// approvalRows lists the pending requests, oldest first.
+func (w *Workbench) approvalRows() []listRow {
+	rows := make([]listRow, len(w.model.Approvals))
+	for i, a := range w.model.Approvals {
+		text := a.Summary
+		if text == "" {
+			text = a.Name
+		}
+		rows[i] = listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
+			Text: firstLine(text), Style: w.theme.Style("text"), Detail: firstLine(a.Reason)}
+	}
+	return rows
+}
+
+// diffEntry is a would-be diff being computed or computed.
+type diffEntry struct {
+	pending bool
+	diff    string
+	err     string
+}
+
+// diffContentLocked is what the diff pane shows: the selected pending approval
+// (its would-be diff) when the approval queue is focused or was last, else
+// the selected timeline entry (its diff, or its would-be diff while it awaits
+// approval, or its output).
+func (w *Workbench) diffContentLocked() diffContent {
+	fromApprovals := w.focus == paneApprovals ||
+		(w.focus != paneTimeline && w.lastList == paneApprovals && len(w.model.Approvals) > 0)
+	if fromApprovals {
+		if row, ok := w.approvals.selected(); ok {
+			if a, ok := w.model.Approval(row.Key); ok {
+				return w.wouldBeContentLocked(a)
+			}
+		}
+	}
+	row, ok := w.timeline.selected()
+	if !ok {
+		return diffContent{Key: "none", Text: "No tool calls yet. The diff of the selected timeline entry or pending approval shows here."}
+	}
+	e, _ := w.model.Tool(row.Key)
+	if e.Status == ToolApproval && e.RequestID != "" {
+		if a, ok := w.model.Approval(e.RequestID); ok {
+			return w.wouldBeContentLocked(a)
+		}
+	}
+	key := "tool:" + e.ToolCallID + ":" + string(e.Status)
+	switch {
+	case e.Diff != "":
+		return diffContent{Key: key, Title: e.Summary, Text: e.Diff, Diff: true}
+	case e.Output != "":
+		return diffContent{Key: key, Title: e.Summary + " (output)", Text: e.Output}
+	}
+	return diffContent{Key: key, Title: e.Summary, Text: fmt.Sprintf("%s: %s", e.Summary, e.Status)}
+}
+
+// wouldBeContentLocked shows the diff a pending request would make, starting
+// its computation off the event loop on first sight.
+func (w *Workbench) wouldBeContentLocked(a PendingApproval) diffContent {
+	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
+	header := fmt.Sprintf("%s\nWhy it asks: %s\n\ny allow once · s allow for the session · a always allow · n deny · N deny with a reason", a.Summary, a.Reason)
+	if a.Name != "Edit" && a.Name != "Write" {
+		c.Text = header
+		return c
+	}
+	e := w.diffCache[a.RequestID]
+	if e == nil {
+		e = &diffEntry{pending: true}
+		w.diffCache[a.RequestID] = e
+		w.computeDiff(a, e)
+	}
+	switch {
+	case e.pending:
+		c.Text = header + "\n\ncomputing the diff…"
+	case e.err != "":
+		c.Text = header + "\n\n" + e.err
+	case e.diff == "":
+		c.Text = header + "\n\nThe call would change nothing."
+	default:
+		c.Text, c.Diff = e.diff, true
+	}
+	return c
+}
+
+// computeDiff computes a would-be diff in the background (big files take a
+// while) and redraws when it is ready. The caller holds the mutex.
+func (w *Workbench) computeDiff(a PendingApproval, e *diffEntry) {
+	ag, sessionID := w.ag, w.sessionID
+	root := w.opts.Cwd
+	if root == "" {
+		root = w.model.Status.Cwd
+	}
+	if ag == nil {
+		e.pending, e.err = false, "the store is not open yet"
+		return
+	}
+	root = filepath.Clean(root)
+	w.goBackground(func() {
+		diff, err := "", error(nil)
+		input, err := toolCallInput(w.ctx, ag.Store(), sessionID, a.ToolCallID)
+		if err == nil {
+			diff, err = wouldBeDiff(root, a.Name, input)
+		}
+		w.mu.Lock()
+		e.pending, e.diff = false, diff
+		if err != nil {
+			e.err = "No preview: " + err.Error()
+		}
+		w.mu.Unlock()
+		w.pump.markDirty()
+	})
+}
+
+// shortID shortens a session ID for the status line.
+func shortID(id string) string {
+	if i := strings.LastIndexByte(id, '-'); i >= 0 && len(id)-i > 4 {
+		return id[i+1:]
+	}
+	return id
+}

@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"pincer/core/agent"
+)
+
+// submit sends the input box as a turn (or runs a slash command). A turn runs
+// in the background, cancellable with Esc; a second submit while one runs is
+// refused with a notice and the text stays in the box. Event loop only.
+func (w *Workbench) submit(text string) {
+	trimmed := strings.TrimSpace(text)
+	if trimmed == "" {
+		return
+	}
+	if strings.HasPrefix(trimmed, "/") && !strings.Contains(strings.Fields(trimmed)[0][1:], "/") {
+		if w.runSlash(trimmed) {
+			w.input.SetText("", false)
+		}
+		return
+	}
+	w.mu.Lock()
+	ag, sessionID := w.ag, w.sessionID
+	if ag == nil || sessionID == "" {
+		w.mu.Unlock()
+		w.Notify("warning", "the store is still opening: try again in a moment")
+		return
+	}
+	if w.running {
+		w.mu.Unlock()
+		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
+		return
+	}
+	ctx, cancel := context.WithCancel(w.ctx)
+	w.running, w.turnCancel, w.flash = true, cancel, flash{}
+	w.mu.Unlock()
+	w.input.SetText("", false)
+	w.goBackground(func() {
+		res, err := ag.SubmitTurn(ctx, sessionID, text)
+		cancel()
+		w.mu.Lock()
+		w.running, w.turnCancel = false, nil
+		switch {
+		case err != nil:
+			w.flash, w.restore = flash{"error", err.Error()}, text
+		case res.Outcome == agent.OutcomeCancelled:
+			w.flash = flash{"info", "turn cancelled"}
+		case res.Outcome == agent.OutcomeFailed && res.Err != nil:
+			w.flash = flash{"error", "turn failed: " + res.Err.Error()}
+		}
+		w.mu.Unlock()
+		w.pump.markDirty()
+	})
+}
+
+// answerSelected answers the selected pending approval.
+func (w *Workbench) answerSelected(act Action, reason string) {
+	w.mu.Lock()
+	row, ok := w.approvals.selected()
+	w.mu.Unlock()
+	if !ok {
+		w.Notify("info", "no pending approval")
+		return
+	}
+	w.answer(row.Key, row.Text, act, reason)
+}
+
+// answer sends the person's answer to the agent.
+func (w *Workbench) answer(requestID, what string, act Action, reason string) {
+	w.approver.Answer(requestID, answerFor(act, reason))
+	msg := map[Action]string{ActAllowOnce: "allowed once: ", ActAllowSession: "allowed for this session: ",
+		ActAllowAlways: "always allowed: ", ActDeny: "denied: "}[act]
+	w.Notify("info", msg+what)
+}
+
+// startReason opens the one-line field for a denial's reason, in place of the
+// input box.
+func (w *Workbench) startReason() {
+	w.mu.Lock()
+	row, ok := w.approvals.selected()
+	if ok {
+		w.reasonFor, w.reasonWhat = row.Key, row.Text
+	}
+	w.mu.Unlock()
+	if !ok {
+		w.Notify("info", "no pending approval")
+		return
+	}
+	w.reason.SetText("")
+	w.focus = paneInput
+	w.app.SetFocus(w.reason)
+}
+
+// reasonKey handles a key while the reason field is open: Enter denies with
+// the reason, Esc (or Ctrl+C) gives up; other keys edit the field.
+func (w *Workbench) reasonKey(ev *tcell.EventKey) *tcell.EventKey {
+	switch ev.Key() {
+	case tcell.KeyEnter:
+		w.answer(w.reasonFor, w.reasonWhat, ActDeny, strings.TrimSpace(w.reason.GetText()))
+	case tcell.KeyEscape, tcell.KeyCtrlC:
+	default:
+		return ev
+	}
+	w.mu.Lock()
+	w.reasonFor, w.reasonWhat = "", ""
+	w.mu.Unlock()
+	w.setFocus(paneApprovals)
+	return nil
+}

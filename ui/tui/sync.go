@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"fmt"
+
+	"pincer/ui/tui/transcript"
+)
+
+// syncRecord is what the transcript view was last given for a block: all but
+// the text, and the text's length. A block that only grew gets AppendText,
+// anything else Upsert.
+type syncRecord struct {
+	meta transcript.Block // Text cleared
+	n    int
+}
+
+// syncFrame brings the event-loop widgets in step with the model before a
+// frame: a fresh transcript view after a session switch, the changed blocks,
+// local notices, input to restore. It runs on the event loop (inside the
+// pump's QueueUpdateDraw) and takes the mutex itself.
+func (w *Workbench) syncFrame() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.resetView {
+		w.resetView = false
+		hadFocus := w.focus == paneTranscript
+		w.view = w.newTranscriptView()
+		clear(w.synced)
+		if hadFocus {
+			w.app.SetFocus(w.view)
+		}
+		for _, b := range w.model.Blocks {
+			w.syncBlock(b)
+		}
+		w.model.TakeTouched()
+	}
+	for _, id := range w.model.TakeTouched() {
+		if b, ok := w.model.Block(id); ok {
+			w.syncBlock(b)
+		}
+	}
+	for _, text := range w.notes {
+		w.noteSeq++
+		w.view.Upsert(transcript.Block{ID: fmt.Sprintf("local:%d", w.noteSeq), Kind: transcript.KindNotice, Text: text, Done: true})
+	}
+	w.notes = nil
+	if w.restore != "" {
+		if w.input.GetText() == "" {
+			w.input.SetText(w.restore, true)
+		}
+		w.restore = ""
+	}
+}
+
+// syncBlock hands one block to the transcript view.
+func (w *Workbench) syncBlock(b transcript.Block) {
+	meta := b
+	meta.Text = ""
+	rec, seen := w.synced[b.ID]
+	switch {
+	case seen && rec.meta == meta && len(b.Text) == rec.n:
+		return
+	case seen && rec.meta == meta && len(b.Text) > rec.n:
+		w.view.AppendText(b.ID, b.Text[rec.n:])
+	default:
+		w.view.Upsert(b)
+	}
+	w.synced[b.ID] = syncRecord{meta: meta, n: len(b.Text)}
+}
+
+// note adds a line of the workbench's own to the transcript (not to the log).
+// The caller holds the mutex.
+func (w *Workbench) noteLocked(text string) {
+	w.notes = append(w.notes, text)
+}
