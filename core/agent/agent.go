@@ -123,6 +123,7 @@ type Agent struct {
 	schemas *schemaCache
 
 	mu      sync.Mutex
+	mode    permission.Mode // the permission mode in force; SetPermissionMode changes it
 	active  map[string]bool
 	files   map[string]*tools.FileState // per session: what was Read, for Write/Edit
 	pending map[string][]string         // per session: hook context for the next user message
@@ -150,7 +151,7 @@ func New(cfg Config) (*Agent, error) {
 		log = event.NewLog(cfg.Store)
 	}
 	return &Agent{
-		cfg: cfg, log: log,
+		cfg: cfg, log: log, mode: cfg.PermissionMode,
 		owner:   fmt.Sprintf("pid:%d/%s", os.Getpid(), newID()),
 		schemas: newSchemaCache(),
 		active:  map[string]bool{}, files: map[string]*tools.FileState{}, pending: map[string][]string{},
@@ -208,4 +209,19 @@ func newSessionID(now time.Time) string {
 func (a *Agent) SetModelInfo(contextWindow int64, cost func(message.Usage) *float64) {
 	a.cfg.ContextWindow = contextWindow
 	a.cfg.Cost = cost
+}
+
+// Mode returns the permission mode in force.
+func (a *Agent) Mode() permission.Mode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.mode
+}
+
+// SetPermissionMode changes the permission mode; decisions made from now on, in
+// running turns too, use it (the workbench's Shift+Tab / Ctrl+T, as Claude Code's).
+func (a *Agent) SetPermissionMode(m permission.Mode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.mode = m
 }

@@ -15,7 +15,7 @@ const maxStopBlocks = 3
 
 // hookCommon is the part of every hook's input that describes the session.
 func (a *Agent) hookCommon(sessionID string) hook.Common {
-	return hook.Common{SessionID: sessionID, Cwd: a.cfg.Workspace.Root(), PermissionMode: string(a.cfg.PermissionMode)}
+	return hook.Common{SessionID: sessionID, Cwd: a.cfg.Workspace.Root(), PermissionMode: string(a.Mode())}
 }
 
 // notice emits a notice event for the user.

@@ -37,14 +37,14 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 // permission.requested / permission.resolved; every decision is audited.
 func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre hook.PreToolResult) permission.Decision {
 	in := t.permissionInput(env, p)
-	d := permission.Evaluate(t.a.cfg.PermissionMode, t.rules, in)
+	d := permission.Evaluate(t.a.Mode(), t.rules, in)
 	switch {
 	case pre.Decision == hook.Ask && d.Behavior == permission.Allow && d.By != "hard-deny":
 		d = permission.Decision{Behavior: permission.Ask, Reason: hookReason("a PreToolUse hook asks for approval", pre.Reason), By: "hook"}
 	case pre.Decision == hook.Allow && d.Behavior == permission.Ask:
 		d = permission.Decision{Behavior: permission.Allow, Reason: hookReason("allowed by a PreToolUse hook", pre.Reason), By: "hook"}
 	}
-	if d.Behavior == permission.Ask && t.a.cfg.PermissionMode == permission.ModeDontAsk {
+	if d.Behavior == permission.Ask && t.a.Mode() == permission.ModeDontAsk {
 		d = permission.Decision{Behavior: permission.Deny, Reason: d.Reason + " (dontAsk mode denies what no rule allows)", By: d.By}
 	}
 	if d.Behavior == permission.Ask {
@@ -64,7 +64,7 @@ func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d 
 	if t.a.cfg.Approver != nil {
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
 	} else {
-		ans.Decision = permission.HeadlessDenial(t.a.cfg.PermissionMode, permission.Request{
+		ans.Decision = permission.HeadlessDenial(t.a.Mode(), permission.Request{
 			Tool: in.Tool, Kind: in.Kind, Summary: in.Summary, Paths: in.Paths, Workspace: in.Workspace, AddedDirs: in.AddedDirs})
 	}
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
@@ -89,7 +89,7 @@ func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d 
 // approved): for this session in the store, and for "always" also in the project's
 // .pincer/settings.local.toml.
 func (t *turn) remember(ctx context.Context, scope string, in permission.Input) error {
-	rules := permission.AlwaysRules(t.a.cfg.PermissionMode, t.rules, in)
+	rules := permission.AlwaysRules(t.a.Mode(), t.rules, in)
 	if len(rules) == 0 {
 		return nil
 	}

@@ -115,3 +115,21 @@ func TestPlanModeHidesWritingTools(t *testing.T) {
 		t.Errorf("tools offered in plan mode: %v", names)
 	}
 }
+
+func TestSetPermissionModeAppliesToTheNextDecision(t *testing.T) {
+	b := bashLike()
+	prov := &scripted{steps: []step{
+		toolStep(toolCallEvent("c1", "Bash", `{"command":"make"}`)), {events: textAnswer("ok")},
+		toolStep(toolCallEvent("c2", "Bash", `{"command":"make"}`)), {events: textAnswer("ok")},
+	}}
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{}, b)
+	h.submit(context.Background(), "one")
+	if b.runCount.Load() != 0 {
+		t.Fatal("default mode ran a command headless")
+	}
+	h.ag.SetPermissionMode(permission.ModeBypass)
+	h.submit(context.Background(), "two")
+	if b.runCount.Load() != 1 || h.ag.Mode() != permission.ModeBypass {
+		t.Errorf("after switching to bypass: ran %d, mode %s", b.runCount.Load(), h.ag.Mode())
+	}
+}
