@@ -39,7 +39,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are printed as one line by runMain; --help prints usage
-	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default $PINCER_MODEL or "+defaultModel+")")
+	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default: the session's model when continuing, $PINCER_MODEL, default_model in config.toml, or detected)")
 	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
 	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
 	fs.StringVar(&f.format, "output-format", "text", "text | json | stream-json")
@@ -108,7 +108,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	mc, err := resolveModel(f.model, f.baseURL, os.Getenv)
+	mc, err := chooseModel(f.model, f.baseURL, f.session, f.cont, stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -345,4 +345,27 @@ func toolResultsDir(ws *sandbox.Workspace) string {
 func lookupWindow(mc modelChoice) (int64, bool) {
 	m, ok := catalog.Lookup(mc.Provider, mc.Model)
 	return m.ContextWindow, ok && m.ContextWindow > 0
+}
+
+// chooseModel resolves the model of a run: --model, else the model stored with the
+// session being continued, else PINCER_MODEL, default_model in config.toml, or one
+// detected from the environment (resolveModel). Config warnings go to stderr.
+func chooseModel(flagModel, baseURL, session string, cont bool, stderr io.Writer) (modelChoice, error) {
+	model := flagModel
+	if model == "" && (cont || session != "") {
+		if st, err := openExistingStore(); err == nil {
+			cwd, _ := os.Getwd()
+			if ws, werr := sandbox.NewWorkspace(cwd); werr == nil {
+				cwd = ws.Root()
+			}
+			model = sessionModel(context.Background(), st, session, cont, cwd)
+			st.Close()
+		}
+	}
+	mc, err := resolveModel(model, baseURL, os.Getenv)
+	if err != nil && model != flagModel { // the stored model no longer resolves: fall back
+		mc, err = resolveModel(flagModel, baseURL, os.Getenv)
+	}
+	configWarnings(stderr, mc.Warnings)
+	return mc, err
 }

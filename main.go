@@ -37,6 +37,8 @@ Usage:
   pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
   pincer sessions [list] [--json]      list sessions, newest first
   pincer sessions show ID [--json]     a session's transcript and events
+  pincer model [status|list|configure|switch|default|refresh|add-model|set]
+                                       providers, models and API keys
   pincer audit [--session ID] [--json] permission decisions, newest first
   pincer doctor                        what this machine lets pincer enforce and use
   pincer version                       the version
@@ -64,6 +66,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sandboxExecMain(args[1:], stderr)
 	case args[0] == "sessions":
 		code, err = cmdSessions(args[1:], stdout)
+	case args[0] == "model":
+		code, err = cmdModel(args[1:], stdin, stdout, stderr)
 	case args[0] == "audit":
 		code, err = cmdAudit(args[1:], stdout)
 	case args[0] == "doctor":

@@ -1,0 +1,364 @@
+// Package modelflow is the /model command family as functions over a Prompter, so
+// that the command line (`pincer model ...`) and the workbench (/model) run the same
+// flows with their own way of asking:
+//
+//	Configure   choose provider → base URL → model names → API key → default model;
+//	            everything is collected first and saved once at the end
+//	Switch      another model of the active provider, for one session (the caller
+//	            stores it); never changes the provider
+//	SetDefault  the global default model (the user config file)
+//	AddModel    a model name joined to a provider's list
+//	SetAPIKey   a provider's key into the secret store
+//	Status, List, Refresh   see report.go
+//
+// Invariants: a flow that returns an error has saved nothing, except that
+// Configure stores the API key before the config file (a stored key without
+// configuration is harmless; configuration without its key would be half-saved).
+// No flow prints a key: status shows "[configured]" and the key's source only.
+// Cancelling — a Prompter returning ErrCancelled (end of input, Ctrl+C), an empty
+// answer where one is required, or "no" to an overwrite — returns ErrCancelled.
+package modelflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"pincer/core/config"
+	"pincer/core/secret"
+)
+
+// ErrCancelled is returned when the user cancels a flow; nothing was saved.
+var ErrCancelled = errors.New("cancelled: nothing was saved")
+
+// Prompter asks the user. Implementations return ErrCancelled (or an error
+// wrapping it) at end of input or on an interrupt.
+type Prompter interface {
+	// Ask asks a question with a default answer (def, possibly "") and returns the
+	// answer, def when the user just confirms.
+	Ask(question, def string) (string, error)
+	// AskSecret asks without echoing the answer.
+	AskSecret(question string) (string, error)
+	// Confirm asks a yes/no question; the default is no.
+	Confirm(question string) (bool, error)
+	// Choose returns the index of one of options.
+	Choose(question string, options []string) (int, error)
+}
+
+// Env is what the flows work on.
+type Env struct {
+	Config  *config.Config     // the merged configuration (read)
+	Secrets secret.SecretStore // API keys (nil: none can be read or stored)
+	Getenv  func(string) string
+	Out     io.Writer // one line per outcome
+}
+
+// printf writes one line to e.Out.
+func (e *Env) printf(format string, a ...any) {
+	if e.Out != nil {
+		fmt.Fprintf(e.Out, format+"\n", a...)
+	}
+}
+
+// Key returns a provider's API key and where it came from: PINCER_API_KEY, the
+// provider's variables (config.KeyEnv), then the secret store. "" when none.
+func (e *Env) Key(ctx context.Context, name string) (value, source string) {
+	getenv := e.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	for _, k := range append([]string{"PINCER_API_KEY"}, config.KeyEnv(name)...) {
+		if v := getenv(k); v != "" {
+			return v, "environment: " + k
+		}
+	}
+	if e.Secrets != nil {
+		if v, src, err := e.Secrets.Get(ctx, secret.ProviderKey(name)); err == nil && v != "" {
+			return v, src
+		}
+	}
+	return "", ""
+}
+
+// newProviderChoice is the last option of Configure's provider menu.
+const newProviderChoice = "another OpenAI-compatible endpoint (custom)…"
+
+// Configure runs the provider wizard for name ("" asks which). It saves the key in
+// the secret store, then the provider and default_model in the user file — once,
+// at the end — and returns the new default model ID.
+func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, error) {
+	cfg := e.Config
+	if name == "" {
+		names := cfg.Names()
+		i, err := p.Choose("Provider", append(names, newProviderChoice))
+		if err != nil {
+			return "", cancelled(err)
+		}
+		if i == len(names) {
+			if name, err = required(p.Ask("Name of the new provider (letters, digits, '-', '_')", "")); err != nil {
+				return "", err
+			}
+		} else {
+			name = names[i]
+		}
+	}
+	if !config.ValidProviderName(name) {
+		return "", fmt.Errorf("%q cannot name a provider: use letters, digits, '-' and '_'", name)
+	}
+	user, err := config.OpenUserFile(cfg.UserPath)
+	if err != nil {
+		return "", err
+	}
+	if user.HasProvider(name) {
+		ok, err := p.Confirm(fmt.Sprintf("%s is already configured in %s. Overwrite its settings?", name, cfg.UserPath))
+		if err != nil || !ok {
+			return "", cancelled(err)
+		}
+	}
+	cur, known := cfg.Lookup(name)
+	if !known {
+		cur = config.Provider{Name: name, Kind: config.KindCustom, API: config.APIChat}
+	}
+	s := config.ProviderSettings{Kind: cur.Kind, API: cur.API, RequiresAPIKey: cur.RequiresAPIKey}
+	for {
+		if s.BaseURL, err = required(p.Ask("Base URL", cur.BaseURL)); err != nil {
+			return "", err
+		}
+		if err = config.ValidateBaseURL(s.BaseURL); err == nil {
+			break
+		}
+		e.printf("%v", err)
+	}
+	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	if s.Kind == config.KindCustom {
+		i, err := p.Choose("Wire API", config.APIs)
+		if err != nil {
+			return "", cancelled(err)
+		}
+		s.API = config.APIs[i]
+		if s.RequiresAPIKey, err = p.Confirm("Does it need an API key?"); err != nil {
+			return "", cancelled(err)
+		}
+	}
+	list, err := required(p.Ask("Model names, comma-separated", strings.Join(cur.Models, ", ")))
+	if err != nil {
+		return "", err
+	}
+	for _, m := range strings.Split(list, ",") {
+		if m = strings.TrimSpace(m); m != "" && !contains(s.Models, m) {
+			s.Models = append(s.Models, m)
+		}
+	}
+	if len(s.Models) == 0 {
+		return "", ErrCancelled
+	}
+	key, err := askKey(ctx, e, p, name, s.RequiresAPIKey)
+	if err != nil {
+		return "", err
+	}
+	options := make([]string, len(s.Models))
+	for i, m := range s.Models {
+		options[i] = m
+		if m == cur.Model {
+			options[i] += " · current"
+		}
+	}
+	i, err := p.Choose("Default model", options)
+	if err != nil {
+		return "", cancelled(err)
+	}
+	s.Model = s.Models[i]
+	id := name + "/" + s.Model
+
+	// Everything is known: save, key first.
+	if key != "" {
+		if e.Secrets == nil {
+			return "", errors.New("no secret store to keep the API key in")
+		}
+		notice, err := e.Secrets.Set(ctx, secret.ProviderKey(name), key)
+		if err != nil {
+			return "", err
+		}
+		e.printf("API key for %s %s.", name, notice)
+	}
+	err = config.Update(cfg.UserPath, func(u *config.UserFile) error {
+		if err := u.SetProvider(name, s); err != nil {
+			return err
+		}
+		return u.SetDefaultModel(id)
+	})
+	if err != nil {
+		return "", err
+	}
+	e.printf("Saved %s in %s; default model: %s", name, cfg.UserPath, id)
+	return id, nil
+}
+
+// askKey asks for the provider's key when one is required. An empty answer keeps
+// a key already known (environment or store) and cancels otherwise.
+func askKey(ctx context.Context, e *Env, p Prompter, name string, requires bool) (string, error) {
+	if !requires {
+		return "", nil
+	}
+	_, src := e.Key(ctx, name)
+	q := fmt.Sprintf("API key for %s (input hidden)", name)
+	if src != "" {
+		q = fmt.Sprintf("API key for %s (input hidden; empty keeps the one from %s)", name, src)
+	}
+	key, err := p.AskSecret(q)
+	if err != nil {
+		return "", cancelled(err)
+	}
+	key = strings.TrimSpace(key)
+	if key == "" && src == "" {
+		return "", ErrCancelled
+	}
+	return key, nil
+}
+
+// Switch picks another model of the active provider — the provider of current,
+// the session's model ("" means the default) — for one session, and returns its
+// ID; the caller stores it with the session. arg ("" asks) is a model name or a
+// full ID of the same provider.
+func Switch(e *Env, p Prompter, current, arg string) (string, error) {
+	if current == "" {
+		current = e.Config.DefaultModel
+	}
+	prov, curModel, ok := config.ParseModelID(current)
+	if !ok {
+		return "", errors.New("no current model: set one with `pincer model default PROVIDER/MODEL` or `pincer model configure`")
+	}
+	pc, known := e.Config.Lookup(prov)
+	if arg != "" {
+		model := strings.TrimSpace(arg)
+		if ap, am, full := config.ParseModelID(model); full && !pc.HasModel(model) {
+			// A full ID; a name of the active provider's own list ("anthropic/…" on
+			// OpenRouter) is taken as a model name.
+			if ap == prov {
+				model = am
+			} else if _, other := e.Config.Lookup(ap); other {
+				return "", fmt.Errorf("switch stays within the active provider (%s → %s): use `pincer model default %s` to change providers", prov, ap, arg)
+			}
+		}
+		if known && !pc.HasModel(model) {
+			e.printf("note: %s is not in %s's model list (add it with `pincer model add-model %s %s`)", model, prov, prov, model)
+		}
+		return prov + "/" + model, nil
+	}
+	models := pc.Models
+	if !contains(models, curModel) {
+		models = append([]string{curModel}, models...)
+	}
+	options := make([]string, len(models))
+	for i, m := range models {
+		options[i] = m
+		if m == curModel {
+			options[i] += " · current"
+		}
+	}
+	i, err := p.Choose("Model for this session ("+prov+")", options)
+	if err != nil {
+		return "", cancelled(err)
+	}
+	return prov + "/" + models[i], nil
+}
+
+// SetDefault makes id ("provider/model") the global default in the user file.
+func SetDefault(ctx context.Context, e *Env, id string) error {
+	prov, model, ok := config.ParseModelID(id)
+	if !ok {
+		return fmt.Errorf("want PROVIDER/MODEL, got %q", id)
+	}
+	pc, known := e.Config.Lookup(prov)
+	if !known {
+		return fmt.Errorf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+	}
+	if err := config.Update(e.Config.UserPath, func(u *config.UserFile) error { return u.SetDefaultModel(id) }); err != nil {
+		return err
+	}
+	e.printf("Default model: %s", id)
+	if !pc.HasModel(model) {
+		e.printf("note: %s is not in %s's model list (add it with `pincer model add-model %s %s`)", model, prov, prov, model)
+	}
+	key, _ := e.Key(ctx, prov)
+	if missing := pc.Missing(key != ""); len(missing) > 0 {
+		e.printf("note: %s is not ready: it needs %s (`pincer model configure %s`)", prov, strings.Join(missing, ", "), prov)
+	}
+	return nil
+}
+
+// AddModel joins model to the provider's list in the user file.
+func AddModel(e *Env, prov, model string) error {
+	model = strings.TrimSpace(model)
+	if _, known := e.Config.Lookup(prov); !known {
+		return fmt.Errorf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+	}
+	if model == "" {
+		return errors.New("add-model needs a model name")
+	}
+	if err := config.Update(e.Config.UserPath, func(u *config.UserFile) error { return u.AddModels(prov, model) }); err != nil {
+		return err
+	}
+	e.printf("Added %s/%s", prov, model)
+	return nil
+}
+
+// SetAPIKey stores a provider's key; key "" asks for it (hidden). The key is never
+// printed: the notice says where it went.
+func SetAPIKey(ctx context.Context, e *Env, p Prompter, prov, key string) error {
+	if !config.ValidProviderName(prov) {
+		return fmt.Errorf("%q cannot name a provider", prov)
+	}
+	if e.Secrets == nil {
+		return errors.New("no secret store available")
+	}
+	if key == "" {
+		var err error
+		if key, err = p.AskSecret(fmt.Sprintf("API key for %s (input hidden)", prov)); err != nil {
+			return cancelled(err)
+		}
+	}
+	if key = strings.TrimSpace(key); key == "" {
+		return ErrCancelled
+	}
+	notice, err := e.Secrets.Set(ctx, secret.ProviderKey(prov), key)
+	if err != nil {
+		return err
+	}
+	e.printf("API key for %s %s.", prov, notice)
+	if _, src := e.Key(ctx, prov); strings.HasPrefix(src, "environment") {
+		e.printf("note: %s is set and takes precedence over the stored key.", strings.TrimPrefix(src, "environment: "))
+	}
+	return nil
+}
+
+// required turns an empty answer into ErrCancelled.
+func required(s string, err error) (string, error) {
+	if err != nil {
+		return "", cancelled(err)
+	}
+	if s = strings.TrimSpace(s); s == "" {
+		return "", ErrCancelled
+	}
+	return s, nil
+}
+
+// cancelled maps a prompter error (or a refusal, err == nil) to ErrCancelled.
+func cancelled(err error) error {
+	if err == nil || errors.Is(err, ErrCancelled) || errors.Is(err, io.EOF) {
+		return ErrCancelled
+	}
+	return fmt.Errorf("%w (%v)", ErrCancelled, err)
+}
+
+// contains reports whether list has s.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
