@@ -592,3 +592,33 @@ func TestSignedReasoningBlocksStayApart(t *testing.T) {
 		t.Errorf("parts %+v", parts)
 	}
 }
+
+func TestLoopDetectionEndsTheTurn(t *testing.T) {
+	w := &fakeTool{name: "W", kind: tools.KindEdit}
+	st := toolStep(toolCallEvent("", "W", `{"x":"same"}`))
+	prov := &scripted{loop: &st}
+	h := newHarness(t, prov, permission.ModeBypass, w)
+	res := h.submit(context.Background(), "go")
+	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonLoop {
+		t.Fatalf("outcome %s/%s: %v", res.Outcome, res.StopReason, res.Err)
+	}
+	if prov.calls() != 5 || !strings.Contains(res.Err.Error(), "W {\"x\":\"same\"}") {
+		t.Errorf("%d model calls; error %v", prov.calls(), res.Err)
+	}
+}
+
+func TestWhitespaceTextNotStored(t *testing.T) {
+	r := &fakeTool{name: "R", kind: tools.KindRead}
+	prov := &scripted{steps: []step{{events: []provider.Event{{Type: provider.EventTextDelta, Text: "\n\n"},
+		toolCallEvent("c", "R", `{"x":"1"}`), {Type: provider.EventDone, FinishReason: "tool_calls"}}},
+		{events: []provider.Event{{Type: provider.EventTextDelta, Text: "  "}, {Type: provider.EventDone, FinishReason: "stop"}}}}}
+	h := newHarness(t, prov, permission.ModeDefault, r)
+	h.submit(context.Background(), "go")
+	for _, m := range h.messages() {
+		for _, p := range m.Parts {
+			if p.Type == message.PartText && strings.TrimSpace(p.Text) == "" {
+				t.Errorf("whitespace text stored in a %s message", m.Role)
+			}
+		}
+	}
+}

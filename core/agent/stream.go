@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"pincer/core/event"
 	"pincer/core/message"
@@ -74,7 +75,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		calls = nil // never run, and a broken stream's calls may be incomplete
 	}
 
-	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.parts, calls...),
+	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.content(), calls...),
 		Model: t.a.cfg.ModelName, Interrupted: interrupted || streamErr != nil}
 	if usage != (message.Usage{}) {
 		u := usage
@@ -138,6 +139,20 @@ func (b *partBuilder) add(typ message.PartType, text, signature string) {
 		return
 	}
 	b.parts = append(b.parts, message.Part{Type: typ, Text: text, Signature: signature})
+}
+
+// content returns the parts worth storing: whitespace-only text (some providers
+// send "\n\n" before tool calls) would be a content block a provider rejects on the
+// next request, so it is left out (its deltas were still shown).
+func (b *partBuilder) content() []message.Part {
+	out := make([]message.Part, 0, len(b.parts))
+	for _, p := range b.parts {
+		if p.Type == message.PartText && strings.TrimSpace(p.Text) == "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // mergeUsage folds a usage report into u: a provider may report usage more than once

@@ -105,8 +105,9 @@ type turn struct {
 	hookStop      string             // set when a hook said "continue": false
 	stopBlocks    int                // how often Stop hooks sent the model back
 
-	ratio          float64 // reported input tokens / estimate, for the last call
-	retriedContext bool    // a context-length refusal was already compacted and retried
+	recent         []string // signatures of the latest tool calls, for loop detection
+	ratio          float64  // reported input tokens / estimate, for the last call
+	retriedContext bool     // a context-length refusal was already compacted and retried
 }
 
 // emit appends an event of this turn. Store errors are returned.
@@ -166,6 +167,8 @@ func (t *turn) run(ctx context.Context) TurnResult {
 		switch {
 		case errors.Is(err, errMaxIterations):
 			reason = event.ReasonMaxIterations
+		case errors.Is(err, errLoop):
+			reason = event.ReasonLoop
 		case errors.As(err, &pe):
 			reason = event.ReasonProvider
 		}
@@ -274,6 +277,10 @@ func (t *turn) loop(ctx, bg context.Context) error {
 		if err := t.runToolCalls(ctx, bg, calls); err != nil {
 			return err
 		}
+		if sig, looping := t.loopCheck(calls); looping {
+			return fmt.Errorf("%w: %s was called %d times in the last %d tool calls; ended the turn instead of burning its budget",
+				errLoop, sig, loopRepeats, loopWindow)
+		}
 		if t.hookStop != "" {
 			t.stopReason = "stopped_by_hook"
 			return nil
@@ -310,4 +317,32 @@ func (t *turn) promptBlocked(ctx context.Context) (string, error) {
 	reason, extra := t.promptHooks(ctx)
 	t.promptContext = extra
 	return reason, nil
+}
+
+// Loop detection: the same tool call (name and arguments) loopRepeats times among the
+// last loopWindow calls ends the turn.
+const (
+	loopRepeats = 5
+	loopWindow  = 10
+)
+
+var errLoop = errors.New("loop detected")
+
+// loopCheck records calls and reports a signature repeated loopRepeats times in the
+// window, shortened for the message.
+func (t *turn) loopCheck(calls []message.Part) (string, bool) {
+	for _, c := range calls {
+		t.recent = append(t.recent, c.ToolName+" "+c.Input)
+	}
+	if len(t.recent) > loopWindow {
+		t.recent = t.recent[len(t.recent)-loopWindow:]
+	}
+	counts := map[string]int{}
+	for _, s := range t.recent {
+		counts[s]++
+		if counts[s] >= loopRepeats {
+			return firstLine(s, 80), true
+		}
+	}
+	return "", false
 }

@@ -103,6 +103,8 @@ const (
 	ReasonInternal      = "internal"
 	// ReasonBlocked: a UserPromptSubmit hook refused the prompt (it is not stored).
 	ReasonBlocked = "blocked"
+	// ReasonLoop: the same tool call kept repeating (5 times in 10 calls).
+	ReasonLoop = "loop"
 )
 
 // TurnFailedData is the payload of turn.failed.
