@@ -218,7 +218,18 @@ func newProvider(mc modelChoice, stall time.Duration) provider.Provider {
 	case "responses":
 		return responses.New(responses.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
 	}
-	return openai.New(openai.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
+	return openai.New(openai.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall,
+		SendReasoning: mc.Provider == "deepseek", // its thinking-mode tool loops need their reasoning back
+		Headers:       profileHeaders(mc.Provider)})
+}
+
+// profileHeaders are the extra headers a provider's profile sends: OpenRouter's app
+// attribution (HTTP-Referer, X-Title), as its documentation asks of clients.
+func profileHeaders(provider string) map[string]string {
+	if provider == "openrouter" {
+		return map[string]string{"HTTP-Referer": "https://github.com/pincer-dev/pincer", "X-Title": "pincer"}
+	}
+	return nil
 }
 
 // modelLister is the adapters' GET /models.

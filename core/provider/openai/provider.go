@@ -76,9 +76,10 @@ type Config struct {
 	// Headers are extra request headers (OpenRouter's HTTP-Referer, X-Title, ...). They
 	// are set after the defaults and may replace them.
 	Headers map[string]string
-	// SendReasoning sends an assistant message's reasoning parts back as
-	// "reasoning_content" (DeepSeek's thinking-mode tool loops need it). Default false:
-	// most servers reject or ignore the field.
+	// SendReasoning sends the reasoning of the assistant messages after the last
+	// user message (the tool loop in progress) back as "reasoning_content", as
+	// DeepSeek's thinking mode requires; reasoning of earlier turns is never sent
+	// (DeepSeek rejects it). Default false: most servers reject or ignore the field.
 	SendReasoning bool
 	// MaxTokensParam names the request field that carries Request.MaxTokens:
 	// "max_tokens" or "max_completion_tokens". Empty picks "max_completion_tokens" for

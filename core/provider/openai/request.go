@@ -105,11 +105,18 @@ func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
 //   - system and user: their text;
 //   - assistant: text as content, tool calls as tool_calls (arguments verbatim when
 //     they are valid JSON, "{}" otherwise, since servers reject invalid JSON there),
-//     reasoning as reasoning_content when Config.SendReasoning is set;
+//     reasoning as reasoning_content when Config.SendReasoning is set, for the
+//     assistant messages after the last user message only (DeepSeek's rule);
 //   - tool: one {"role":"tool"} message per tool-result part.
 func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 	out := make([]chatMessage, 0, len(msgs))
-	for _, m := range msgs {
+	lastUser := -1
+	for i, m := range msgs {
+		if m.Role == message.RoleUser {
+			lastUser = i
+		}
+	}
+	for i, m := range msgs {
 		switch m.Role {
 		case message.RoleTool:
 			for _, part := range m.Parts {
@@ -118,7 +125,7 @@ func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 				}
 			}
 		case message.RoleAssistant:
-			out = append(out, p.convertAssistant(m))
+			out = append(out, p.convertAssistant(m, i > lastUser))
 		case message.RoleSystem:
 			// The prompt's cache marker line means nothing to Chat Completions servers.
 			text := strings.Replace(m.Text(), "\n"+wire.DynamicMarker+"\n", "\n", 1)
@@ -130,8 +137,10 @@ func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 	return out
 }
 
-// convertAssistant maps one assistant message.
-func (p *Provider) convertAssistant(m message.Message) chatMessage {
+// convertAssistant maps one assistant message. currentTurn reports that it comes
+// after the last user message: DeepSeek's thinking mode wants the reasoning of the
+// tool loop in progress sent back, and rejects or wastes it for earlier turns.
+func (p *Provider) convertAssistant(m message.Message, currentTurn bool) chatMessage {
 	cm := chatMessage{Role: string(message.RoleAssistant)}
 	for _, call := range m.ToolCalls() {
 		args := call.Input
@@ -146,7 +155,7 @@ func (p *Provider) convertAssistant(m message.Message) chatMessage {
 	if text := m.Text(); text != "" || len(cm.ToolCalls) == 0 {
 		cm.Content = ptr(text)
 	}
-	if p.sendReasoning {
+	if p.sendReasoning && currentTurn {
 		cm.ReasoningContent = m.Reasoning()
 	}
 	return cm

@@ -160,3 +160,18 @@ func TestSystemMarkerNotSent(t *testing.T) {
 		t.Errorf("system content %q", got)
 	}
 }
+
+func TestReasoningSentBackOnlyForTheCurrentTurn(t *testing.T) {
+	p := New(Config{SendReasoning: true})
+	withReasoning := func(r string) message.Message {
+		return message.Message{Role: message.RoleAssistant, Parts: []message.Part{{Type: message.PartReasoning, Text: r},
+			{Type: message.PartToolCall, ToolCallID: "c", ToolName: "Read", Input: "{}"}}}
+	}
+	msgs := p.convertMessages([]message.Message{
+		message.NewText(message.RoleUser, "first"), withReasoning("old thoughts"), message.NewToolResult("c", "Read", "r", false),
+		message.NewText(message.RoleUser, "second"), withReasoning("current thoughts"),
+	})
+	if msgs[1].ReasoningContent != "" || msgs[4].ReasoningContent != "current thoughts" {
+		t.Errorf("reasoning_content: earlier %q, current %q", msgs[1].ReasoningContent, msgs[4].ReasoningContent)
+	}
+}
