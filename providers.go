@@ -224,10 +224,10 @@ func newProvider(mc modelChoice, stall time.Duration) provider.Provider {
 }
 
 // profileHeaders are the extra headers a provider's profile sends: OpenRouter's app
-// attribution (HTTP-Referer, X-Title), as its documentation asks of clients.
+// attribution title, which its documentation asks of clients.
 func profileHeaders(provider string) map[string]string {
 	if provider == "openrouter" {
-		return map[string]string{"HTTP-Referer": "https://github.com/pincer-dev/pincer", "X-Title": "pincer"}
+		return map[string]string{"X-Title": "pincer"}
 	}
 	return nil
 }
