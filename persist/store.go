@@ -59,6 +59,13 @@ type Store interface {
 	GetSession(ctx context.Context, id string) (Session, error)
 	// ListSessions returns up to limit sessions, newest UpdatedAt first (limit <= 0: all).
 	ListSessions(ctx context.Context, limit int) ([]Session, error)
+	// DeleteSession deletes a session and everything stored under it: its
+	// record and recency index key, messages, events, lease, audit entries (in
+	// both orders) and session rules. It returns an error wrapping ErrNotFound
+	// when there was no session record (anything else stored under the id is
+	// deleted all the same). The caller makes sure no turn runs on it (hold its
+	// lease); a later append under the same id starts a new, empty session.
+	DeleteSession(ctx context.Context, id string) error
 
 	// AppendMessage stores m as the session's next message and returns it with Seq set.
 	AppendMessage(ctx context.Context, m message.Message) (message.Message, error)

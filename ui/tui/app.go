@@ -13,6 +13,7 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/event"
+	"pincer/core/permission"
 	"pincer/themes"
 	"pincer/ui/tui/transcript"
 )
@@ -27,7 +28,9 @@ type Options struct {
 	Keys *KeyMap
 	// Model is shown in the status line until the session names its own.
 	Model string
-	// Mode is the permission mode shown in the status line.
+	// Mode is the permission mode shown in the status line until Attach,
+	// which shows the agent's (or hands it one chosen meanwhile); "" is
+	// "default".
 	Mode string
 	// Cwd is the workspace root, for would-be diffs; default: the session's cwd.
 	Cwd string
@@ -63,13 +66,14 @@ type Workbench struct {
 	pump     *pump
 
 	// Widgets: created in New, touched only on the event loop.
-	view      *transcript.View
-	timeline  *listPane
-	approvals *listPane
-	diff      *diffPane
-	input     *tview.TextArea
-	reason    *tview.InputField
-	root      *rootView
+	view       *transcript.View
+	timeline   *listPane
+	approvals  *listPane
+	diff       *diffPane
+	input      *tview.TextArea
+	reason     *tview.InputField
+	browserBox *tview.Box // the sessions browser's frame
+	root       *rootView
 
 	// Event-loop state.
 	focus     int
@@ -82,7 +86,13 @@ type Workbench struct {
 	mu         sync.Mutex // guards the fields below; taken by every draw
 	model      *Model
 	ag         *agent.Agent
-	sessionID  string
+	sessionID  string // the session the panes show
+	liveID     string // the session turns go to (sessionID unless readOnly)
+	readOnly   bool   // the panes show another session, read-only (the browser's Enter)
+	replayEnd  uint64 // last sequence of the shown session when it was opened: the replay's end
+	mode       string // permission mode shown; the agent's once attached
+	modeSet    bool   // changed before Attach: Attach hands it to the agent
+	browser    browserState
 	storeState string // shown instead of the session until Attach
 	flash      flash
 	running    bool
@@ -123,10 +133,13 @@ func New(opts Options) (*Workbench, error) {
 		}
 		screen = s
 	}
+	if opts.Mode == "" {
+		opts.Mode = string(permission.ModeDefault)
+	}
 	th.ApplyToTview()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(), approver: NewApprover(),
-		model: NewModel(), zoom: -1, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
+		model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
 		diffCache: map[string]*diffEntry{}, synced: map[string]syncRecord{}, ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
@@ -153,7 +166,8 @@ func (w *Workbench) buildWidgets() {
 	w.input.SetBorder(true)
 	w.reason = tview.NewInputField().SetLabel("Reason for the model: ")
 	w.reason.SetBorder(true).SetTitle(" Deny with a reason (Enter sends, Esc cancels) ")
-	for _, b := range []*tview.Box{w.timeline.Box, w.approvals.Box, w.diff.Box, w.input.Box, w.reason.Box} {
+	w.browserBox = tview.NewBox().SetBorder(true).SetBorderColor(w.theme.Color("accent"))
+	for _, b := range []*tview.Box{w.timeline.Box, w.approvals.Box, w.diff.Box, w.input.Box, w.reason.Box, w.browserBox} {
 		b.SetTitleAlign(tview.AlignLeft)
 	}
 	w.root = &rootView{Box: tview.NewBox(), w: w}
@@ -170,27 +184,46 @@ func (w *Workbench) newTranscriptView() *transcript.View {
 func (w *Workbench) Approver() *Approver { return w.approver }
 
 // Attach connects the agent and shows sessionID, replaying its events from
-// sequence 1. Safe from any goroutine; call it once the store is open.
+// sequence 1. A permission mode chosen before (Shift+Tab while the store
+// opened) goes to the agent; otherwise the status line shows the agent's.
+// Safe from any goroutine; call it once the store is open.
 func (w *Workbench) Attach(ag *agent.Agent, sessionID string) {
 	w.mu.Lock()
 	w.ag, w.storeState = ag, ""
+	if w.modeSet { // under the mutex: a concurrent Shift+Tab comes before or after
+		ag.SetPermissionMode(permission.Mode(w.mode))
+	} else {
+		w.mode = string(ag.Mode())
+	}
 	w.mu.Unlock()
-	w.showSession(sessionID)
+	w.showSession(sessionID, false)
 }
 
-// showSession switches the panes to another session of the attached agent.
-// It must not be called on the event loop with the mutex held.
-func (w *Workbench) showSession(sessionID string) {
+// showSession switches the panes to another session of the attached agent:
+// the live one (turns go to it), or one shown read-only. The model is
+// rebuilt by replaying the session's log from sequence 1; where the replay
+// ends (the last sequence stored now), a turn still open has no process
+// behind it and is shown as interrupted (Model.Interrupt). It must not be
+// called on the event loop with the mutex held, nor while this workbench
+// runs a turn.
+func (w *Workbench) showSession(sessionID string, readOnly bool) {
 	w.mu.Lock()
 	ag := w.ag
 	w.mu.Unlock()
 	if ag == nil {
 		return
 	}
+	last, err := ag.Store().LastEventSequence(w.ctx, sessionID)
+	if err != nil {
+		w.Notify("error", "event log: "+err.Error())
+	}
 	w.pump.follow(ag.Log(), sessionID, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		w.model, w.sessionID = NewModel(), sessionID
+		w.model, w.sessionID, w.readOnly, w.replayEnd = NewModel(), sessionID, readOnly, last
+		if !readOnly {
+			w.liveID = sessionID
+		}
 		w.diffCache, w.resetView = map[string]*diffEntry{}, true
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
 }
@@ -218,6 +251,12 @@ func (w *Workbench) applyEvent(ev event.Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.model.Apply(ev)
+	if w.replayEnd != 0 && ev.Sequence >= w.replayEnd {
+		w.replayEnd = 0
+		if !w.running || w.readOnly {
+			w.model.Interrupt()
+		}
+	}
 	if ev.Type == event.PermissionResolved {
 		var d event.PermissionResolvedData
 		if ev.Decode(&d) == nil {

@@ -15,8 +15,14 @@ const (
 	ScopeAlways  = "always"
 )
 
+// CancelledReason is the reason of the denial Approve returns when the turn
+// ends (Esc, quitting) before the person answered: cancelling a turn resolves
+// every request it has pending this way.
+const CancelledReason = "cancelled"
+
 // Approver is the workbench's agent.Approver: Approve blocks until the person
-// answers the request in the Approvals pane (Answer) or ctx ends, which denies.
+// answers the request in the Approvals pane (Answer) or ctx ends, which denies
+// with CancelledReason.
 // The request reaches the pane through its permission.requested event, matched
 // by request ID; an answer given between that event and the call to Approve is
 // kept and delivered. Any number of requests may wait at once; none blocks
@@ -56,7 +62,7 @@ func (a *Approver) Approve(ctx context.Context, sessionID, requestID string, in 
 		return ans
 	case <-ctx.Done():
 		return agent.Approval{Scope: ScopeOnce, Decision: permission.Decision{Behavior: permission.Deny,
-			Reason: "the turn ended before anyone answered", By: "user"}}
+			Reason: CancelledReason, By: "user"}}
 	}
 }
 

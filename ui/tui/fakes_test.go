@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 
 	"pincer/core/agent"
 	"pincer/core/event"
@@ -153,7 +154,9 @@ func (b *simBench) stop() {
 	}
 }
 
-// text returns the screen as lines, read on the event loop.
+// text returns the screen as lines, read on the event loop. The cell a wide
+// rune covers is skipped (the simulation keeps what it held before there,
+// which a terminal would not show).
 func (b *simBench) text() string {
 	var out strings.Builder
 	b.w.app.QueueUpdate(func() {
@@ -166,6 +169,9 @@ func (b *simBench) text() string {
 					continue
 				}
 				out.WriteString(string(c.Runes))
+				if uniseg.StringWidth(string(c.Runes)) == 2 {
+					x++
+				}
 			}
 			out.WriteByte('\n')
 		}

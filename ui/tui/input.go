@@ -23,6 +23,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}
+	if w.browserOpen() {
+		w.browserKey(ev)
+		return nil
+	}
 	act, ok := w.keys.Lookup(w.contexts(), ev)
 	if !ok {
 		switch {
@@ -72,6 +76,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		} else {
 			w.Notify("info", "mouse capture off: the terminal selects text")
 		}
+	case ActMode, ActModeInput:
+		w.cycleMode()
+	case ActSessions:
+		w.openBrowser()
 	case ActToggle:
 		if b, ok := w.view.Selected(); ok {
 			w.view.Toggle(b.ID)
@@ -116,10 +124,12 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 	}
 }
 
-// cancelOrClose is Esc: cancel the running turn, else leave zoom.
+// cancelOrClose is Esc: cancel the running turn (the agent then resolves its
+// pending requests as denied, "cancelled"), else leave zoom, else come back
+// from a session shown read-only to the live one.
 func (w *Workbench) cancelOrClose() {
 	w.mu.Lock()
-	cancel := w.turnCancel
+	cancel, readOnly, live := w.turnCancel, w.readOnly, w.liveID
 	w.mu.Unlock()
 	switch {
 	case cancel != nil:
@@ -127,6 +137,11 @@ func (w *Workbench) cancelOrClose() {
 		w.Notify("info", "cancelling the turn…")
 	case w.zoom >= 0:
 		w.zoom = -1
+	case readOnly:
+		w.goBackground(func() {
+			w.showSession(live, false)
+			w.Notify("info", "back to session "+live)
+		})
 	}
 }
 

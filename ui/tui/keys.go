@@ -39,6 +39,13 @@ const (
 	ActAllowAlways  Action = "approve.always"
 	ActDeny         Action = "deny"
 	ActDenyReason   Action = "deny.reason"
+	ActMode         Action = "mode.cycle"
+	ActModeInput    Action = "mode.cycle.input"
+	ActSessions     Action = "sessions"
+	ActOpenSession  Action = "session.open"
+	ActResume       Action = "session.resume"
+	ActDelete       Action = "session.delete"
+	ActFilter       Action = "session.filter"
 )
 
 // Context says where a binding applies.
@@ -52,6 +59,7 @@ const (
 	CtxList       Context = "list"       // a scrollable pane has focus
 	CtxTranscript Context = "transcript" // the transcript has focus
 	CtxApprovals  Context = "approvals"  // the approval queue has focus
+	CtxSessions   Context = "sessions"   // the sessions browser is open
 )
 
 // Binding is one row of the key map: an action, where it applies, its keys and
@@ -83,6 +91,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{bindings: []Binding{
 		b(ActSend, CtxInput, "enter", "send", true),
 		b(ActNewline, CtxInput, "shift+enter alt+enter ctrl+j", "new line", true),
+		b(ActModeInput, CtxInput, "shift+tab", "next permission mode", true),
 		b(ActCancel, CtxGlobal, "esc", "cancel the running turn (or close, unzoom)", true),
 		b(ActQuit, CtxGlobal, "ctrl+c", "quit (press twice within 2 s)", true),
 		b(ActFocusNext, CtxGlobal, "tab", "focus the next pane", true),
@@ -94,6 +103,8 @@ func DefaultKeyMap() *KeyMap {
 		b(ActFocusInput, CtxGlobal, "alt+0", "focus the input box", false),
 		b(ActHelpAnywhere, CtxGlobal, "f1", "help", true),
 		b(ActMouse, CtxGlobal, "f2", "mouse capture on or off (off: select text)", false),
+		b(ActMode, CtxGlobal, "ctrl+t", "next permission mode", false),
+		b(ActSessions, CtxGlobal, "ctrl+o", "sessions browser", true),
 		b(ActAllowOnce, CtxApprovals, "y", "allow once", true),
 		b(ActAllowSession, CtxApprovals, "s", "allow for this session", true),
 		b(ActAllowAlways, CtxApprovals, "a", "always allow (a rule for exactly this request)", true),
@@ -108,6 +119,10 @@ func DefaultKeyMap() *KeyMap {
 		b(ActPageDown, CtxList, "pgdn", "page down", false),
 		b(ActZoom, CtxPanes, "z", "zoom the pane to full screen and back", true),
 		b(ActHelp, CtxPanes, "?", "help", false),
+		b(ActOpenSession, CtxSessions, "enter", "open read-only (Esc comes back)", true),
+		b(ActResume, CtxSessions, "r", "resume it here", true),
+		b(ActDelete, CtxSessions, "d", "delete it (asks first)", true),
+		b(ActFilter, CtxSessions, "/", "filter (or just type)", true),
 	}}
 }
 
@@ -159,10 +174,14 @@ func (k *KeyMap) Override(action, keys string) error {
 	return nil
 }
 
-// overlaps reports whether bindings of two contexts can see the same key.
+// overlaps reports whether bindings of two contexts can see the same key. The
+// sessions browser sees only its own keys and the list keys.
 func overlaps(a, b Context) bool {
 	if a == b || a == CtxGlobal || b == CtxGlobal {
 		return true
+	}
+	if a == CtxSessions || b == CtxSessions {
+		return a == CtxList || b == CtxList
 	}
 	pane := func(c Context) bool { return c != CtxInput }
 	return pane(a) && pane(b)
@@ -220,9 +239,10 @@ func (k *KeyMap) HelpBar(contexts []Context) []string {
 
 // HelpLines returns the help screen: every binding, grouped by context.
 func (k *KeyMap) HelpLines() []string {
-	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals}
+	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals, CtxSessions}
 	titles := map[Context]string{CtxGlobal: "Anywhere", CtxInput: "Input box", CtxPanes: "Panes",
-		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals"}
+		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals",
+		CtxSessions: "Sessions browser (Ctrl+O)"}
 	var out []string
 	for _, c := range order {
 		out = append(out, titles[c])

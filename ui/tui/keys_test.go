@@ -105,10 +105,10 @@ func TestKeyMapLookupByContext(t *testing.T) {
 
 func TestKeyMapOverride(t *testing.T) {
 	km := DefaultKeyMap()
-	if err := km.Override("newline", "ctrl+o, alt+enter"); err != nil {
+	if err := km.Override("newline", "ctrl+n, alt+enter"); err != nil {
 		t.Fatal(err)
 	}
-	if got := km.KeysOf(ActNewline); got != "Ctrl+O/Alt+Enter" {
+	if got := km.KeysOf(ActNewline); got != "Ctrl+N/Alt+Enter" {
 		t.Errorf("newline keys = %q", got)
 	}
 	if a, _ := km.Lookup([]Context{CtxInput}, tcell.NewEventKey(tcell.KeyCtrlJ, 0, tcell.ModNone)); a == ActNewline {

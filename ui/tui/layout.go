@@ -157,6 +157,9 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	}
 	w.drawStatusLocked(screen, l.Status)
 	w.drawHelpBarLocked(screen, l.Help)
+	if w.browser.open {
+		w.drawBrowserLocked(screen, l.Main)
+	}
 	if w.helpOpen {
 		w.drawHelpScreenLocked(screen, l.Main)
 	}
@@ -191,7 +194,12 @@ func (w *Workbench) setTitlesLocked() {
 	w.diff.mark = zoomMark(paneDiff)
 	w.timeline.SetTitle(fmt.Sprintf(" 2 Timeline (%d)%s ", len(w.model.Timeline), zoomMark(paneTimeline)))
 	n := len(w.model.Approvals)
-	w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s ", n, zoomMark(paneApprovals)))
+	if w.readOnly {
+		n = 0
+		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
+	} else {
+		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s ", n, zoomMark(paneApprovals)))
+	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))
 	} else {
@@ -246,6 +254,9 @@ func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 func (r *rootView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
 	return r.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
 		w := r.w
+		if w.browserOpen() { // the browser covers the panes
+			return true, nil
+		}
 		x, y := ev.Position()
 		for i := 0; i < paneCount; i++ {
 			p := w.pane(i)

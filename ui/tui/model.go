@@ -37,6 +37,9 @@ const (
 	ToolDone     ToolStatus = transcript.StatusDone
 	ToolFailed   ToolStatus = transcript.StatusFailed
 	ToolDenied   ToolStatus = transcript.StatusDenied
+	// ToolInterrupted: its turn ended, or its process died, before it finished
+	// (or before its approval was answered).
+	ToolInterrupted ToolStatus = transcript.StatusInterrupted
 )
 
 // Icon is the one-cell status mark the timeline shows.
@@ -52,6 +55,8 @@ func (s ToolStatus) Icon() string {
 		return "✗"
 	case ToolDenied:
 		return "!"
+	case ToolInterrupted:
+		return "↯"
 	}
 	return "."
 }
@@ -130,21 +135,25 @@ type Model struct {
 	Timeline []ToolEntry
 	// Approvals is the queue of pending requests, oldest first.
 	Approvals []PendingApproval
-	Status    Status
-	Notices   []Notice
+	// History is every permission request of the session with its outcome,
+	// in request order.
+	History []ApprovalRecord
+	Status  Status
+	Notices []Notice
 	// LastSequence is the sequence of the last event applied.
 	LastSequence uint64
 
-	blockIndex map[string]int
-	toolIndex  map[string]int
-	touched    []string // IDs of blocks changed since the last TakeTouched
-	touchedSet map[string]bool
+	blockIndex   map[string]int
+	toolIndex    map[string]int
+	historyIndex map[string]int
+	touched      []string // IDs of blocks changed since the last TakeTouched
+	touchedSet   map[string]bool
 }
 
 // NewModel returns an empty model.
 func NewModel() *Model {
-	return &Model{blockIndex: map[string]int{}, toolIndex: map[string]int{}, touchedSet: map[string]bool{},
-		Status: Status{Turn: TurnIdle}}
+	return &Model{blockIndex: map[string]int{}, toolIndex: map[string]int{}, historyIndex: map[string]int{},
+		touchedSet: map[string]bool{}, Status: Status{Turn: TurnIdle}}
 }
 
 // Block returns the transcript block with that ID.

@@ -38,22 +38,62 @@ func statusToken(s ToolStatus) string {
 		return "success"
 	case ToolFailed, ToolDenied:
 		return "error"
+	case ToolInterrupted:
+		return "warning"
 	}
 	return "muted"
 }
 
-// approvalRows lists the pending requests, oldest first.
+// approvalRows lists the pending requests, oldest first, then the requests
+// of the latest turn that were interrupted (not answerable, not counted). A
+// session shown read-only lists its whole approvals history instead.
 func (w *Workbench) approvalRows() []listRow {
-	rows := make([]listRow, len(w.model.Approvals))
-	for i, a := range w.model.Approvals {
+	if w.readOnly {
+		rows := make([]listRow, len(w.model.History))
+		for i, r := range w.model.History {
+			rows[i] = w.recordRow(r)
+		}
+		return rows
+	}
+	rows := make([]listRow, 0, len(w.model.Approvals))
+	for _, a := range w.model.Approvals {
 		text := a.Summary
 		if text == "" {
 			text = a.Name
 		}
-		rows[i] = listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: firstLine(text), Style: w.theme.Style("text"), Detail: firstLine(a.Reason)}
+		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
+			Text: firstLine(text), Style: w.theme.Style("text"), Detail: firstLine(a.Reason)})
+	}
+	for _, r := range w.model.InterruptedNow() {
+		rows = append(rows, w.recordRow(r))
 	}
 	return rows
+}
+
+// recordRow is a row of the approvals history: outcome icon, summary, and how
+// it was decided.
+func (w *Workbench) recordRow(r ApprovalRecord) listRow {
+	text := r.Summary
+	if text == "" {
+		text = r.Name
+	}
+	icon, token, detail := "?", "warning", "pending"
+	switch r.Outcome {
+	case OutcomeAllow:
+		icon, token, detail = "✓", "success", "allowed "+r.Scope
+	case OutcomeDeny:
+		icon, token, detail = "✗", "error", "denied"
+		if r.Detail != "" {
+			detail += ": " + r.Detail
+		}
+	case OutcomeInterrupted:
+		icon, token, detail = "↯", "warning", "interrupted"
+	}
+	if r.By != "" && r.Outcome != OutcomeInterrupted {
+		detail += " (" + r.By + ")"
+	}
+	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: firstLine(text),
+		Style: w.theme.Style("muted"), Detail: firstLine(detail)}
 }
 
 // diffEntry is a would-be diff being computed or computed.
@@ -72,8 +112,11 @@ func (w *Workbench) diffContentLocked() diffContent {
 		(w.focus != paneTimeline && w.lastList == paneApprovals && len(w.model.Approvals) > 0)
 	if fromApprovals {
 		if row, ok := w.approvals.selected(); ok {
-			if a, ok := w.model.Approval(row.Key); ok {
+			if a, ok := w.model.Approval(row.Key); ok && !w.readOnly {
 				return w.wouldBeContentLocked(a)
+			}
+			if r := w.model.record(row.Key); r != nil {
+				return w.recordContentLocked(*r)
 			}
 		}
 	}
@@ -82,7 +125,7 @@ func (w *Workbench) diffContentLocked() diffContent {
 		return diffContent{Key: "none", Text: "No tool calls yet. The diff of the selected timeline entry or pending approval shows here."}
 	}
 	e, _ := w.model.Tool(row.Key)
-	if e.Status == ToolApproval && e.RequestID != "" {
+	if e.Status == ToolApproval && e.RequestID != "" && !w.readOnly {
 		if a, ok := w.model.Approval(e.RequestID); ok {
 			return w.wouldBeContentLocked(a)
 		}
@@ -95,6 +138,21 @@ func (w *Workbench) diffContentLocked() diffContent {
 		return diffContent{Key: key, Title: e.Summary + " (output)", Text: e.Output}
 	}
 	return diffContent{Key: key, Title: e.Summary, Text: fmt.Sprintf("%s: %s", e.Summary, e.Status)}
+}
+
+// recordContentLocked shows a request of the history: the diff its call
+// made when it ran, else what was asked and what became of it.
+func (w *Workbench) recordContentLocked(r ApprovalRecord) diffContent {
+	key := "rec:" + r.RequestID + ":" + r.Outcome
+	if e, ok := w.model.Tool(r.ToolCallID); ok && e.Diff != "" {
+		return diffContent{Key: key, Title: r.Summary, Text: e.Diff, Diff: true}
+	}
+	row := w.recordRow(r)
+	text := fmt.Sprintf("%s\nWhy it asked: %s\nOutcome: %s", r.Summary, r.Reason, row.Detail)
+	if r.Outcome == OutcomeInterrupted && r.Detail != "" {
+		text += "\n" + r.Detail
+	}
+	return diffContent{Key: key, Title: r.Summary + " (" + row.Detail + ")", Text: text}
 }
 
 // wouldBeContentLocked shows the diff a pending request would make, starting

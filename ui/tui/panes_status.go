@@ -16,11 +16,15 @@ func (w *Workbench) statusTextLocked(now time.Time) string {
 	if model == "" {
 		model = w.opts.Model
 	}
-	parts := []string{model, w.opts.Mode}
+	parts := []string{model, w.mode}
 	if w.storeState != "" {
 		return strings.Join(append(parts, w.storeState), " · ")
 	}
-	parts = append(parts, shortID(w.sessionID))
+	if w.readOnly {
+		parts = append(parts, "read-only "+shortID(w.sessionID)+" (Esc returns)")
+	} else {
+		parts = append(parts, shortID(w.sessionID))
+	}
 	switch {
 	case s.Turn == TurnRunning:
 		state := "running"

@@ -112,25 +112,15 @@ func (m *Model) turnStarted(ev event.Event, d event.TurnStartedData) {
 	m.Status.Turns++
 	// One turn per session at a time: requests of earlier turns can no longer
 	// be answered (their process ended without resolving them).
-	kept := m.Approvals[:0:0]
-	for _, a := range m.Approvals {
-		if a.TurnID == ev.TurnID {
-			kept = append(kept, a)
-		}
-	}
-	m.Approvals = kept
+	m.dropApprovals(func(a PendingApproval) bool { return a.TurnID != ev.TurnID },
+		"a later turn started before it was answered")
 	m.upsertBlock(transcript.Block{ID: userBlockID(ev), Kind: transcript.KindUser, Text: d.Input, Done: true})
 }
 
 func (m *Model) turnEnded(turnID, state, detail string) {
 	m.Status.Turn, m.Status.TurnDetail = state, detail
-	kept := m.Approvals[:0:0]
-	for _, a := range m.Approvals {
-		if a.TurnID != turnID {
-			kept = append(kept, a)
-		}
-	}
-	m.Approvals = kept
+	m.dropApprovals(func(a PendingApproval) bool { return a.TurnID == turnID },
+		"its turn ended ("+state+") before it was answered")
 }
 
 func (m *Model) messageDelta(d event.MessageDeltaData) {
@@ -198,9 +188,11 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 }
 
 func (m *Model) permissionRequested(ev event.Event, d event.PermissionRequestedData) {
-	if _, dup := m.Approval(d.RequestID); !dup {
-		m.Approvals = append(m.Approvals, PendingApproval{RequestID: d.RequestID, ToolCallID: d.ToolCallID,
-			TurnID: ev.TurnID, Name: d.Name, Summary: d.Summary, Reason: d.Reason, Sequence: ev.Sequence})
+	if _, dup := m.Approval(d.RequestID); !dup && m.record(d.RequestID) == nil {
+		a := PendingApproval{RequestID: d.RequestID, ToolCallID: d.ToolCallID,
+			TurnID: ev.TurnID, Name: d.Name, Summary: d.Summary, Reason: d.Reason, Sequence: ev.Sequence}
+		m.Approvals = append(m.Approvals, a)
+		m.addRecord(a)
 	}
 	e := m.tool(d.ToolCallID)
 	e.Name, e.Summary, e.TurnID = d.Name, d.Summary, ev.TurnID
@@ -210,6 +202,7 @@ func (m *Model) permissionRequested(ev event.Event, d event.PermissionRequestedD
 
 func (m *Model) permissionResolved(d event.PermissionResolvedData) {
 	m.removeApproval(d.RequestID)
+	m.resolveRecord(d)
 	id := d.ToolCallID
 	if id == "" { // older logs: find the call by its request
 		for _, e := range m.Timeline {
@@ -254,7 +247,8 @@ func toolBlock(e ToolEntry) transcript.Block {
 	if title == "" {
 		title = e.Name
 	}
-	done := e.Status == ToolDone || e.Status == ToolFailed || (e.Status == ToolDenied && e.Output != "")
+	done := e.Status == ToolDone || e.Status == ToolFailed || e.Status == ToolInterrupted ||
+		(e.Status == ToolDenied && e.Output != "")
 	if done && e.Duration > 0 {
 		title += "  " + formatDuration(e.Duration)
 	}

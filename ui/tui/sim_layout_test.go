@@ -83,7 +83,7 @@ func TestZoomAndBack(t *testing.T) {
 		t.Errorf("zoomed diff at %d,%d", y, x)
 	}
 	b.key(tcell.KeyTab, 0, tcell.ModNone) // focus moves to the input: the zoom stays
-	b.key(tcell.KeyBacktab, 0, tcell.ModNone)
+	b.key(tcell.KeyRune, '4', tcell.ModAlt)
 	b.key(tcell.KeyBacktab, 0, tcell.ModNone) // approvals: the zoom follows the focus
 	b.waitText("3 Approvals (0) [zoomed]")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // no turn runs: Esc leaves the zoom
@@ -110,8 +110,14 @@ func TestTabCyclesFocusOverTheInputBox(t *testing.T) {
 			t.Errorf("pane %d is focus but tview's focus differs", w)
 		}
 	}
+	b.key(tcell.KeyBacktab, 0, tcell.ModNone) // in the input box: the permission mode, not the focus
+	b.waitText("fake/m · acceptEdits ·")
+	if f := b.focus(); f != paneInput {
+		t.Errorf("Shift+Tab in the input box moved the focus to %d", f)
+	}
+	b.key(tcell.KeyRune, '4', tcell.ModAlt)
 	b.key(tcell.KeyBacktab, 0, tcell.ModNone)
-	b.waitFor("shift+tab", func(string) bool { return b.focus() == paneDiff })
+	b.waitFor("shift+tab", func(string) bool { return b.focus() == paneApprovals })
 	b.key(tcell.KeyRune, '1', tcell.ModAlt)
 	b.waitFor("alt+1", func(string) bool { return b.focus() == paneTranscript })
 	b.key(tcell.KeyRune, '0', tcell.ModAlt)

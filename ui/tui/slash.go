@@ -15,10 +15,10 @@ type slashCommand struct{ name, args, help string }
 var slashCommands = []slashCommand{
 	{"/help", "", "keys and commands"},
 	{"/clear", "", "start a new session"},
-	{"/sessions", "", "recent sessions of this directory"},
-	{"/resume", "ID", "open (and continue) another session here"},
+	{"/sessions", "", "browse past sessions (Ctrl+O)"},
+	{"/resume", "ID", "continue another session of this directory"},
 	{"/model", "", "the model in use"},
-	{"/mode", "", "the permission mode"},
+	{"/mode", "MODE", "show or set the permission mode"},
 	{"/cost", "", "tokens and cost of this session"},
 	{"/quit", "", "quit"},
 }
@@ -54,7 +54,7 @@ func (w *Workbench) runSlash(line string) bool {
 		}
 		w.Notify("info", "model: "+model+" (start pincer with --model to use another)")
 	case "/mode":
-		w.Notify("info", "permission mode: "+w.opts.Mode+" (start pincer with --permission-mode to change it)")
+		return w.modeCommand(args)
 	case "/cost":
 		cost := fmt.Sprintf("$%.4f", status.CostUSD)
 		if status.CostUnknown {
@@ -76,15 +76,11 @@ func (w *Workbench) runSlash(line string) bool {
 			}
 			ag.EndSession(w.ctx, old, "clear")
 			ag.StartSession(w.ctx, s.ID, "clear")
-			w.showSession(s.ID)
+			w.showSession(s.ID, false)
 			w.Notify("info", "new session "+s.ID)
 		})
 	case "/sessions":
-		if ag == nil {
-			w.Notify("warning", "the store is still opening: try again in a moment")
-			return false
-		}
-		w.goBackground(func() { w.listSessions(ag.Store()) })
+		w.openBrowser()
 	case "/resume":
 		if len(args) != 1 {
 			w.Notify("warning", "usage: /resume ID (see /sessions)")
@@ -134,74 +130,48 @@ func (w *Workbench) completeSlash() bool {
 	return true
 }
 
-// SessionID returns the session the workbench shows ("" before Attach).
+// SessionID returns the live session: the one turns go to ("" before
+// Attach). While another session is shown read-only it is still this one.
 func (w *Workbench) SessionID() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.sessionID
+	return w.liveID
 }
 
-// workspaceRoot is where the workbench runs: Options.Cwd, else the session's.
+// workspaceRoot is where the workbench runs: Options.Cwd, else the live
+// session's.
 func (w *Workbench) workspaceRoot() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.rootLocked()
+}
+
+// rootLocked is workspaceRoot for a caller holding the mutex; "" while it is
+// unknown (no Options.Cwd, another session shown read-only).
+func (w *Workbench) rootLocked() string {
 	if w.opts.Cwd != "" {
 		return w.opts.Cwd
 	}
-	return w.model.Status.Cwd
-}
-
-// sessionsHere returns the sessions of this directory, newest first.
-func (w *Workbench) sessionsHere(store persist.Store) ([]persist.Session, error) {
-	all, err := store.ListSessions(w.ctx, 0)
-	if err != nil {
-		return nil, err
+	if !w.readOnly {
+		return w.model.Status.Cwd
 	}
-	root := w.workspaceRoot()
-	var out []persist.Session
-	for _, s := range all {
-		if root == "" || s.Cwd == root {
-			out = append(out, s)
-		}
-	}
-	return out, nil
-}
-
-// listSessions adds the ten newest sessions of this directory to the
-// transcript as a notice.
-func (w *Workbench) listSessions(store persist.Store) {
-	list, err := w.sessionsHere(store)
-	if err != nil {
-		w.Notify("error", "sessions: "+err.Error())
-		return
-	}
-	lines := []string{fmt.Sprintf("%d sessions in this directory, newest first (/resume ID opens one):", len(list))}
-	for i, s := range list {
-		if i == 10 {
-			break
-		}
-		title := s.Title
-		if title == "" {
-			title = "(untitled)"
-		}
-		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s", s.ID, s.UpdatedAt.Local().Format("2006-01-02 15:04"), s.Model, firstLine(title)))
-	}
-	w.mu.Lock()
-	w.noteLocked(strings.Join(lines, "\n"))
-	w.mu.Unlock()
-	w.pump.markDirty()
+	return ""
 }
 
 // resume switches to another session of this directory, found by its ID or a
-// unique part of it.
+// unique part of it (/resume ID).
 func (w *Workbench) resume(store persist.Store, id string) {
-	list, err := w.sessionsHere(store)
+	all, err := store.ListSessions(w.ctx, 0)
 	if err != nil {
 		w.Notify("error", "sessions: "+err.Error())
 		return
 	}
+	root := w.workspaceRoot()
 	var found []persist.Session
-	for _, s := range list {
+	for _, s := range all {
+		if root != "" && s.Cwd != root {
+			continue
+		}
 		if s.ID == id {
 			found = []persist.Session{s}
 			break
@@ -212,11 +182,28 @@ func (w *Workbench) resume(store persist.Store, id string) {
 	}
 	switch len(found) {
 	case 0:
-		w.Notify("warning", "no session "+id+" in this directory (see /sessions)")
+		w.Notify("warning", "no session "+id+" in this directory (Ctrl+O lists them)")
 	case 1:
-		w.showSession(found[0].ID)
-		w.Notify("info", "resumed session "+found[0].ID)
+		w.resumeSession(found[0].ID)
 	default:
 		w.Notify("warning", fmt.Sprintf("%q matches %d sessions: type more of the ID", id, len(found)))
 	}
+}
+
+// resumeSession makes id the live session: the SessionEnd hooks of the one
+// left, the SessionStart hooks ("resume") of this one, then its replay. Not
+// on the event loop; the caller checked that no turn runs.
+func (w *Workbench) resumeSession(id string) {
+	w.mu.Lock()
+	ag, old := w.ag, w.liveID
+	w.mu.Unlock()
+	if ag == nil {
+		return
+	}
+	if old != id {
+		ag.EndSession(w.ctx, old, "other")
+		ag.StartSession(w.ctx, id, "resume")
+	}
+	w.showSession(id, false)
+	w.Notify("info", "resumed session "+id)
 }

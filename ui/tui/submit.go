@@ -24,7 +24,12 @@ func (w *Workbench) submit(text string) {
 		return
 	}
 	w.mu.Lock()
-	ag, sessionID := w.ag, w.sessionID
+	ag, sessionID := w.ag, w.liveID
+	if w.readOnly {
+		w.mu.Unlock()
+		w.Notify("warning", "this session is open read-only: Esc returns to yours (Ctrl+O, then r, resumes this one)")
+		return
+	}
 	if ag == nil || sessionID == "" {
 		w.mu.Unlock()
 		w.Notify("warning", "the store is still opening: try again in a moment")
@@ -61,12 +66,26 @@ func (w *Workbench) submit(text string) {
 func (w *Workbench) answerSelected(act Action, reason string) {
 	w.mu.Lock()
 	row, ok := w.approvals.selected()
+	pending := ok && w.isPendingLocked(row.Key)
 	w.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok:
 		w.Notify("info", "no pending approval")
-		return
+	case !pending:
+		w.Notify("info", "nothing waits for this answer: its turn ended (the request was interrupted or answered)")
+	default:
+		w.answer(row.Key, row.Text, act, reason)
 	}
-	w.answer(row.Key, row.Text, act, reason)
+}
+
+// isPendingLocked reports whether a request of the live session waits for an
+// answer (not one shown read-only, not an interrupted one).
+func (w *Workbench) isPendingLocked(requestID string) bool {
+	if w.readOnly {
+		return false
+	}
+	_, ok := w.model.Approval(requestID)
+	return ok
 }
 
 // answer sends the person's answer to the agent.
@@ -82,12 +101,13 @@ func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 func (w *Workbench) startReason() {
 	w.mu.Lock()
 	row, ok := w.approvals.selected()
+	ok = ok && w.isPendingLocked(row.Key)
 	if ok {
 		w.reasonFor, w.reasonWhat = row.Key, row.Text
 	}
 	w.mu.Unlock()
 	if !ok {
-		w.Notify("info", "no pending approval")
+		w.Notify("info", "no pending approval selected")
 		return
 	}
 	w.reason.SetText("")

@@ -72,6 +72,9 @@ const (
 	StatusDone     = "done"
 	StatusFailed   = "failed"
 	StatusDenied   = "denied"
+	// StatusInterrupted: the call's turn ended (or its process died) before
+	// it finished or before its approval was answered.
+	StatusInterrupted = "interrupted"
 )
 
 // Block is one entry of the transcript.
@@ -83,7 +86,7 @@ type Block struct {
 	// Title is one line: a tool summary ("Read main.go  12ms") or a header.
 	Title string
 	// Status is a tool's state: "pending", "awaiting approval", "running",
-	// "done", "failed" or "denied".
+	// "done", "failed", "denied" or "interrupted".
 	Status string
 	// Text is the body: markdown for assistant blocks, plain text otherwise
 	// (tool output is capped in the view).

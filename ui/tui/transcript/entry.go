@@ -9,6 +9,9 @@ import (
 // entry is a block plus its rendering caches.
 type entry struct {
 	b Block
+	// toggled is set once the person expanded or collapsed the block: its
+	// Collapsed is theirs from then on, whatever Upsert says.
+	toggled bool
 
 	// buf backs b.Text while it grows by AppendText, so appending does not
 	// copy the whole text each time. fromBuf says b.Text aliases buf.

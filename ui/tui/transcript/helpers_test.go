@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+	"github.com/rivo/uniseg"
 
 	"pincer/themes"
 )
@@ -30,16 +31,20 @@ func drawView(v *View, s tcell.SimulationScreen) {
 	s.Show()
 }
 
-// rows returns the screen's text, one string per row. The empty
-// continuation cell a wide rune leaves is skipped; trailing spaces are
-// trimmed.
+// rows returns the screen's text, one string per row. The continuation
+// cell a wide rune covers is skipped (the simulation keeps whatever it held
+// before, which a terminal would not show); trailing spaces are trimmed.
 func rows(s tcell.SimulationScreen) []string {
 	cells, w, h := s.GetContents()
 	out := make([]string, h)
 	for y := 0; y < h; y++ {
 		var b strings.Builder
 		for x := 0; x < w; x++ {
-			b.WriteString(string(cells[y*w+x].Runes))
+			c := string(cells[y*w+x].Runes)
+			b.WriteString(c)
+			if uniseg.StringWidth(c) == 2 {
+				x++
+			}
 		}
 		out[y] = strings.TrimRight(b.String(), " ")
 	}

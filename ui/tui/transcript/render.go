@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
@@ -36,9 +37,14 @@ func (v *View) render(e *entry, r *rendering) {
 // renderStream renders a text body. A finished block is rendered whole. A
 // growing one keeps the rendering of the part before its last stable split
 // point (a paragraph break for markdown, a newline for plain text) and
-// renders only the rest; the stable part grows incrementally.
+// renders only the rest; the stable part grows incrementally. A growing
+// text that ends inside a UTF-8 sequence (a delta cut a rune in two) is
+// drawn without that incomplete rune until the rest of it arrives.
 func (v *View) renderStream(e *entry, r *rendering, md bool, style tcell.Style) {
 	text, w := e.b.Text, v.width
+	if !e.b.Done {
+		text = completeRunes(text)
+	}
 	draw := func(s string) []markdown.Line {
 		if md {
 			return markdown.Render(s, w, v.theme)
@@ -70,6 +76,25 @@ func (v *View) renderStream(e *entry, r *rendering, md bool, style tcell.Style) 
 	r.stable = e.stable[:len(e.stable):len(e.stable)]
 	r.tail = draw(text[split:])
 	r.sep = md
+}
+
+// completeRunes returns text without a trailing incomplete UTF-8 sequence
+// (at most 3 bytes: the start of a rune whose continuation bytes have not
+// arrived yet). Invalid bytes elsewhere are left alone.
+func completeRunes(text string) string {
+	for n := 1; n <= utf8.UTFMax-1 && n <= len(text); n++ {
+		c := text[len(text)-n]
+		if c < utf8.RuneSelf {
+			return text // ASCII: nothing pending
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRuneInString(text[len(text)-n:]) {
+				return text[:len(text)-n]
+			}
+			return text
+		}
+	}
+	return text
 }
 
 // toolBody renders tool output, at most maxTool source lines, with a note
@@ -128,7 +153,7 @@ func (v *View) headLine(b *Block, w int) markdown.Line {
 	segs := []markdown.Segment{{Text: oneLine(title), Style: style}}
 	if b.Kind == KindTool {
 		switch b.Status {
-		case StatusApproval, StatusFailed, StatusDenied:
+		case StatusApproval, StatusFailed, StatusDenied, StatusInterrupted:
 			segs = append(segs, markdown.Segment{Text: "  " + b.Status, Style: v.statusStyle(b.Status)})
 		}
 	}
@@ -188,6 +213,8 @@ func statusIcon(status string) string {
 		return "✗"
 	case StatusDenied:
 		return "⊘"
+	case StatusInterrupted:
+		return "↯"
 	}
 	return "●"
 }
@@ -204,6 +231,8 @@ func (v *View) statusStyle(status string) tcell.Style {
 		return th.Style(themes.TokenSuccess)
 	case StatusFailed, StatusDenied:
 		return th.Style(themes.TokenError)
+	case StatusInterrupted:
+		return th.Style(themes.TokenWarning)
 	}
 	return th.Style(themes.TokenMuted)
 }

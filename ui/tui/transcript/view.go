@@ -70,6 +70,8 @@ func New(th *themes.Theme) *View {
 // Replacing a block whose new Text extends the old one (streaming by
 // replacement) keeps the rendering of its finished part; any other change
 // re-renders that block only. Changing only Collapsed re-renders nothing.
+// Once the person expanded or collapsed a block (Toggle), that choice
+// outlives every later Upsert of it: b.Collapsed is then ignored.
 func (v *View) Upsert(b Block) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -81,6 +83,9 @@ func (v *View) Upsert(b Block) {
 	}
 	e := v.entries[i]
 	old := e.b
+	if e.toggled {
+		b.Collapsed = old.Collapsed
+	}
 	if old == b {
 		return
 	}
@@ -140,6 +145,7 @@ func (v *View) toggle(i int) {
 		return
 	}
 	e.b.Collapsed = !e.b.Collapsed
+	e.toggled = true
 	if !v.follow && v.top == i && v.topRow >= e.rowCount(v, i) {
 		v.topRow = 0
 	}

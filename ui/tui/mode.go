@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"strings"
+
+	"pincer/core/permission"
+)
+
+// modeCycle is the order Shift+Tab (in the input box) and Ctrl+T step through
+// the permission modes, as Claude Code's. dontAsk is for headless runs: it can
+// be set with /mode, and the next step from it is default.
+var modeCycle = []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModePlan, permission.ModeBypass}
+
+// nextMode returns the mode after m in modeCycle (default after any mode not
+// in it).
+func nextMode(m permission.Mode) permission.Mode {
+	for i, c := range modeCycle {
+		if c == m {
+			return modeCycle[(i+1)%len(modeCycle)]
+		}
+	}
+	return permission.ModeDefault
+}
+
+// modeHelp says in a few words what a mode does, for the notice shown when it
+// changes.
+func modeHelp(m permission.Mode) string {
+	switch m {
+	case permission.ModeDefault:
+		return "edits and commands ask first"
+	case permission.ModeAcceptEdits:
+		return "edits in the workspace run without asking"
+	case permission.ModePlan:
+		return "read-only: edits and commands are refused"
+	case permission.ModeBypass:
+		return "nothing asks; deny rules and the sandbox still hold"
+	case permission.ModeDontAsk:
+		return "whatever would ask is refused"
+	}
+	return ""
+}
+
+// currentMode returns the permission mode in force (the agent's once attached).
+func (w *Workbench) currentMode() permission.Mode {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return permission.Mode(w.mode)
+}
+
+// cycleMode moves to the next permission mode. Event loop only (two
+// concurrent cycles could both step from the same mode).
+func (w *Workbench) cycleMode() { w.setMode(nextMode(w.currentMode())) }
+
+// setMode changes the permission mode: the agent's at once (running turns
+// decide their next tool calls with it), and the status line's. Before the
+// agent is attached the choice is kept and handed to it by Attach.
+func (w *Workbench) setMode(m permission.Mode) {
+	w.mu.Lock()
+	w.mode, w.modeSet = string(m), true
+	if w.ag != nil {
+		w.ag.SetPermissionMode(m)
+	}
+	w.mu.Unlock()
+	w.Notify("info", "permission mode: "+string(m)+" — "+modeHelp(m))
+}
+
+// modeCommand is /mode [MODE]: without an argument it shows the mode, with
+// one it sets it (any mode permission.ParseMode accepts). It reports whether
+// the input box should be cleared.
+func (w *Workbench) modeCommand(args []string) bool {
+	if len(args) == 0 {
+		m := w.currentMode()
+		names := make([]string, len(permission.Modes))
+		for i, x := range permission.Modes {
+			names[i] = string(x)
+		}
+		w.Notify("info", "permission mode: "+string(m)+" — "+modeHelp(m)+" (/mode "+strings.Join(names, "|")+"; Shift+Tab cycles)")
+		return true
+	}
+	if len(args) > 1 {
+		w.Notify("warning", "usage: /mode [MODE]")
+		return false
+	}
+	m, err := permission.ParseMode(args[0])
+	if err != nil {
+		w.Notify("warning", "/mode: "+err.Error())
+		return false
+	}
+	w.setMode(m)
+	return true
+}

@@ -1,0 +1,112 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"pincer/core/permission"
+)
+
+// TestModeCycling: Shift+Tab in the input box and Ctrl+T anywhere step
+// default → acceptEdits → plan → bypassPermissions → default, on the agent
+// and in the status line at once.
+func TestModeCycling(t *testing.T) {
+	b, ag, _, _ := attached(t, 160, 50, &scriptProvider{})
+	s := b.waitText("fake/m · default ·")
+	if !strings.Contains(s, "Shift+Tab next permission mode") {
+		t.Errorf("the input's help bar lacks the mode key:\n%s", s)
+	}
+	step := func(want permission.Mode, press func()) {
+		t.Helper()
+		press()
+		b.waitText("fake/m · " + string(want) + " ·")
+		if got := ag.Mode(); got != want {
+			t.Errorf("agent mode %s, want %s", got, want)
+		}
+	}
+	shiftTab := func() { b.key(tcell.KeyBacktab, 0, tcell.ModNone) }
+	ctrlT := func() { b.key(tcell.KeyCtrlT, 0, tcell.ModCtrl) }
+	step(permission.ModeAcceptEdits, shiftTab)
+	b.key(tcell.KeyRune, '2', tcell.ModAlt) // a pane: Ctrl+T still cycles
+	step(permission.ModePlan, ctrlT)
+	step(permission.ModeBypass, ctrlT)
+	b.key(tcell.KeyRune, '0', tcell.ModAlt)
+	step(permission.ModeDefault, shiftTab)
+	if f := b.focus(); f != paneInput {
+		t.Errorf("cycling the mode moved the focus to %d", f)
+	}
+	// In a pane, Shift+Tab still moves the focus back.
+	b.key(tcell.KeyRune, '3', tcell.ModAlt)
+	shiftTab()
+	b.waitFor("focus back to the timeline", func(string) bool { return b.focus() == paneTimeline })
+	if ag.Mode() != permission.ModeDefault {
+		t.Errorf("Shift+Tab in a pane changed the mode to %s", ag.Mode())
+	}
+	// The help screen lists both keys, from the key-map table.
+	b.key(tcell.KeyF1, 0, tcell.ModNone)
+	b.waitText("Ctrl+T", "Shift+Tab", "next permission mode", "Ctrl+O", "sessions browser")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+}
+
+// TestModeCommand: /mode MODE sets any mode ParseMode accepts; a bad one is
+// refused and stays in the box; /mode alone shows the mode.
+func TestModeCommand(t *testing.T) {
+	b, ag, _, _ := attached(t, 160, 50, &scriptProvider{})
+	b.send("/mode plan")
+	b.waitText("fake/m · plan ·")
+	if ag.Mode() != permission.ModePlan {
+		t.Errorf("agent mode %s", ag.Mode())
+	}
+	b.send("/mode dontAsk")
+	b.waitText("fake/m · dontAsk ·")
+	b.key(tcell.KeyBacktab, 0, tcell.ModNone) // from outside the cycle: default
+	b.waitText("fake/m · default ·")
+	b.send("/mode sideways")
+	b.waitText("unknown permission mode")
+	var text string
+	b.onLoop(func() { text = b.w.input.GetText() })
+	if text != "/mode sideways" || ag.Mode() != permission.ModeDefault {
+		t.Errorf("a bad mode: box %q, agent %s", text, ag.Mode())
+	}
+	b.onLoop(func() { b.w.input.SetText("", false) })
+	b.send("/mode")
+	b.waitText("permission mode: default — edits and commands ask first")
+}
+
+// TestModeBeforeAttachAndInEffect: a mode chosen while the store opens goes
+// to the agent on Attach; acceptEdits then lets an edit run without asking.
+func TestModeBeforeAttachAndInEffect(t *testing.T) {
+	b := startBench(t, 160, 50, Options{})
+	b.waitText("opening store…")
+	b.key(tcell.KeyBacktab, 0, tcell.ModNone)
+	b.waitText("fake/m · acceptEdits · opening store…")
+	prov := &scriptProvider{steps: []turnScript{
+		callTool("c1", "Write", `{"file_path":"n.txt","content":"new\n"}`),
+		{events: answer("written")},
+	}}
+	ag, root := newTestAgent(t, prov, b.w.Approver())
+	s, err := ag.CreateSession(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.w.Attach(ag, s.ID)
+	b.waitText(shortID(s.ID) + " · idle")
+	if ag.Mode() != permission.ModeAcceptEdits {
+		t.Fatalf("agent mode %s after Attach", ag.Mode())
+	}
+	b.send("write it")
+	b.waitModel("the turn", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
+	b.waitText("written", "3 Approvals (0)")
+	if got, err := os.ReadFile(filepath.Join(root, "n.txt")); err != nil || string(got) != "new\n" {
+		t.Errorf("n.txt = %q, %v", got, err)
+	}
+	b.model(func(m *Model) {
+		if len(m.History) != 0 {
+			t.Errorf("acceptEdits still asked: %+v", m.History)
+		}
+	})
+}

@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"pincer/core/agent"
+	"pincer/core/event"
+	"pincer/core/permission"
+)
+
+// TestReopenShowsADeadTurnsRequestAsInterrupted: a session whose log stops
+// while a request waited (the process died) opens with an empty queue, the
+// request shown as interrupted, the turn as interrupted; answering it says
+// nothing waits.
+func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
+	b := startBench(t, 160, 50, Options{})
+	ag, _ := newTestAgent(t, &scriptProvider{}, b.w.Approver())
+	s, err := ag.CreateSession(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	emit := func(typ event.Type, turn string, p any) {
+		if _, err := ag.Log().Emit(t.Context(), typ, s.ID, turn, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emit(event.TurnStarted, "t1", event.TurnStartedData{Input: "edit it"})
+	emit(event.PermissionRequested, "t1", event.PermissionRequestedData{RequestID: "r1", ToolCallID: "c1",
+		Name: "Edit", Summary: "Edit a.go", Reason: "edits ask"})
+	b.w.Attach(ag, s.ID)
+	st := b.waitText("3 Approvals (0)", "↯ Edit a.go", "interrupted", shortID(s.ID)+" · interrupted")
+	if y, _ := rowOf(st, "awaiting approval"); y >= 0 {
+		t.Errorf("still shown as awaiting approval:\n%s", st)
+	}
+	b.key(tcell.KeyRune, '3', tcell.ModAlt)
+	b.typeText("y")
+	b.waitText("nothing waits for this answer")
+	b.waitText("Outcome: interrupted") // the diff pane explains it
+}
+
+// TestEscResolvesPendingRequests: Esc cancels the turn, and the request it
+// waited on is resolved as denied, "cancelled", by the Approver.
+func TestEscResolvesPendingRequests(t *testing.T) {
+	prov := &scriptProvider{steps: []turnScript{
+		callTool("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`),
+	}}
+	b, ag, sid, _ := attached(t, 160, 50, prov)
+	b.send("write")
+	b.waitText("3 Approvals (1)")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+	b.waitModel("the cancellation", func(m *Model) bool { return m.Status.Turn == TurnCancelled })
+	b.waitText("3 Approvals (0)")
+	var resolved []event.PermissionResolvedData
+	for _, ev := range events(t, ag, sid) {
+		if ev.Type == event.PermissionResolved {
+			var d event.PermissionResolvedData
+			_ = ev.Decode(&d)
+			resolved = append(resolved, d)
+		}
+	}
+	if len(resolved) != 1 || resolved[0].Decision != "deny" || resolved[0].Reason != CancelledReason {
+		t.Fatalf("resolutions = %+v", resolved)
+	}
+	b.model(func(m *Model) {
+		if e, _ := m.Tool("c1"); e.Status != ToolDenied {
+			t.Errorf("tool = %+v", e)
+		}
+		if len(m.History) != 1 || m.History[0].Outcome != OutcomeDeny || m.History[0].Detail != CancelledReason {
+			t.Errorf("history = %+v", m.History)
+		}
+	})
+}
+
+// TestApproverCancelDeniesEveryWaitingRequest: parallel requests of one turn
+// all come back denied, "cancelled", when the turn's context ends.
+func TestApproverCancelDeniesEveryWaitingRequest(t *testing.T) {
+	a := NewApprover()
+	ctx, cancel := context.WithCancel(context.Background())
+	ids := []string{"r1", "r2", "r3"}
+	got := make([]agent.Approval, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = a.Approve(ctx, "s", id, permission.Input{Tool: "Edit"}, permission.Decision{Behavior: permission.Ask})
+		}()
+	}
+	waitUntil(t, "three waiting requests", func() bool { return a.Waiting("r1") && a.Waiting("r2") && a.Waiting("r3") })
+	cancel()
+	wg.Wait()
+	for i, ans := range got {
+		if ans.Decision.Behavior != permission.Deny || ans.Decision.Reason != CancelledReason || ans.Scope != ScopeOnce {
+			t.Errorf("%s = %+v", ids[i], ans)
+		}
+		if a.Waiting(ids[i]) {
+			t.Errorf("%s still waiting", ids[i])
+		}
+	}
+}
