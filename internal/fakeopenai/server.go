@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Call is a tool call the fake model makes.
@@ -163,11 +164,17 @@ func Chunks(rep Reply) []map[string]any {
 	return out
 }
 
+// split cuts s into pieces of at most n bytes, never inside a UTF-8 character
+// (a JSON string cannot carry half a character, and real providers never send one).
 func split(s string, n int) []string {
 	var out []string
 	for len(s) > n {
-		out = append(out, s[:n])
-		s = s[n:]
+		cut := n
+		for cut > 1 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
 	}
 	if s != "" {
 		out = append(out, s)
