@@ -20,6 +20,8 @@ var slashCommands = []slashCommand{
 	{"/model", "", "the model in use"},
 	{"/mode", "MODE", "show or set the permission mode"},
 	{"/cost", "", "tokens and cost of this session"},
+	{"/compact", "FOCUS", "summarise the history to free context"},
+	{"/init", "", "ask the model to write an AGENTS.md"},
 	{"/quit", "", "quit"},
 }
 

@@ -17,7 +17,7 @@ func (w *Workbench) submit(text string) {
 	if trimmed == "" {
 		return
 	}
-	if strings.HasPrefix(trimmed, "/") && !strings.Contains(strings.Fields(trimmed)[0][1:], "/") {
+	if strings.HasPrefix(trimmed, "/") && !strings.Contains(strings.Fields(trimmed)[0][1:], "/") && !agentCommand(trimmed) {
 		if w.runSlash(trimmed) {
 			w.input.SetText("", false)
 		}
@@ -130,4 +130,14 @@ func (w *Workbench) reasonKey(ev *tcell.EventKey) *tcell.EventKey {
 	w.mu.Unlock()
 	w.setFocus(paneApprovals)
 	return nil
+}
+
+// agentCommand reports whether a slash command is the agent's own (a turn input, as
+// in pincer run): "/compact [focus]" and "/init".
+func agentCommand(line string) bool {
+	switch strings.Fields(line)[0] {
+	case "/compact", "/init":
+		return true
+	}
+	return false
 }
