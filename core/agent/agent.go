@@ -225,3 +225,34 @@ func (a *Agent) SetPermissionMode(m permission.Mode) {
 	defer a.mu.Unlock()
 	a.mode = m
 }
+
+// Resolver is an Approver that can be answered by request ID from outside its own UI
+// (the workbench's queue implements it).
+type Resolver interface {
+	Answer(requestID string, ans Approval) bool
+}
+
+// ErrNoSuchRequest is returned by Resolve for a request that is not waiting.
+var ErrNoSuchRequest = errors.New("no pending permission request with that ID")
+
+// Resolve answers a pending permission request (announced by permission.requested):
+// decision allow or deny, scope once, session or always, and a reason that reaches
+// the model on a denial. It fails with ErrNoSuchRequest when the request is not
+// waiting (already answered, or its turn ended), and when the Approver cannot be
+// answered from outside.
+func (a *Agent) Resolve(requestID string, decision permission.Behavior, scope, reason string) error {
+	r, ok := a.cfg.Approver.(Resolver)
+	if !ok {
+		return fmt.Errorf("%w: %s (this agent has no queue)", ErrNoSuchRequest, requestID)
+	}
+	if decision != permission.Allow {
+		decision = permission.Deny
+	}
+	if scope == "" {
+		scope = "once"
+	}
+	if !r.Answer(requestID, Approval{Decision: permission.Decision{Behavior: decision, Reason: reason, By: "user"}, Scope: scope}) {
+		return fmt.Errorf("%w: %s", ErrNoSuchRequest, requestID)
+	}
+	return nil
+}

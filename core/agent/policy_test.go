@@ -2,9 +2,12 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"pincer/core/event"
 	"pincer/core/permission"
@@ -131,5 +134,60 @@ func TestSetPermissionModeAppliesToTheNextDecision(t *testing.T) {
 	h.submit(context.Background(), "two")
 	if b.runCount.Load() != 1 || h.ag.Mode() != permission.ModeBypass {
 		t.Errorf("after switching to bypass: ran %d, mode %s", b.runCount.Load(), h.ag.Mode())
+	}
+}
+
+// queueApprover waits for Resolve, like the workbench's queue.
+type queueApprover struct {
+	mu      sync.Mutex
+	waiting map[string]chan Approval
+}
+
+func (q *queueApprover) Approve(ctx context.Context, _, requestID string, _ permission.Input, _ permission.Decision) Approval {
+	ch := make(chan Approval, 1)
+	q.mu.Lock()
+	q.waiting[requestID] = ch
+	q.mu.Unlock()
+	select {
+	case a := <-ch:
+		return a
+	case <-ctx.Done():
+		return Approval{Decision: permission.Decision{Behavior: permission.Deny, Reason: "cancelled"}}
+	}
+}
+
+func (q *queueApprover) Answer(requestID string, a Approval) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	ch, ok := q.waiting[requestID]
+	if ok {
+		delete(q.waiting, requestID)
+		ch <- a
+	}
+	return ok
+}
+
+func TestResolveAnswersAPendingRequest(t *testing.T) {
+	b := bashLike()
+	q := &queueApprover{waiting: map[string]chan Approval{}}
+	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "Bash", `{"command":"make"}`))}}
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: q}, b)
+	go func() {
+		for {
+			evs, _ := h.store.ListEvents(context.Background(), h.sess.ID, 0, 0)
+			if req := eventsOf(evs, event.PermissionRequested); len(req) == 1 {
+				id := mustDecode[event.PermissionRequestedData](t, req[0]).RequestID
+				if err := h.ag.Resolve("nope", permission.Allow, "", ""); !errors.Is(err, ErrNoSuchRequest) {
+					t.Errorf("Resolve of an unknown request: %v", err)
+				}
+				_ = h.ag.Resolve(id, permission.Deny, "", "use make test instead")
+				return
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	h.submit(context.Background(), "go")
+	if r := h.toolResults()["c"]; b.runCount.Load() != 0 || !strings.Contains(r.Text, "use make test instead") {
+		t.Errorf("ran %d, result %q", b.runCount.Load(), r.Text)
 	}
 }

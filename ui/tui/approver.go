@@ -116,3 +116,6 @@ func answerFor(act Action, reason string) agent.Approval {
 	}
 	return agent.Approval{Scope: ScopeOnce, Decision: permission.Decision{Behavior: permission.Deny, Reason: reason, By: "user"}}
 }
+
+// The workbench queue answers agent.Resolve.
+var _ agent.Resolver = (*Approver)(nil)
