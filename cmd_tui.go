@@ -124,8 +124,10 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	registry := tools.Default()
 	window, _ := lookupWindow(mc)
 
+	keys, kwarns := loadKeyMap(ws.Root())
+	warnings = append(warnings, kwarns...)
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(mode),
-		Cwd: ws.Root(), ContextWindow: window})
+		Cwd: ws.Root(), ContextWindow: window, Keys: keys})
 	if err != nil {
 		return 0, err
 	}
