@@ -167,7 +167,7 @@ func (a *Agent) Store() persist.Store { return a.cfg.Store }
 // CreateSession makes a new session in the workspace and emits session.created.
 func (a *Agent) CreateSession(ctx context.Context) (persist.Session, error) {
 	now := time.Now().UTC()
-	s := persist.Session{ID: newSessionID(now), Cwd: a.cfg.Workspace.Root(), Model: a.cfg.ModelName,
+	s := persist.Session{ID: newSessionID(now), Cwd: a.cfg.Workspace.Root(), Model: a.modelName(),
 		Status: "idle", CreatedAt: now, UpdatedAt: now}
 	if err := a.cfg.Store.PutSession(ctx, s); err != nil {
 		return persist.Session{}, fmt.Errorf("create session: %w", err)
@@ -255,4 +255,28 @@ func (a *Agent) Resolve(requestID string, decision permission.Behavior, scope, r
 		return fmt.Errorf("%w: %s", ErrNoSuchRequest, requestID)
 	}
 	return nil
+}
+
+// SetModel switches the model of the agent's provider for the next model calls: id as
+// the provider takes it ("gpt-4.1"), name as shown ("openai/gpt-4.1"), and the
+// catalog's context window and pricing for it (0 / nil: unknown). The provider
+// itself stays: switching to another provider means another Agent. Call it between
+// turns (a running turn reads the window and pricing without a lock).
+func (a *Agent) SetModel(id, name string, contextWindow int64, cost func(message.Usage) *float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Model, a.cfg.ModelName = id, name
+	a.cfg.ContextWindow, a.cfg.Cost = contextWindow, cost
+}
+
+func (a *Agent) model() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.Model
+}
+
+func (a *Agent) modelName() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.ModelName
 }

@@ -76,7 +76,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	}
 
 	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.content(), calls...),
-		Model: t.a.cfg.ModelName, Interrupted: interrupted || streamErr != nil}
+		Model: t.a.modelName(), Interrupted: interrupted || streamErr != nil}
 	if usage != (message.Usage{}) {
 		u := usage
 		m.Usage = &u

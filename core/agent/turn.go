@@ -225,8 +225,8 @@ func (t *turn) start(ctx context.Context) error {
 	}
 	t.sess.Status = "running"
 	t.sess.UpdatedAt = time.Now().UTC()
-	if t.a.cfg.ModelName != "" {
-		t.sess.Model = t.a.cfg.ModelName // the model this turn runs on (a switch sticks)
+	if name := t.a.modelName(); name != "" {
+		t.sess.Model = name // the model this turn runs on (a switch sticks)
 	}
 	if t.sess.Title == "" {
 		t.sess.Title = firstLine(t.input, 80)
