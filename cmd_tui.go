@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
+	"pincer/core/config/modelflow"
 	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
@@ -127,7 +128,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	keys, kwarns := loadKeyMap(ws.Root())
 	warnings = append(warnings, kwarns...)
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(mode),
-		Cwd: ws.Root(), ContextWindow: window, Keys: keys})
+		Cwd: ws.Root(), ContextWindow: window, Keys: keys, Models: tuiModelHooks()})
 	if err != nil {
 		return 0, err
 	}
@@ -221,4 +222,21 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	default:
 	}
 	return 0, nil
+}
+
+// tuiModelHooks give the workbench's /model commands what `pincer model` uses:
+// the configuration reloaded for each command, the secret store and the lister
+// of /model refresh.
+func tuiModelHooks() *tui.ModelHooks {
+	return &tui.ModelHooks{
+		Env: func() (*modelflow.Env, []error) {
+			cfg, warns := loadModelConfig(os.Getenv)
+			env := &modelflow.Env{Config: cfg, Getenv: os.Getenv}
+			if s := openSecrets(os.Getenv); s != nil {
+				env.Secrets = s
+			}
+			return env, warns
+		},
+		List: listModels,
+	}
 }

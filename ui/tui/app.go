@@ -37,6 +37,9 @@ type Options struct {
 	// ContextWindow is the model's context size in tokens, for the context-use
 	// percentage; 0 shows it as unknown.
 	ContextWindow int64
+	// Models gives /model its configuration, secret store and model lister; nil:
+	// /model only shows the model in use.
+	Models *ModelHooks
 }
 
 // Pane indexes, in focus order.
@@ -73,6 +76,7 @@ type Workbench struct {
 	input      *tview.TextArea
 	reason     *tview.InputField
 	browserBox *tview.Box // the sessions browser's frame
+	promptBox  *tview.Box // the /model prompt overlay's frame
 	root       *rootView
 
 	// Event-loop state.
@@ -106,12 +110,15 @@ type Workbench struct {
 	restore    string   // input to put back in the box (a turn that did not start)
 	notes      []string // local notices waiting to be added to the transcript
 	noteSeq    int
+	prompt     *promptState      // the /model prompt overlay, nil when closed
+	switched   map[string]string // session ID → the model /model switch chose for it
 
 	ctx      context.Context // ends when the workbench stops: turns, diff workers
 	cancel   context.CancelFunc
 	bg       sync.WaitGroup
 	stopOnce sync.Once
 	stopped  atomic.Bool
+	flowBusy atomic.Bool // a /model command runs
 }
 
 // New builds the workbench on opts.Screen (or the terminal). The screen is
@@ -140,7 +147,8 @@ func New(opts Options) (*Workbench, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(), approver: NewApprover(),
 		model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
-		diffCache: map[string]*diffEntry{}, synced: map[string]syncRecord{}, ctx: ctx, cancel: cancel}
+		diffCache: map[string]*diffEntry{}, synced: map[string]syncRecord{}, switched: map[string]string{},
+		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
 	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }}
@@ -167,7 +175,8 @@ func (w *Workbench) buildWidgets() {
 	w.reason = tview.NewInputField().SetLabel("Reason for the model: ")
 	w.reason.SetBorder(true).SetTitle(" Deny with a reason (Enter sends, Esc cancels) ")
 	w.browserBox = tview.NewBox().SetBorder(true).SetBorderColor(w.theme.Color("accent"))
-	for _, b := range []*tview.Box{w.timeline.Box, w.approvals.Box, w.diff.Box, w.input.Box, w.reason.Box, w.browserBox} {
+	w.promptBox = tview.NewBox().SetBorder(true).SetBorderColor(w.theme.Color("accent")).SetTitle(" /model ")
+	for _, b := range []*tview.Box{w.timeline.Box, w.approvals.Box, w.diff.Box, w.input.Box, w.reason.Box, w.browserBox, w.promptBox} {
 		b.SetTitleAlign(tview.AlignLeft)
 	}
 	w.root = &rootView{Box: tview.NewBox(), w: w}

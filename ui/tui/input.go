@@ -16,6 +16,10 @@ const quitWindow = 2 * time.Second
 // the panes, unbound keys are dropped. It runs on the event loop: it mutates
 // state directly and never queues updates.
 func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
+	if w.promptOpen() {
+		w.promptKey(ev)
+		return nil
+	}
 	if w.helpOpen {
 		w.helpKey(ev)
 		return nil
@@ -55,7 +59,7 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	case ActNewline:
 		return tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone) // the text area inserts a line
 	case ActFocusNext:
-		if w.focus == paneInput && w.completeSlash() {
+		if w.focus == paneInput && (w.completeSlash() || w.completeModel(w.input.GetText())) {
 			return nil
 		}
 		w.setFocus((w.focus + 1) % paneCount)

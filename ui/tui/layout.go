@@ -163,6 +163,9 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	if w.helpOpen {
 		w.drawHelpScreenLocked(screen, l.Main)
 	}
+	if w.prompt != nil {
+		w.drawPromptLocked(screen, l.Main)
+	}
 }
 
 // fitInputLocked scrolls the input box back to its top when its whole text
@@ -240,6 +243,9 @@ func (r *rootView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 	return r.WrapPasteHandler(func(text string, setFocus func(tview.Primitive)) {
 		w := r.w
+		if w.promptPaste(text) {
+			return
+		}
 		if w.focus != paneInput {
 			w.setFocus(paneInput)
 		}
@@ -254,7 +260,7 @@ func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 func (r *rootView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
 	return r.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
 		w := r.w
-		if w.browserOpen() { // the browser covers the panes
+		if w.browserOpen() || w.promptOpen() { // an overlay covers the panes
 			return true, nil
 		}
 		x, y := ev.Position()

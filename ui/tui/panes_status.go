@@ -12,11 +12,7 @@ import (
 // state, tokens, cost and context use.
 func (w *Workbench) statusTextLocked(now time.Time) string {
 	s := w.model.Status
-	model := s.Model
-	if model == "" {
-		model = w.opts.Model
-	}
-	parts := []string{model, w.mode}
+	parts := []string{w.modelLocked(), w.mode}
 	if w.storeState != "" {
 		return strings.Join(append(parts, w.storeState), " · ")
 	}
@@ -128,6 +124,9 @@ func (w *Workbench) drawHelpBarLocked(screen tcell.Screen, r rect) {
 				items = append(items, c.name+" "+c.help)
 			}
 		}
+	}
+	if w.focus == paneInput && len(items) == 0 {
+		items = modelHints(w.input.GetText())
 	}
 	if len(items) == 0 {
 		items = w.keys.HelpBar(w.contexts())

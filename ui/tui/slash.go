@@ -17,7 +17,7 @@ var slashCommands = []slashCommand{
 	{"/clear", "", "start a new session"},
 	{"/sessions", "", "browse past sessions (Ctrl+O)"},
 	{"/resume", "ID", "continue another session of this directory"},
-	{"/model", "", "the model in use"},
+	{"/model", "[COMMAND]", "configure, switch, list models (Tab completes)"},
 	{"/mode", "MODE", "show or set the permission mode"},
 	{"/cost", "", "tokens and cost of this session"},
 	{"/compact", "FOCUS", "summarise the history to free context"},
@@ -50,11 +50,7 @@ func (w *Workbench) runSlash(line string) bool {
 	case "/quit", "/exit":
 		w.stopAsync()
 	case "/model":
-		model := status.Model
-		if model == "" {
-			model = w.opts.Model
-		}
-		w.Notify("info", "model: "+model+" (start pincer with --model to use another)")
+		return w.modelCommand(args)
 	case "/mode":
 		return w.modeCommand(args)
 	case "/cost":
