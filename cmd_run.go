@@ -27,12 +27,12 @@ import (
 
 // runFlags are the flags of `pincer run`.
 type runFlags struct {
-	model, baseURL, mode, format, session string
-	allowedTools, disallowedTools         string
-	addDirs                               stringList
-	maxTurns                              int
-	cont, printPrompt, noSandbox          bool
-	stall                                 time.Duration
+	model, baseURL, mode, format, session  string
+	allowedTools, disallowedTools          string
+	addDirs                                stringList
+	maxTurns                               int
+	cont, printPrompt, noSandbox, noDaemon bool
+	stall                                  time.Duration
 }
 
 func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
@@ -50,6 +50,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.allowedTools, "allowed-tools", "", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated)`)
 	fs.StringVar(&f.disallowedTools, "disallowed-tools", "", `permission rules to deny, e.g. "Bash(git push:*)"`)
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
+	fs.BoolVar(&f.noDaemon, "no-daemon", false, "open the store in this process, not through the store daemon (it then has it to itself)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
@@ -107,6 +108,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	input, err := readPrompt(pos, stdin)
 	if err != nil {
 		return 0, err
+	}
+	if f.noDaemon {
+		os.Setenv("PINCER_NO_DAEMON", "1")
 	}
 	mc, err := chooseModel(f.model, f.baseURL, f.session, f.cont, stderr)
 	if err != nil {

@@ -84,7 +84,8 @@ func (e *env) read(name string) string {
 func (e *env) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(pincerBin, args...)
 	cmd.Dir = e.repo
-	cmd.Env = append(os.Environ(), "PINCER_HOME="+e.home, "PINCER_API_KEY=test-key", "PINCER_MODEL=fake/test-model")
+	cmd.Env = append(os.Environ(), "PINCER_HOME="+e.home, "PINCER_API_KEY=test-key", "PINCER_MODEL=fake/test-model",
+		"PINCER_STORE_IDLE=30s")
 	return cmd
 }
 
@@ -388,11 +389,11 @@ func TestKillMidToolThenContinue(t *testing.T) {
 	}
 }
 
-// TestSecondProcessGetsClearLine: while one pincer holds the store, another gets one
-// line naming the holder's pid (sharing the store is a later issue).
+// TestSecondProcessGetsClearLine: while a pincer run --no-daemon holds the store to
+// itself, another process gets one line naming the holder's pid.
 func TestSecondProcessGetsClearLine(t *testing.T) {
 	e := newEnv(t, fakeopenai.Reply{Text: "slow", Hold: 10 * time.Second})
-	first := e.command(e.runArgs("wait")...)
+	first := e.command(e.runArgs("--no-daemon", "wait")...)
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,7 @@ Usage:
   pincer run [flags] [PROMPT]          run one turn headless (PROMPT or stdin)
   pincer sessions [list] [--json]      list sessions, newest first
   pincer sessions show ID [--json]     a session's transcript and events
+  pincer sessions watch ID             follow a session's events live (JSON lines)
   pincer model [status|list|configure|switch|default|refresh|add-model|set]
                                        providers, models and API keys
   pincer audit [--session ID] [--json] permission decisions, newest first
@@ -64,6 +65,10 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = cmdRun(args[1:], stdin, stdout, stderr)
 	case args[0] == sandboxExecCommand:
 		return sandboxExecMain(args[1:], stderr)
+	case args[0] == storeDaemonCommand:
+		return cmdStoreDaemon(args[1:], stderr)
+	case args[0] == "sessions" && len(args) > 1 && args[1] == "watch":
+		code, err = cmdSessionsWatch(args[2:], stdout)
 	case args[0] == "sessions":
 		code, err = cmdSessions(args[1:], stdout)
 	case args[0] == "model":

@@ -15,15 +15,21 @@ import (
 // Badger is the Store on disk, a Badger database in one directory (key layout in
 // keys.go). Open it with OpenBadger; one process at a time may hold a directory.
 //
-// Writes are not fsynced one by one: an acknowledged write survives the process
-// being killed (it is in the operating system's page cache), not a power cut.
+// Sync policy: commits are not fsynced one by one (Badger's SyncWrites is off),
+// so an acknowledged write survives the process being killed (it is in the
+// operating system's page cache); each AppendMessage then fsyncs Badger's logs,
+// so the transcript — and every event written before it — also survives a power
+// cut. BadgerOptions.SyncWrites fsyncs every commit instead.
 type Badger struct {
-	db  *badger.DB
-	dir string // "" in memory
-	now func() time.Time
+	db           *badger.DB
+	dir          string // "" in memory
+	now          func() time.Time
+	syncMessages bool // fsync after each AppendMessage
 
-	seqMu sync.Mutex
-	seqs  map[string]*msgSeq // next message sequence per session
+	seqMu  sync.Mutex
+	seqs   map[string]*msgSeq // next message sequence per session
+	evSeqs map[string]*msgSeq // next event sequence per session (AppendEventNext)
+	notify notifier           // wakes WaitEvents (notify.go)
 
 	stop      chan struct{} // closed by Close: ends the value-log GC loop
 	gcDone    sync.WaitGroup
@@ -67,14 +73,26 @@ func smallOptions(dir string) badger.Options {
 		WithCompression(options.Snappy)
 }
 
+// BadgerOptions are the choices OpenBadgerWith leaves open.
+type BadgerOptions struct {
+	// SyncWrites fsyncs every commit (Badger's SyncWrites): a write that returned
+	// then survives a power cut too, not only the process being killed.
+	SyncWrites bool
+}
+
 // OpenBadger opens (creating if needed) the store in dir. When another process holds
 // the directory, the error is an *InUseError (errors.Is(err, ErrInUse)) whose
 // message is one line naming that process.
 func OpenBadger(dir string) (*Badger, error) {
+	return OpenBadgerWith(dir, BadgerOptions{})
+}
+
+// OpenBadgerWith is OpenBadger with options.
+func OpenBadgerWith(dir string, opts BadgerOptions) (*Badger, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("persist: create store directory: %w", err)
 	}
-	db, err := badger.Open(smallOptions(dir))
+	db, err := badger.Open(smallOptions(dir).WithSyncWrites(opts.SyncWrites))
 	if err != nil {
 		if inUse := inUseError(dir, err); inUse != nil {
 			return nil, inUse
@@ -82,6 +100,7 @@ func OpenBadger(dir string) (*Badger, error) {
 		return nil, &storeError{op: "open store " + dir, msg: shortMessage(err), err: err}
 	}
 	b := newBadger(db, dir)
+	b.syncMessages = !opts.SyncWrites
 	b.gcDone.Add(1)
 	go b.gcLoop()
 	return b, nil
@@ -103,7 +122,7 @@ func OpenBadgerInMemory() (*Badger, error) {
 
 func newBadger(db *badger.DB, dir string) *Badger {
 	return &Badger{db: db, dir: dir, now: time.Now,
-		seqs: map[string]*msgSeq{}, stop: make(chan struct{})}
+		seqs: map[string]*msgSeq{}, evSeqs: map[string]*msgSeq{}, stop: make(chan struct{})}
 }
 
 // Dir returns the store's directory, "" for an in-memory store.

@@ -70,6 +70,12 @@ func (b *Badger) AppendMessage(ctx context.Context, m message.Message) (message.
 		return message.Message{}, err
 	}
 	st.next++
+	if b.syncMessages {
+		if err := b.db.Sync(); err != nil {
+			return message.Message{}, fmt.Errorf("persist: message %d of session %s is stored but not synced to disk: %w",
+				m.Seq, m.SessionID, b.dbErr(op, err))
+		}
+	}
 	return m, nil
 }
 
@@ -104,7 +110,7 @@ func (b *Badger) AppendEvent(ctx context.Context, ev event.Event) error {
 		return err
 	}
 	key := seqKey(kindEvent, ev.SessionID, ev.Sequence)
-	return b.update(ctx, op, func(txn *badger.Txn) error {
+	err = b.update(ctx, op, func(txn *badger.Txn) error {
 		found, err := b.exists(txn, op, key)
 		if err != nil {
 			return err
@@ -114,6 +120,10 @@ func (b *Badger) AppendEvent(ctx context.Context, ev event.Event) error {
 		}
 		return b.set(txn, op, badger.NewEntry(key, val))
 	})
+	if err == nil {
+		b.noteEvent(ev.SessionID, ev.Sequence)
+	}
+	return err
 }
 
 // ListEvents returns up to limit events of a session with Sequence > after, in

@@ -182,6 +182,8 @@ func TestAuditCorruptEntrySkipped(t *testing.T) {
 func corruptAudit(t *testing.T, s Store, sid string, seq uint64) {
 	t.Helper()
 	switch s := s.(type) {
+	case *remoteStore:
+		corruptAudit(t, s.backing, sid, seq)
 	case *Memory:
 		s.mu.Lock()
 		defer s.mu.Unlock()

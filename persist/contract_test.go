@@ -55,6 +55,9 @@ func openDisk(t testing.TB, dir string) *Badger {
 // returned as they are.
 func reopen(t *testing.T, s Store) Store {
 	t.Helper()
+	if r, ok := s.(*remoteStore); ok { // remote_test.go
+		return r.reopen(t)
+	}
 	b, ok := s.(*Badger)
 	if !ok || b.Dir() == "" {
 		return s
@@ -97,6 +100,9 @@ func setClock(s Store, clock func() time.Time) {
 		s.now = clock
 	case *Badger:
 		s.now = clock
+	case *remoteStore:
+		s.Client.now = clock
+		setClock(s.backing, clock)
 	}
 }
 

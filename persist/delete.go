@@ -96,6 +96,7 @@ func (b *Badger) DeleteSession(ctx context.Context, id string) error {
 	}
 	b.seqMu.Lock()
 	delete(b.seqs, id) // the next message of a new session under this id is 1
+	delete(b.evSeqs, id)
 	b.seqMu.Unlock()
 	if !found {
 		return fmt.Errorf("persist: session %q: %w", id, ErrNotFound)

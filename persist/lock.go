@@ -21,6 +21,8 @@ type InUseError struct {
 	Dir string
 	// PID is the holder's process id from Badger's LOCK file, 0 if unknown.
 	PID int
+	// Daemon is set when the holder is a store daemon (`pincer store-daemon`).
+	Daemon bool
 }
 
 // Error names the store and the process holding it.
@@ -32,8 +34,13 @@ func (e *InUseError) Error() string {
 	if e.PID > 0 {
 		pid = "pid " + strconv.Itoa(e.PID)
 	}
-	return fmt.Sprintf("the store %s is in use by another pincer process (%s); "+
-		"sharing a store across processes comes later — close the other pincer or set PINCER_HOME",
+	if e.Daemon {
+		return fmt.Sprintf("the store %s is held by the pincer store daemon (%s), which shares it with the "+
+			"other pincer processes: run without --no-daemon (PINCER_NO_DAEMON) to use it too", e.Dir, pid)
+	}
+	return fmt.Sprintf("the store %s is held by another process (%s): pincer processes share a store "+
+		"through the store daemon, but one opened with --no-daemon (PINCER_NO_DAEMON) has it to itself — "+
+		"wait for that one to end",
 		e.Dir, pid)
 }
 
@@ -54,7 +61,22 @@ func inUseError(dir string, err error) error {
 	if aerr != nil {
 		abs = dir
 	}
-	return &InUseError{Dir: abs, PID: readLockPID(dir)}
+	pid := readLockPID(dir)
+	return &InUseError{Dir: abs, PID: pid, Daemon: isStoreDaemon(pid)}
+}
+
+// isStoreDaemon reports whether process pid runs `pincer store-daemon` (false
+// when that cannot be told: no /proc).
+func isStoreDaemon(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false
+	}
+	args := strings.Split(string(b), "\x00")
+	return len(args) > 1 && args[1] == "store-daemon"
 }
 
 // readLockPID reads the holder's pid from dir/LOCK. The holder writes the file just

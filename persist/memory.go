@@ -26,6 +26,7 @@ type Memory struct {
 	events   map[string]*memEvents
 	leases   map[string]Lease
 	extra    memExtra // audit trail and session rules (memory_audit.go)
+	notify   notifier // wakes WaitEvents (notify.go)
 }
 
 // memEvents is one session's events: sorted sequences and their encodings.
@@ -176,6 +177,7 @@ func (s *Memory) AppendEvent(ctx context.Context, ev event.Event) error {
 	}
 	evs.seqs = slices.Insert(evs.seqs, i, ev.Sequence)
 	evs.data[ev.Sequence] = b
+	s.notify.notify(ev.SessionID)
 	return nil
 }
 

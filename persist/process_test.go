@@ -34,6 +34,8 @@ func TestMain(m *testing.M) {
 		os.Exit(childOpen(os.Getenv(childDirEnv)))
 	case "writer":
 		os.Exit(childWriter(os.Getenv(childDirEnv)))
+	case "daemon", "holder":
+		os.Exit(remoteChild(os.Getenv(childEnv))) // remote_process_test.go
 	default:
 		os.Exit(99)
 	}
@@ -116,8 +118,9 @@ func TestSecondProcessGetsOneClearLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("child: %v; stdout %q, stderr %q", err, line, stderr.String())
 	}
-	want := fmt.Sprintf("the store %s is in use by another pincer process (pid %d); "+
-		"sharing a store across processes comes later — close the other pincer or set PINCER_HOME\n",
+	want := fmt.Sprintf("the store %s is held by another process (pid %d): pincer processes share a store "+
+		"through the store daemon, but one opened with --no-daemon (PINCER_NO_DAEMON) has it to itself — "+
+		"wait for that one to end\n",
 		dir, os.Getpid())
 	if line != want {
 		t.Fatalf("child printed %q\nwant %q", line, want)

@@ -1,19 +1,26 @@
 // Package persist keeps pincer's sessions, transcripts, event logs and leases.
 //
-// Store is the one interface; Badger (badger.go) is the real implementation and
-// Memory (memory.go) the one for tests. Both keep the same contract:
+// Store is the one interface; Badger (badger.go) is the real implementation,
+// Memory (memory.go) the one for tests, and Client (remote_*.go) reaches a Store
+// that the store daemon serves to every pincer process (daemon.go). All keep the
+// same contract:
 //   - Sessions are listed newest first by UpdatedAt.
 //   - Messages of a session are numbered from 1 by AppendMessage, in append order,
 //     and never rewritten (the transcript is the whole truth).
-//   - Events are stored under the sequence the caller (core/event.Log) assigned;
-//     storing a sequence twice is an error (ErrDuplicate), so a log never forks.
+//   - Events are numbered per session from 1 by the store (AppendEventNext, which
+//     core/event.Log uses), atomically in the one process that owns the store, or
+//     stored under a sequence the caller assigned (AppendEvent); storing a
+//     sequence twice is an error (ErrDuplicate), so a log never forks.
+//     WaitEvents wakes when a session has new events, whoever appended them.
 //   - A lease is held by one owner until it expires (TTL) or is released; acquiring
 //     or renewing is a compare-and-set in one transaction.
 //   - Audit entries (permission decisions) are append-only; they are listed newest
 //     first, per session (append order) or across sessions (by Time).
 //   - Session permission rules are one list per session, replaced as a whole.
 //
-// persist knows the types of core/event and core/message but no behaviour.
+// persist knows the types of core/event and core/message but no behaviour, save
+// one rule of the store daemon: it closes the turn of a process that died holding
+// its session (abandon.go).
 package persist
 
 import (
@@ -73,6 +80,12 @@ type Store interface {
 	ListMessages(ctx context.Context, sessionID string) ([]message.Message, error)
 
 	event.Store
+	// AppendEventNext stores ev as its session's next event (Sequence set by the
+	// store, Timestamp kept) and returns it.
+	AppendEventNext(ctx context.Context, ev event.Event) (event.Event, error)
+	// WaitEvents returns nil once the session has an event after sequence after,
+	// or ctx's error when ctx ends first.
+	WaitEvents(ctx context.Context, sessionID string, after uint64) error
 
 	// AcquireLease gives the session to owner for ttl if it is free, expired, or
 	// already owner's (then it is renewed). It reports whether owner now holds it and,

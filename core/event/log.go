@@ -18,9 +18,33 @@ type Store interface {
 	LastEventSequence(ctx context.Context, sessionID string) (uint64, error)
 }
 
+// SequencingStore is a Store that numbers events itself. When the log's store is
+// one, the store (the one process that owns it) assigns sequences, so logs in
+// several processes append to one session without forking its numbering.
+type SequencingStore interface {
+	Store
+	// AppendEventNext stores ev as the session's next event, setting Sequence
+	// atomically in the store, keeps ev.Timestamp, and returns the stored event.
+	AppendEventNext(ctx context.Context, ev Event) (Event, error)
+}
+
+// WaitingStore is a Store that can wait for a session's events. When the log's
+// store is one, Follow waits through it and so sees appends made by any process.
+type WaitingStore interface {
+	Store
+	// WaitEvents returns nil as soon as the session has an event with a sequence
+	// greater than after, or ctx's error when ctx ends first.
+	WaitEvents(ctx context.Context, sessionID string, after uint64) error
+}
+
 // Log is the session log: it numbers events per session from 1 with no gaps, stores
 // them, and wakes readers waiting for more. Appends to one session are serialised, so
 // the stored order is the sequence order. Safe for concurrent use.
+//
+// Over a SequencingStore the store numbers the events (so several logs, in several
+// processes, may append to one session); over a WaitingStore Follow sees every
+// append made through the store. Over a plain Store the log numbers events itself
+// (from LastEventSequence, once per session) and only its own appends wake Follow.
 type Log struct {
 	store Store
 	now   func() time.Time
@@ -43,6 +67,18 @@ func (l *Log) Append(ctx context.Context, ev Event) (Event, error) {
 	if ev.SessionID == "" {
 		return Event{}, fmt.Errorf("append %s: event has no session", ev.Type)
 	}
+	if ss, ok := l.store.(SequencingStore); ok {
+		ev.Sequence, ev.Timestamp = 0, l.now().UTC()
+		stored, err := ss.AppendEventNext(ctx, ev)
+		if err != nil {
+			return Event{}, fmt.Errorf("append %s: %w", ev.Type, err)
+		}
+		ev.Sequence, ev.Timestamp = stored.Sequence, stored.Timestamp
+		l.mu.Lock()
+		l.wakeLocked(ev.SessionID)
+		l.mu.Unlock()
+		return ev, nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	seq, ok := l.next[ev.SessionID]
@@ -59,11 +95,16 @@ func (l *Log) Append(ctx context.Context, ev Event) (Event, error) {
 		return Event{}, fmt.Errorf("append %s: %w", ev.Type, err)
 	}
 	l.next[ev.SessionID] = seq + 1
-	for _, w := range l.waiters[ev.SessionID] {
+	l.wakeLocked(ev.SessionID)
+	return ev, nil
+}
+
+// wakeLocked wakes the session's waiters; l.mu is held.
+func (l *Log) wakeLocked(sessionID string) {
+	for _, w := range l.waiters[sessionID] {
 		close(w)
 	}
-	delete(l.waiters, ev.SessionID)
-	return ev, nil
+	delete(l.waiters, sessionID)
 }
 
 // Emit builds an event of type t with payload p and appends it.
@@ -92,10 +133,15 @@ func (l *Log) wait(sessionID string) <-chan struct{} {
 
 // Follow calls fn for every event of the session after the cursor, in order, then
 // waits for more, until fn returns an error (returned, except ErrStop which ends it
-// cleanly) or ctx ends (ctx.Err()). Only appends through this Log wake it.
+// cleanly) or ctx ends (ctx.Err()). Over a WaitingStore any append to the session,
+// by any process, wakes it; otherwise only appends through this Log do.
 func (l *Log) Follow(ctx context.Context, sessionID string, after uint64, fn func(Event) error) error {
+	ws, waiting := l.store.(WaitingStore)
 	for {
-		ch := l.wait(sessionID)
+		var ch <-chan struct{}
+		if !waiting {
+			ch = l.wait(sessionID)
+		}
 		evs, err := l.Read(ctx, sessionID, after, 0)
 		if err != nil {
 			return err
@@ -108,6 +154,15 @@ func (l *Log) Follow(ctx context.Context, sessionID string, after uint64, fn fun
 				}
 				return err
 			}
+		}
+		if waiting {
+			if err := ws.WaitEvents(ctx, sessionID, after); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				return err
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():

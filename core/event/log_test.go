@@ -133,3 +133,93 @@ func TestFollowSeesPastAndLiveEvents(t *testing.T) {
 		t.Errorf("followed up to %d, want 9", want-1)
 	}
 }
+
+// plainStore hides the sequencing and waiting methods of a store: the log then
+// numbers events itself, as it does over stores that lack them.
+type plainStore struct{ s *persist.Memory }
+
+func (p plainStore) AppendEvent(ctx context.Context, ev event.Event) error {
+	return p.s.AppendEvent(ctx, ev)
+}
+func (p plainStore) ListEvents(ctx context.Context, id string, after uint64, limit int) ([]event.Event, error) {
+	return p.s.ListEvents(ctx, id, after, limit)
+}
+func (p plainStore) LastEventSequence(ctx context.Context, id string) (uint64, error) {
+	return p.s.LastEventSequence(ctx, id)
+}
+
+func TestPlainStoreKeepsLocalNumberingAndWaking(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	log := event.NewLog(plainStore{persist.NewMemory()})
+	done := make(chan []uint64, 1)
+	go func() {
+		var seen []uint64
+		_ = log.Follow(ctx, "s", 0, func(ev event.Event) error {
+			seen = append(seen, ev.Sequence)
+			if ev.Type == event.TurnCompleted {
+				return event.ErrStop
+			}
+			return nil
+		})
+		done <- seen
+	}()
+	for range 3 {
+		if _, err := log.Emit(ctx, event.MessageDelta, "s", "t", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ev, err := log.Emit(ctx, event.TurnCompleted, "s", "t", nil); err != nil || ev.Sequence != 4 {
+		t.Fatalf("Emit = %d, %v", ev.Sequence, err)
+	}
+	if seen := <-done; len(seen) != 4 || seen[3] != 4 {
+		t.Fatalf("followed %v", seen)
+	}
+}
+
+// TestTwoLogsOneStore: two logs over one store (as two processes over the store
+// daemon) append to one session at once without a gap or a duplicate, and a
+// Follow on one sees the other's appends live.
+func TestTwoLogsOneStore(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	store := persist.NewMemory()
+	a, b := event.NewLog(store), event.NewLog(store)
+	got := make(chan int, 1)
+	go func() {
+		n := 0
+		_ = b.Follow(ctx, "s", 0, func(ev event.Event) error {
+			n++
+			if ev.Type == event.TurnCompleted {
+				return event.ErrStop
+			}
+			return nil
+		})
+		got <- n
+	}()
+	var wg sync.WaitGroup
+	for _, log := range []*event.Log{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				if _, err := log.Emit(ctx, event.MessageDelta, "s", "t", nil); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if _, err := a.Emit(ctx, event.TurnCompleted, "s", "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := <-got; n != 101 {
+		t.Fatalf("the other log's Follow saw %d events, want 101", n)
+	}
+	evs, _ := a.Read(ctx, "s", 0, 0)
+	for i, ev := range evs {
+		if ev.Sequence != uint64(i+1) {
+			t.Fatalf("event %d has sequence %d", i, ev.Sequence)
+		}
+	}
+}

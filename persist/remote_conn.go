@@ -1,0 +1,322 @@
+package persist
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Client is the Store of a process that does not own the store directory: every
+// method is a request to the store daemon over its Unix socket (protocol in
+// remote_proto.go). Open it with OpenRemote.
+//
+// When the daemon goes away (it was killed, or it exited while idle) a request
+// that fails on the connection starts a new daemon and is sent once more, marked
+// as a retry, which the daemon answers idempotently (an append that the lost
+// attempt stored is not stored again). A background Attach request tells the
+// daemon this client is alive, and is made again after a restart with the leases
+// the client holds. Safe for concurrent use.
+type Client struct {
+	opts RemoteOptions
+	id   string // "pid:<pid>/<random>"
+	hc   *http.Client
+	now  func() time.Time
+
+	ctx    context.Context // ends at Close: stops the attach loop
+	cancel context.CancelFunc
+
+	startMu  sync.Mutex    // one start of the daemon at a time in this process
+	attached chan struct{} // closed once the first Attach is answered
+	attachWG sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool
+	leases map[Lease]struct{} // held leases (SessionID and Owner), sent on re-attach
+}
+
+// RemoteOptions say where the daemon listens and how to start it.
+type RemoteOptions struct {
+	// Socket is the path of the daemon's Unix socket.
+	Socket string
+	// Lock is the file locked (flock) while a daemon is being started, so that
+	// processes racing to start one end with exactly one; "" is Socket + ".lock".
+	Lock string
+	// Command starts the daemon (argv, e.g. pincer store-daemon ...). It is run
+	// detached (its own session, stdin from /dev/null, stdout and stderr to Log)
+	// and must write "ok\n" (or "error: <one line>\n") on the file descriptor
+	// named by its --ready-fd 3 argument when it serves (or cannot). nil: never
+	// start one, only connect.
+	Command []string
+	// Env is added to the daemon's environment.
+	Env []string
+	// Log receives the daemon's stdout and stderr; "" is /dev/null.
+	Log string
+	// StartTimeout bounds how long a start waits for the daemon (default 10 s).
+	StartTimeout time.Duration
+}
+
+// OpenRemote returns a Client of the daemon at opts.Socket, starting the daemon
+// first when none answers there. When one does (the common case), it costs one
+// connect on the socket: no request is waited for.
+func OpenRemote(ctx context.Context, opts RemoteOptions) (*Client, error) {
+	if opts.Lock == "" {
+		opts.Lock = LockFor(opts.Socket)
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 10 * time.Second
+	}
+	c := &Client{opts: opts, id: fmt.Sprintf("pid:%d/%s", os.Getpid(), newMessageID()),
+		now: time.Now, attached: make(chan struct{}), leases: map[Lease]struct{}{}}
+	socket := opts.Socket
+	c.hc = &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", socket)
+		},
+		MaxIdleConnsPerHost: 16,
+		IdleConnTimeout:     time.Minute,
+		DisableCompression:  true,
+	}}
+	if err := c.ensureDaemon(ctx); err != nil {
+		return nil, err
+	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.attachWG.Add(1)
+	go c.attachLoop()
+	return c, nil
+}
+
+// ID is the client's id as the daemon knows it.
+func (c *Client) ID() string { return c.id }
+
+// Close ends the client: its Attach ends (the daemon releases any lease it still
+// holds) and every later call fails with ErrClosed.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	already := c.closed
+	c.closed = true
+	c.mu.Unlock()
+	if already {
+		return nil
+	}
+	c.cancel()
+	c.attachWG.Wait()
+	c.hc.CloseIdleConnections()
+	return nil
+}
+
+// connError is a failure to reach the daemon or to read its answer: the
+// daemon went away. The call is sent again once a daemon answers.
+type connError struct {
+	err     error
+	closing bool // the daemon answered that it is shutting down
+}
+
+// Error names the connection failure.
+func (e *connError) Error() string { return "store daemon connection: " + e.err.Error() }
+
+// Unwrap returns the transport's error.
+func (e *connError) Unwrap() error { return e.err }
+
+// call sends one request and decodes its result into out (when not nil). A
+// connection failure starts the daemon again and retries (maxRetries times).
+func (c *Client) call(ctx context.Context, method string, args *wireArgs, out any) error {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	err := c.do(ctx, method, args, out, false)
+	var ce *connError
+	for attempt := 1; errors.As(err, &ce) && ctx.Err() == nil; attempt++ {
+		if attempt > maxRetries {
+			return fmt.Errorf("persist: %s: lost the store daemon %d times: %w", method, attempt, ce.err)
+		}
+		if ce.closing { // give it the moment it needs to let go of the socket
+			time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+		}
+		// Pooled connections to the daemon that went away are dead too.
+		c.hc.CloseIdleConnections()
+		if serr := c.ensureDaemon(ctx); serr != nil {
+			return fmt.Errorf("persist: %s: the store daemon went away and could not be started again: %w", method, serr)
+		}
+		err = c.do(ctx, method, args, out, true)
+	}
+	return err
+}
+
+// maxRetries is how often a call is sent again after losing the daemon.
+const maxRetries = 2
+
+// maxReply bounds a reply body (a whole long session's messages).
+const maxReply = 1 << 30
+
+// do sends one request.
+func (c *Client) do(ctx context.Context, method string, args *wireArgs, out any, retry bool) error {
+	body, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("persist: %s: encode request: %w", method, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://pincer-store"+pathPrefix+method, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	c.header(req, retry)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &connError{err: err}
+	}
+	defer resp.Body.Close()
+	if err := checkProtocol(resp); err != nil {
+		return err
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxReply))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &connError{err: err}
+	}
+	var rep wireReply
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return &connError{err: fmt.Errorf("unreadable reply to %s: %v", method, err)}
+	}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusServiceUnavailable: // shutting down: the next daemon answers
+		return &connError{err: rep.Error.decode(), closing: true}
+	default:
+		if rep.Error == nil {
+			return fmt.Errorf("persist: %s: store daemon answered %s", method, resp.Status)
+		}
+		return rep.Error.decode()
+	}
+	if out != nil && len(rep.Result) > 0 {
+		if err := json.Unmarshal(rep.Result, out); err != nil {
+			return fmt.Errorf("persist: %s: decode reply: %w", method, err)
+		}
+	}
+	return rep.Error.decode()
+}
+
+func (c *Client) header(req *http.Request, retry bool) {
+	req.Header.Set(hdrProtocol, ProtocolVersion)
+	req.Header.Set(hdrClient, c.id)
+	req.Header.Set("Content-Type", "application/json")
+	if retry {
+		req.Header.Set(hdrRetry, "1")
+	}
+}
+
+// checkProtocol refuses a daemon of another protocol version.
+func checkProtocol(resp *http.Response) error {
+	v := resp.Header.Get(hdrProtocol)
+	if v == ProtocolVersion {
+		return nil
+	}
+	pid, _ := strconv.Atoi(resp.Header.Get(hdrPID))
+	return &ProtocolError{Theirs: v, Ours: ProtocolVersion, PID: pid, Version: resp.Header.Get(hdrVersion)}
+}
+
+// noteLease records a lease this client holds (or no longer holds).
+func (c *Client) noteLease(sessionID, owner string, held bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := Lease{SessionID: sessionID, Owner: owner}
+	if held {
+		c.leases[k] = struct{}{}
+	} else {
+		delete(c.leases, k)
+	}
+}
+
+// heldLeases lists the leases this client holds.
+func (c *Client) heldLeases() []Lease {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Lease, 0, len(c.leases))
+	for l := range c.leases {
+		out = append(out, l)
+	}
+	return out
+}
+
+// waitAttached waits (briefly) for the first Attach, so that a lease taken next
+// is released by the daemon if this process dies.
+func (c *Client) waitAttached(ctx context.Context) {
+	t := time.NewTimer(2 * time.Second)
+	defer t.Stop()
+	select {
+	case <-c.attached:
+	case <-ctx.Done():
+	case <-t.C: // the lease's TTL still covers a crash
+	}
+}
+
+// attachLoop keeps an Attach request open for the life of the client, starting
+// the daemon again when it goes away.
+func (c *Client) attachLoop() {
+	defer c.attachWG.Done()
+	var once sync.Once
+	backoff := 20 * time.Millisecond
+	for c.ctx.Err() == nil {
+		start := time.Now()
+		err := c.attachOnce(func() { once.Do(func() { close(c.attached) }) })
+		if c.ctx.Err() != nil {
+			return
+		}
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			return // every call says so; nothing to attach to
+		}
+		if time.Since(start) > 5*time.Second {
+			backoff = 20 * time.Millisecond
+		}
+		c.hc.CloseIdleConnections() // those to a daemon that went away are dead
+		if c.ensureDaemon(c.ctx) != nil || err != nil {
+			select {
+			case <-c.ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 2*time.Second)
+		}
+	}
+}
+
+// attachOnce makes one Attach request and waits until it ends.
+func (c *Client) attachOnce(answered func()) error {
+	body, _ := json.Marshal(wireArgs{Leases: c.heldLeases()})
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodPost, "http://pincer-store"+pathPrefix+"Attach", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	c.header(req, false)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if err := checkProtocol(resp); err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("attach: %s", resp.Status)
+	}
+	answered()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return err
+}
