@@ -179,11 +179,11 @@ func (b *simBench) text() string {
 	return out.String()
 }
 
-// waitFor polls the screen until cond holds (5 s at most: a wait, not a timing
+// waitFor polls the screen until cond holds (15 s at most: a wait, not a timing
 // assertion).
 func (b *simBench) waitFor(what string, cond func(screen string) bool) string {
 	b.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		s := b.text()
 		if cond(s) {
