@@ -27,13 +27,12 @@ func TestExpandedToolStaysExpanded(t *testing.T) {
 	b.send("shout")
 	b.waitText("3 Approvals (1)", "awaiting approval")
 	b.key(tcell.KeyRune, '1', tcell.ModAlt)
-	b.typeText("G") // the last entry: the Edit awaiting approval
 	b.waitFor("the Edit's entry to be selected", func(string) bool {
 		sel, ok := b.w.view.Selected()
 		if ok && sel.ID == toolBlockID("c2") {
 			return true
 		}
-		b.typeText("k") // something landed after it: step back
+		b.typeText("j") // down, towards the last entry: the Edit awaiting approval
 		return false
 	})
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
