@@ -220,6 +220,7 @@ func findSession(ctx context.Context, store persist.Store, id string, cont bool,
 		}
 		return persist.Session{}, fmt.Errorf("no session in %s (see \"pincer sessions\")", cwd)
 	}
+	id = expandSessionID(ctx, store, id)
 	s, err := store.GetSession(ctx, id)
 	if errors.Is(err, persist.ErrNotFound) {
 		return s, fmt.Errorf("no session %q (see \"pincer sessions\")", id)

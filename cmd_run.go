@@ -182,7 +182,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 // pickSession returns the session to run in (new, --continue or --session) and the
 // log cursor from which stream-json prints.
 func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, f *runFlags, cwd string) (string, uint64, error) {
-	id := f.session
+	id := expandSessionID(ctx, store, f.session)
 	if f.cont {
 		list, err := store.ListSessions(ctx, 0)
 		if err != nil {
@@ -368,7 +368,10 @@ func chooseModel(flagModel, baseURL, session string, cont bool, stderr io.Writer
 	}
 	mc, err := resolveModel(model, baseURL, os.Getenv)
 	if err != nil && model != flagModel { // the stored model no longer resolves: fall back
-		mc, err = resolveModel(flagModel, baseURL, os.Getenv)
+		stored, storedErr := model, err
+		if mc, err = resolveModel(flagModel, baseURL, os.Getenv); err != nil {
+			err = fmt.Errorf("the session ran on %s, which does not resolve now (%v); pass --base-url for it, or --model", stored, storedErr)
+		}
 	}
 	configWarnings(stderr, mc.Warnings)
 	return mc, err

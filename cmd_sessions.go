@@ -88,6 +88,7 @@ type sessionDump struct {
 }
 
 func showSession(ctx context.Context, store persist.Store, id string, w io.Writer, asJSON bool) error {
+	id = expandSessionID(ctx, store, id)
 	s, err := store.GetSession(ctx, id)
 	if errors.Is(err, persist.ErrNotFound) {
 		return fmt.Errorf("no session %q (see \"pincer sessions\")", id)
@@ -150,4 +151,34 @@ func writeMessage(w io.Writer, m message.Message) {
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
+}
+
+// expandSessionID turns a short session ID (its random suffix, as the workbench's
+// status line shows it, or any unique prefix or suffix) into the full one. An exact
+// ID, or one that matches no session or several, is returned as it is: the caller's
+// lookup then reports it.
+func expandSessionID(ctx context.Context, store persist.Store, id string) string {
+	if id == "" {
+		return id
+	}
+	if _, err := store.GetSession(ctx, id); err == nil {
+		return id
+	}
+	list, err := store.ListSessions(ctx, 0)
+	if err != nil {
+		return id
+	}
+	match := ""
+	for _, s := range list {
+		if strings.HasSuffix(s.ID, id) || strings.HasPrefix(s.ID, id) {
+			if match != "" {
+				return id // ambiguous
+			}
+			match = s.ID
+		}
+	}
+	if match == "" {
+		return id
+	}
+	return match
 }

@@ -689,3 +689,29 @@ func TestContextAndCompactCommands(t *testing.T) {
 		t.Errorf("the focus did not reach the summary call: %d requests, out %s", len(reqs), out)
 	}
 }
+
+// TestShortSessionIDAndStoredModelHint: the short ID the workbench shows works with
+// --session and sessions show; continuing a --base-url session without it says what
+// to pass.
+func TestShortSessionIDAndStoredModelHint(t *testing.T) {
+	e := newEnv(t, fakeopenai.Reply{Text: "one"}, fakeopenai.Reply{Text: "two"})
+	if _, stderr, code := e.run(e.runArgs("first")...); code != 0 {
+		t.Fatal(stderr)
+	}
+	out, _, _ := e.run("sessions", "--json")
+	var list []struct{ ID string }
+	_ = json.Unmarshal([]byte(out), &list)
+	short := list[0].ID[strings.LastIndex(list[0].ID, "-")+1:]
+	if out, stderr, code := e.run(e.runArgs("--session", short, "second")...); code != 0 || strings.TrimSpace(out) != "two" {
+		t.Errorf("--session %s: %d %q %s", short, code, out, stderr)
+	}
+	if out, _, code := e.run("sessions", "show", short); code != 0 || !strings.Contains(out, "second") {
+		t.Errorf("sessions show %s: %d", short, code)
+	}
+	cmd := e.command("run", "--continue", "third")
+	cmd.Env = append(cmd.Env, "PINCER_MODEL=")
+	b, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "--base-url") {
+		t.Errorf("continuing without --base-url: %v %s", err, b)
+	}
+}
