@@ -1,0 +1,42 @@
+package responses
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"pincer/core/provider/internal/streamcase"
+	"pincer/core/provider/internal/streamtest"
+)
+
+// FuzzResponsesStream serves arbitrary bytes as a 200 event-stream body through Stream (network
+// replaced by an in-memory transport, no retries): the decoder must never panic or
+// hang, and the stream must end with exactly one Done event or an error, nothing after
+// Done.
+func FuzzResponsesStream(f *testing.F) {
+	for _, name := range []string{"05-openai-responses-function-call.txt", "06-openai-responses-error-event.txt"} {
+		f.Add(streamcase.Load(f, name).Payload)
+	}
+	for _, s := range []string{"", "\n", "data: \n\n", "data: [DONE]\n\n", "data: {}\n\n", "{}", "[]", "data: null\n\n", ": comment\n\n", "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{}}\n\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		p := testProvider("http://fuzz.invalid/v1", func(c *Config) {
+			c.HTTPClient = &http.Client{Transport: streamtest.MemoryTransport{Payload: payload}}
+			c.MaxRetries = -1
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		r := streamtest.Collect(p.Stream(ctx, simpleRequest()))
+		if ctx.Err() != nil {
+			t.Fatalf("stream did not end within the deadline: %v", ctx.Err())
+		}
+		if r.Done == 0 && r.Err == nil {
+			t.Fatalf("stream ended with neither Done nor an error (%d events)", len(r.Events))
+		}
+		if r.Done > 1 || r.AfterDone != 0 {
+			t.Fatalf("Done events %d, events after Done %d", r.Done, r.AfterDone)
+		}
+	})
+}
