@@ -60,6 +60,10 @@ type flash struct{ level, text string }
 // first frame does not wait for them), and Run it. Stop may be called from any
 // goroutine, any number of times.
 type Workbench struct {
+	tlMu   sync.Mutex // guards the timeline row cache
+	tlKeys []timelineKey
+	tlRows []listRow
+
 	opts     Options
 	theme    *themes.Theme
 	keys     *KeyMap

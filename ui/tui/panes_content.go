@@ -4,27 +4,56 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // What the timeline, approvals and diff panes show, read from the model. Every
 // function here runs with the workbench mutex held.
 
-// timelineRows lists every tool call: status icon, summary, duration.
+// timelineRows lists every tool call: status icon, summary, duration. Rows are
+// cached per entry (keyed by what they show), so a frame costs the same however many
+// tool calls the session has; the returned slice is shared: read it, don't keep it.
 func (w *Workbench) timelineRows() []listRow {
-	rows := make([]listRow, len(w.model.Timeline))
-	for i, e := range w.model.Timeline {
-		text := e.Summary
-		if text == "" {
-			text = e.Name
-		}
-		right := ""
-		if e.Duration > 0 {
-			right = formatDuration(e.Duration)
-		}
-		rows[i] = listRow{Key: e.ToolCallID, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
-			Text: firstLine(text), Style: w.theme.Style("text"), Right: right}
+	w.tlMu.Lock()
+	defer w.tlMu.Unlock()
+	entries := w.model.Timeline
+	if len(w.tlKeys) > len(entries) { // a new session: start over
+		w.tlKeys, w.tlRows = w.tlKeys[:0], w.tlRows[:0]
 	}
-	return rows
+	for i, e := range entries {
+		k := timelineKey{id: e.ToolCallID, name: e.Name, summary: e.Summary, status: e.Status, dur: e.Duration}
+		if i < len(w.tlKeys) {
+			if w.tlKeys[i] == k {
+				continue
+			}
+			w.tlKeys[i], w.tlRows[i] = k, w.timelineRow(e)
+			continue
+		}
+		w.tlKeys = append(w.tlKeys, k)
+		w.tlRows = append(w.tlRows, w.timelineRow(e))
+	}
+	return w.tlRows[:len(entries)]
+}
+
+// timelineKey is what a timeline row shows of its entry.
+type timelineKey struct {
+	id, name, summary string
+	status            ToolStatus
+	dur               time.Duration
+}
+
+// timelineRow renders one timeline entry.
+func (w *Workbench) timelineRow(e ToolEntry) listRow {
+	text := e.Summary
+	if text == "" {
+		text = e.Name
+	}
+	right := ""
+	if e.Duration > 0 {
+		right = formatDuration(e.Duration)
+	}
+	return listRow{Key: e.ToolCallID, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
+		Text: firstLine(text), Style: w.theme.Style("text"), Right: right}
 }
 
 // statusToken is the colour token of a tool status.
