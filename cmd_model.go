@@ -218,7 +218,7 @@ func findSession(ctx context.Context, store persist.Store, id string, cont bool,
 				return s, nil
 			}
 		}
-		return persist.Session{}, fmt.Errorf("no session in %s (see \"pincer sessions\")", cwd)
+		return persist.Session{}, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
 	}
 	id = expandSessionID(ctx, store, id)
 	s, err := store.GetSession(ctx, id)

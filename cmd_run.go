@@ -182,35 +182,16 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 // pickSession returns the session to run in (new, --continue or --session) and the
 // log cursor from which stream-json prints.
 func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, f *runFlags, cwd string) (string, uint64, error) {
-	id := expandSessionID(ctx, store, f.session)
-	if f.cont {
-		list, err := store.ListSessions(ctx, 0)
+	if f.cont || f.session != "" {
+		s, err := findSession(ctx, store, f.session, f.cont, cwd)
 		if err != nil {
-			return "", 0, err
-		}
-		for _, s := range list {
-			if s.Cwd == cwd {
-				id = s.ID
-				break
-			}
-		}
-		if id == "" {
-			return "", 0, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
-		}
-	}
-	if id != "" {
-		s, err := store.GetSession(ctx, id)
-		if err != nil {
-			if errors.Is(err, persist.ErrNotFound) {
-				return "", 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
-			}
 			return "", 0, err
 		}
 		if s.Cwd != cwd {
-			return "", 0, fmt.Errorf("session %s belongs to %s: run pincer from that directory to continue it", id, s.Cwd)
+			return "", 0, fmt.Errorf("session %s belongs to %s: run pincer from that directory to continue it", s.ID, s.Cwd)
 		}
-		after, err := store.LastEventSequence(ctx, id)
-		return id, after, err
+		after, err := store.LastEventSequence(ctx, s.ID)
+		return s.ID, after, err
 	}
 	s, err := ag.CreateSession(ctx)
 	if err != nil {
