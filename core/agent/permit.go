@@ -64,8 +64,7 @@ func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d 
 	if t.a.cfg.Approver != nil {
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
 	} else {
-		ans.Decision = permission.HeadlessDenial(t.a.Mode(), permission.Request{
-			Tool: in.Tool, Kind: in.Kind, Summary: in.Summary, Paths: in.Paths, Workspace: in.Workspace, AddedDirs: in.AddedDirs})
+		ans.Decision = permission.HeadlessDenial(t.a.Mode(), in)
 	}
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny

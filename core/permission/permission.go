@@ -132,9 +132,9 @@ func Decide(mode Mode, req Request) Decision {
 
 // HeadlessDenial turns an Ask into the Deny a run without a person gets, with a
 // reason naming the flag that would allow the call.
-func HeadlessDenial(mode Mode, req Request) Decision {
+func HeadlessDenial(mode Mode, req Input) Decision {
 	for _, p := range req.Paths {
-		if req.Workspace != "" && !allInside([]string{p}, append([]string{req.Workspace}, req.AddedDirs...)...) {
+		if req.Workspace != "" && !allInside([]string{p}, req.roots()...) {
 			return Decision{Behavior: Deny, By: "headless", Reason: fmt.Sprintf(
 				"%s was denied: %s is outside the workspace %s, and pincer's file tools never reach outside it in any mode; work inside the workspace",
 				req.Tool, p, req.Workspace)}

@@ -58,18 +58,18 @@ func TestParseMode(t *testing.T) {
 }
 
 func TestHeadlessDenialNamesFlag(t *testing.T) {
-	d := HeadlessDenial(ModeDefault, Request{Tool: "Bash", Kind: "execute"})
+	d := HeadlessDenial(ModeDefault, Input{Tool: "Bash", Kind: "execute"})
 	if d.Behavior != Deny || !strings.Contains(d.Reason, "--permission-mode bypassPermissions") {
 		t.Errorf("bash denial = %+v", d)
 	}
-	d = HeadlessDenial(ModeDefault, Request{Tool: "Edit", Kind: "edit"})
+	d = HeadlessDenial(ModeDefault, Input{Tool: "Edit", Kind: "edit"})
 	if !strings.Contains(d.Reason, "acceptEdits") {
 		t.Errorf("edit denial = %+v", d)
 	}
 }
 
 func TestHeadlessDenialOutsideWorkspace(t *testing.T) {
-	d := HeadlessDenial(ModeAcceptEdits, Request{Tool: "Write", Kind: "edit", Paths: []string{"/tmp/x"}, Workspace: "/w"})
+	d := HeadlessDenial(ModeAcceptEdits, Input{Tool: "Write", Kind: "edit", Paths: []string{"/tmp/x"}, Workspace: "/w"})
 	if d.Behavior != Deny || !strings.Contains(d.Reason, "outside the workspace") || strings.Contains(d.Reason, "bypassPermissions") {
 		t.Errorf("denial = %+v", d)
 	}
