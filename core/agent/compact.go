@@ -45,16 +45,28 @@ func isCompactCommand(input string) (string, bool) {
 }
 
 // view is the provider view of the turn's transcript (buildView with the fresh
-// dynamic prompt and instructions).
+// dynamic prompt and instructions). Those are read once per model call (they run git
+// and read files), however often the view is built for it.
 func (t *turn) view() []message.Message {
-	dyn, instr := "", ""
-	if t.a.cfg.DynamicPrompt != nil {
-		dyn = t.a.cfg.DynamicPrompt()
+	key := ctxKey{iter: t.iter, compacted: t.hasCompaction()}
+	if !t.ctxRead || t.ctxKey != key {
+		t.dyn, t.instr = "", ""
+		if t.a.cfg.DynamicPrompt != nil {
+			t.dyn = t.a.cfg.DynamicPrompt()
+		}
+		if t.a.cfg.Instructions != nil && key.compacted {
+			t.instr = t.a.cfg.Instructions()
+		}
+		t.ctxKey, t.ctxRead = key, true
 	}
-	if t.a.cfg.Instructions != nil && t.hasCompaction() {
-		instr = t.a.cfg.Instructions()
-	}
-	return buildView(t.msgs, dyn, instr)
+	return buildView(t.msgs, t.dyn, t.instr)
+}
+
+// ctxKey says for which model call (and compaction state) the dynamic prompt and
+// instructions were read.
+type ctxKey struct {
+	iter      int
+	compacted bool
 }
 
 func (t *turn) hasCompaction() bool {

@@ -105,9 +105,13 @@ type turn struct {
 	hookStop      string             // set when a hook said "continue": false
 	stopBlocks    int                // how often Stop hooks sent the model back
 
-	recent         []string // signatures of the latest tool calls, for loop detection
-	ratio          float64  // reported input tokens / estimate, for the last call
-	retriedContext bool     // a context-length refusal was already compacted and retried
+	recent []string // signatures of the latest tool calls, for loop detection
+	ratio  float64  // reported input tokens / estimate, for the last call
+
+	dyn, instr     string // dynamic prompt and instructions read for model call ctxIter
+	ctxIter        int
+	ctxRead        bool
+	retriedContext bool // a context-length refusal was already compacted and retried
 }
 
 // emit appends an event of this turn. Store errors are returned.
