@@ -238,3 +238,15 @@ func TestInitCommandAsksForAgentsMD(t *testing.T) {
 		t.Errorf("EstimateContext = %+v, %v", use, err)
 	}
 }
+
+func TestDynamicPromptReadOncePerModelCall(t *testing.T) {
+	r := &fakeTool{name: "R", kind: tools.KindRead}
+	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "R", `{"x":"1"}`))}}
+	reads := 0
+	h := newHarnessWith(t, prov, persist.NewMemory(), Config{ContextWindow: 100000,
+		DynamicPrompt: func() string { reads++; return "dyn" }}, r)
+	h.submit(context.Background(), "go")
+	if reads != prov.calls() {
+		t.Errorf("dynamic prompt read %d times for %d model calls", reads, prov.calls())
+	}
+}

@@ -108,8 +108,8 @@ type turn struct {
 	recent []string // signatures of the latest tool calls, for loop detection
 	ratio  float64  // reported input tokens / estimate, for the last call
 
-	dyn, instr     string // dynamic prompt and instructions read for model call ctxIter
-	ctxIter        int
+	dyn, instr     string // dynamic prompt and instructions, read once per ctxKey
+	ctxKey         ctxKey
 	ctxRead        bool
 	retriedContext bool // a context-length refusal was already compacted and retried
 }
