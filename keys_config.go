@@ -1,15 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 
-	"github.com/pelletier/go-toml/v2"
-
-	"pincer/core/permission"
 	"pincer/ui/tui"
 )
 
@@ -25,35 +19,22 @@ import (
 // the others still apply.
 func loadKeyMap(workspace string) (*tui.KeyMap, []string) {
 	km := tui.DefaultKeyMap()
-	var warnings []string
-	for _, path := range []string{permission.UserConfigPath(os.Getenv("PINCER_HOME")), filepath.Join(workspace, ".pincer", "config.toml")} {
-		if path == "" {
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		var file struct {
-			Keys map[string]string `toml:"keys"`
-		}
-		if err == nil {
-			err = toml.Unmarshal(data, &file)
-		}
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: [keys] not applied: %s", path, oneLineErr(err)))
-			continue
-		}
-		actions := make([]string, 0, len(file.Keys))
-		for a := range file.Keys {
+	type file struct {
+		Keys map[string]string `toml:"keys"`
+	}
+	var bad []string
+	warnings := configTables(workspace, "keys", func(path string, f file) {
+		actions := make([]string, 0, len(f.Keys))
+		for a := range f.Keys {
 			actions = append(actions, a)
 		}
 		sort.Strings(actions)
 		for _, a := range actions {
-			if err := km.Override(a, file.Keys[a]); err != nil {
-				warnings = append(warnings, fmt.Sprintf("%s: [keys] %s: %v", path, a, err))
+			if err := km.Override(a, f.Keys[a]); err != nil {
+				bad = append(bad, fmt.Sprintf("%s: [keys] %s: %v", path, a, err))
 			}
 		}
-	}
+	})
+	warnings = append(warnings, bad...)
 	return km, warnings
 }

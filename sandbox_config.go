@@ -9,7 +9,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"pincer/core/permission"
 	"pincer/sandbox"
 )
 
@@ -38,25 +37,11 @@ type sandboxSettings struct {
 func loadSandboxPolicy(workspace string, noSandbox bool, stderr io.Writer) *sandbox.Policy {
 	p := sandbox.DefaultPolicy()
 	home, _ := os.UserHomeDir()
-	for _, path := range []string{permission.UserConfigPath(os.Getenv("PINCER_HOME")), filepath.Join(workspace, ".pincer", "config.toml")} {
-		if path == "" {
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		var file struct {
-			Sandbox sandboxSettings `toml:"sandbox"`
-		}
-		if err == nil {
-			err = toml.Unmarshal(data, &file)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "pincer: warning: %s: [sandbox] not applied: %v\n", path, oneLineErr(err))
-			continue
-		}
-		s := file.Sandbox
+	type file struct {
+		Sandbox sandboxSettings `toml:"sandbox"`
+	}
+	warns := configTables(workspace, "sandbox", func(_ string, f file) {
+		s := f.Sandbox
 		if s.Enabled != nil {
 			p.Enabled = *s.Enabled
 		}
@@ -73,6 +58,9 @@ func loadSandboxPolicy(workspace string, noSandbox bool, stderr io.Writer) *sand
 			p.WritableRoots = append(p.WritableRoots, r)
 		}
 		p.EnvAllow = append(p.EnvAllow, s.EnvAllow...)
+	})
+	for _, w := range warns {
+		fmt.Fprintf(stderr, "pincer: warning: %s\n", w)
 	}
 	if noSandbox || !p.Enabled {
 		return nil
