@@ -39,7 +39,8 @@ var nonInteractiveEnv = []string{
 // CommandEnv returns the environment commands run with: the variables of
 // pincer's own environment named by BaseEnvAllow or ToolchainEnvAllow, then the
 // non-interactive settings (PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true
-// VISUAL=true GIT_TERMINAL_PROMPT=0), then extra (KEY=VALUE). A later entry
+// VISUAL=true GIT_TERMINAL_PROMPT=0), then GitSafeEnv (git runs no helper a
+// repository configures), then extra (KEY=VALUE). A later entry
 // replaces an earlier one with the same key. Everything else — API keys,
 // tokens, pincer's own settings — never reaches a command.
 func CommandEnv(extra ...string) []string {
@@ -61,7 +62,7 @@ func buildEnv(environ, allow []string, extra ...string) []string {
 			kept = append(kept, kv)
 		}
 	}
-	kept = append(append(kept, nonInteractiveEnv...), extra...)
+	kept = append(append(append(kept, nonInteractiveEnv...), GitSafeEnv()...), extra...)
 	index := map[string]int{}
 	out := make([]string, 0, len(kept))
 	for _, kv := range kept {
