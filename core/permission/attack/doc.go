@@ -1,0 +1,18 @@
+// Package attack holds only tests: attacks on the permission engine tried
+// with real bash and real processes (issue 10, classes 1-3 and 11-12).
+//
+// Each attack is a command line around a harmless marker payload that
+// creates a file named PROOF (`touch PROOF`, a redirect to PROOF, a script
+// that touches PROOF). The tests ask permission.Evaluate in default mode
+// with no rules; whenever it allows, they run the command with `bash -c` in
+// a scratch directory (the workspace, a fresh git repository), with HOME
+// set to another scratch directory, a minimal environment and a 2 s
+// timeout, and fail if a file named PROOF appears under either directory.
+// A command that is not allowed is never run.
+//
+// TestGeneratedCompoundsNeverRunPayload runs a few hundred generated
+// compounds in every `go test`; FuzzAllowNeverRunsPayload mutates them
+// (`go test -fuzz FuzzAllowNeverRunsPayload ./core/permission/attack`).
+// The fuzzer runs whatever the engine allows on the real file system, so
+// run it on a machine where that is acceptable.
+package attack
