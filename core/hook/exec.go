@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"pincer/sandbox"
 )
 
 const (
@@ -44,11 +46,13 @@ func shell() string {
 }
 
 // hookEnv is the parent's environment (as it is now, not when the Runner was
-// built) with CLAUDE_PROJECT_DIR and
-// PINCER_PROJECT_DIR set to dir, replacing inherited values.
+// built) without any secret variable (sandbox.WithoutSecrets: provider keys,
+// tokens, passwords, pincer's own secrets), with CLAUDE_PROJECT_DIR and
+// PINCER_PROJECT_DIR set to dir, replacing inherited values. A hook runs
+// outside the sandbox, and a project's settings file may name it.
 func hookEnv(dir string) []string {
 	var env []string
-	for _, kv := range os.Environ() {
+	for _, kv := range sandbox.WithoutSecrets(os.Environ()) {
 		if strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") || strings.HasPrefix(kv, "PINCER_PROJECT_DIR=") {
 			continue
 		}
