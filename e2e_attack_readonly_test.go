@@ -1,0 +1,97 @@
+package main
+
+// Issue 10, class 1: "read-only" commands that execute code. Bash evaluates array
+// subscripts inside arithmetic, so test/[/[[/(( )) and arithmetic, indirection and
+// @-operator expansions run a command substitution hidden in a variable's value.
+// In default mode with no rules none of these may run unasked, and under an
+// echo/ls allow rule only a command whose words are all literal may match.
+
+import "testing"
+
+// subscriptPayload is a value that runs touch {P} when bash evaluates it as an
+// arithmetic expression (an array subscript is expanded, $(…) included).
+const subscriptPayload = `'a[$(touch {P})]'`
+
+func readOnlyExecForms() []attackForm {
+	p := subscriptPayload
+	return []attackForm{
+		{Name: "dbl-bracket-eq", Cmd: `[[ 1 -eq ` + p + ` ]]`},
+		{Name: "dbl-bracket-eq-left", Cmd: `[[ ` + p + ` -eq 1 ]]`},
+		{Name: "dbl-bracket-ne", Cmd: `[[ 1 -ne ` + p + ` ]]`},
+		{Name: "dbl-bracket-lt", Cmd: `[[ ` + p + ` -lt 2 ]]`},
+		{Name: "dbl-bracket-v", Cmd: `[[ -v ` + p + ` ]]`},
+		{Name: "test-v", Cmd: `test -v ` + p},
+		{Name: "bracket-v", Cmd: `[ -v ` + p + ` ]`},
+		{Name: "var-then-dbl-bracket", Cmd: `x=` + p + `; [[ $x -eq 1 ]]`},
+		{Name: "var-then-test-quoted", Cmd: `x=` + p + `; test "$x" -eq 1`},
+		{Name: "arith-cmd-var", Cmd: `x=` + p + `; (( x ))`},
+		{Name: "arith-cmd-direct", Cmd: `(( a[$(touch {P})] ))`},
+		{Name: "echo-arith-var", Cmd: `x=` + p + `; echo $((x))`},
+		{Name: "echo-arith-plus", Cmd: `x=` + p + `; echo $((x+1))`},
+		{Name: "echo-old-arith", Cmd: `x=` + p + `; echo $[x]`},
+		{Name: "echo-indirect", Cmd: `x=` + p + `; echo ${!x}`},
+		{Name: "ls-subscript", Cmd: `x=` + p + `; ls ${a[x]}`},
+		{Name: "echo-subscript-len", Cmd: `x=` + p + `; echo ${#a[x]}`},
+		{Name: "echo-substring-offset", Cmd: `x=` + p + `; echo ${HOME:x}`},
+		{Name: "echo-substring-length", Cmd: `x=` + p + `; echo ${HOME:0:x}`},
+		{Name: "echo-prompt-op", Cmd: `x='$(touch {P})'; echo ${x@P}`},
+		{Name: "ls-prompt-op", Cmd: `x='$(touch {P})'; ls ${x@P}`},
+		{Name: "echo-cmdsub-default", Cmd: `echo ${x:-$(touch {P})}`},
+		{Name: "echo-cmdsub-assign-default", Cmd: `echo ${x:=$(touch {P})}`},
+		{Name: "echo-quoted-cmdsub", Cmd: `echo "$(touch {P})"`},
+		{Name: "echo-backticks", Cmd: "echo `touch {P}`"},
+		{Name: "cat-procsub", Cmd: `cat <(touch {P})`},
+		{Name: "dbl-bracket-cmdsub", Cmd: `[[ -n $(touch {P}) ]]`},
+		{Name: "printf-v-subscript", Cmd: `printf -v ` + p + ` x`},
+		{Name: "let", Cmd: `let ` + p},
+		{Name: "declare-i", Cmd: `declare -i x=` + p},
+		{Name: "unset-subscript", Cmd: `unset ` + p},
+		{Name: "read-subscript", Cmd: `read ` + p + ` <<< x`},
+		{Name: "case-cmdsub", Cmd: `case x in $(touch {P})) ;; esac`},
+		{Name: "after-ls", Cmd: `ls; test -v ` + p},
+		{Name: "after-and", Cmd: `true && [[ 1 -eq ` + p + ` ]]`},
+		{Name: "in-pipeline", Cmd: `echo 1 | [[ 1 -eq ` + p + ` ]]`},
+		{Name: "ps4-xtrace", Cmd: `PS4='$(touch {P})'; set -x; true`},
+		{Name: "prompt-op-in-test", Cmd: `x='$(touch {P})'; [ -n "${x@P}" ]`},
+	}
+}
+
+// TestAttackReadOnlyExec: default mode, no rules, headless: every form is refused.
+func TestAttackReadOnlyExec(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	r := a.runForms("ro", readOnlyExecForms())
+	expectBlocked(t, r)
+}
+
+// readOnlyRuleForms are the forms tried under an echo/ls allow rule: a rule may
+// match only when every word is literal.
+func readOnlyRuleForms() []attackForm {
+	p := subscriptPayload
+	return []attackForm{
+		{Name: "echo-arith", Cmd: `x=` + p + `; echo $((x))`},
+		{Name: "echo-arith-nested", Cmd: `x=` + p + `; echo $(( x * 2 ))`},
+		{Name: "echo-old-arith", Cmd: `x=` + p + `; echo $[x]`},
+		{Name: "echo-indirect", Cmd: `x=` + p + `; echo ${!x}`},
+		{Name: "echo-prompt-op", Cmd: `x='$(touch {P})'; echo ${x@P}`},
+		{Name: "echo-subscript", Cmd: `x=` + p + `; echo ${a[x]}`},
+		{Name: "echo-substring", Cmd: `x=` + p + `; echo ${HOME:x:1}`},
+		{Name: "echo-direct-subscript", Cmd: `echo ${a[$(touch {P})]}`},
+		{Name: "echo-direct-arith", Cmd: `echo $(( a[$(touch {P})] ))`},
+		{Name: "ls-subscript", Cmd: `x=` + p + `; ls ${a[x]}`},
+		{Name: "ls-arith", Cmd: `x=` + p + `; ls $((x))`},
+		{Name: "ls-prompt-op", Cmd: `x='$(touch {P})'; ls ${x@P}`},
+		{Name: "echo-assign-prefix-arith", Cmd: `x=` + p + ` echo $((x))`},
+		{Name: "echo-export-arith", Cmd: `export x=` + p + `; echo $((x))`},
+		{Name: "echo-then-arith-test", Cmd: `echo hi && [[ 1 -eq ` + p + ` ]]`},
+	}
+}
+
+// TestAttackReadOnlyUnderEchoRule: --allowed-tools 'Bash(echo:*)' 'Bash(ls:*)' in
+// default mode; the non-literal forms must still ask (a headless denial).
+func TestAttackReadOnlyUnderEchoRule(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	r := a.runForms("er", readOnlyRuleForms(), "--allowed-tools", "Bash(echo:*) Bash(ls:*)")
+	expectBlocked(t, r)
+}
