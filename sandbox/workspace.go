@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,8 +23,9 @@ const maxLinkHops = 40
 type Workspace struct {
 	root string
 
-	mu   sync.RWMutex
-	dirs []string // added roots: absolute, symlink-free, not inside root or each other
+	mu    sync.RWMutex
+	dirs  []string            // added roots: absolute, symlink-free, not inside root or each other
+	roots map[string]*os.Root // opened lazily by rootOf, keyed by w.root or an added dir
 }
 
 // NewWorkspace returns a workspace rooted at root, which is made absolute and has
@@ -117,6 +120,26 @@ func (w *Workspace) Abs(path string) string {
 // path is empty, when it (or the target of a symlink in it) lies outside the
 // root and every added directory, or when resolving needs more than 40 symlinks.
 func (w *Workspace) Resolve(path string) (string, error) {
+	real, err := w.Real(path)
+	if err != nil {
+		return "", err
+	}
+	if !w.Contains(real) {
+		shown := w.Abs(path)
+		if shown != real {
+			return "", fmt.Errorf("path %s resolves to %s, which is outside the workspace %s", path, real, w.root)
+		}
+		return "", fmt.Errorf("path %s is outside the workspace %s", path, w.root)
+	}
+	return real, nil
+}
+
+// Real is Resolve without the workspace check: the real location of path
+// (relative paths relative to the root), inside the workspace or not. It fails
+// for an empty path, a NUL byte, or more than 40 symlinks. The permission
+// layer is shown this location, so that a symlink leading out is judged by
+// where it leads.
+func (w *Workspace) Real(path string) (string, error) {
 	if strings.TrimSpace(path) == "" {
 		return "", errors.New("empty path")
 	}
@@ -131,13 +154,6 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	real, err := resolveReal(abs, &hops)
 	if err != nil {
 		return "", fmt.Errorf("path %s: %w", path, err)
-	}
-	if !w.Contains(real) {
-		shown := filepath.Clean(abs)
-		if shown != real {
-			return "", fmt.Errorf("path %s resolves to %s, which is outside the workspace %s", path, real, w.root)
-		}
-		return "", fmt.Errorf("path %s is outside the workspace %s", path, w.root)
 	}
 	return real, nil
 }
@@ -228,4 +244,222 @@ func resolveReal(abs string, hops *int) (string, error) {
 		}
 	}
 	return cur, nil
+}
+
+// The file operations below are the one way the file tools (Read, Write, Edit,
+// Glob, Grep's Go search) and the workbench's diff preview touch files. Each
+// goes through the os.Root of the workspace root or of the added directory
+// that contains the path, so the kernel-level walk (openat, one component at a
+// time) never leaves that directory: a symlink met on the way is followed only
+// while it stays inside (and must be relative), and a directory swapped for a
+// symlink to the outside between Resolve and the use fails instead of being
+// followed — issue 10's check-then-use race. They take the path Resolve
+// returned (absolute and symlink-free) or one relative to the root; a path
+// that is not beneath the root or an added directory fails without touching
+// the file system. Errors wrap the os errors (fs.ErrNotExist and the like),
+// except that a path that escapes its root reads "... is outside the
+// workspace ...".
+
+// RootFor returns the os.Root of the workspace root or added directory that
+// contains path (made absolute and clean, not resolved), and path relative to
+// it ("." for the directory itself, slash-separated, as Root and its FS take
+// names). The Root is shared and stays open for the workspace's life: callers
+// must not close it. It fails for a path outside the workspace.
+func (w *Workspace) RootFor(path string) (*os.Root, string, error) {
+	if strings.ContainsRune(path, 0) {
+		return nil, "", fmt.Errorf("path %q contains a NUL byte", path)
+	}
+	abs := w.Abs(path)
+	base := ""
+	if within(w.root, abs) {
+		base = w.root
+	} else {
+		w.mu.RLock()
+		for _, d := range w.dirs {
+			if within(d, abs) {
+				base = d
+				break
+			}
+		}
+		w.mu.RUnlock()
+	}
+	if base == "" {
+		return nil, "", fmt.Errorf("path %s is outside the workspace %s", abs, w.root)
+	}
+	r, err := w.rootOf(base)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, filepath.ToSlash(rel), nil
+}
+
+// rootOf returns the open os.Root of base (w.root or an added directory),
+// opening it the first time.
+func (w *Workspace) rootOf(base string) (*os.Root, error) {
+	w.mu.RLock()
+	r := w.roots[base]
+	w.mu.RUnlock()
+	if r != nil {
+		return r, nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r := w.roots[base]; r != nil {
+		return r, nil
+	}
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, err
+	}
+	if w.roots == nil {
+		w.roots = map[string]*os.Root{}
+	}
+	w.roots[base] = r
+	return r, nil
+}
+
+// inRoot runs op on path's name inside its root and rewrites an escape (a
+// symlink leading out, or swapped in) into the workspace's own wording.
+func (w *Workspace) inRoot(path string, op func(r *os.Root, rel string) error) error {
+	r, rel, err := w.RootFor(path)
+	if err != nil {
+		return err
+	}
+	if err := op(r, rel); err != nil {
+		return w.escapeErr(path, err)
+	}
+	return nil
+}
+
+// escapeErr rewrites os.Root's "path escapes from parent" for path.
+func (w *Workspace) escapeErr(path string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent",
+		errors.As(err, &le) && le.Err != nil && le.Err.Error() == "path escapes from parent":
+		return fmt.Errorf("path %s is outside the workspace %s (a symbolic link on the way leads out of it)", w.Abs(path), w.root)
+	}
+	return err
+}
+
+// Open opens path as os.OpenFile does (flag, perm), through the root that
+// contains it.
+func (w *Workspace) Open(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	var f *os.File
+	err := w.inRoot(path, func(r *os.Root, rel string) (err error) {
+		f, err = r.OpenFile(rel, flag, perm)
+		return err
+	})
+	return f, err
+}
+
+// ReadFile returns the content of the file at path, read through its root.
+func (w *Workspace) ReadFile(path string) ([]byte, error) {
+	var b []byte
+	err := w.inRoot(path, func(r *os.Root, rel string) (err error) {
+		b, err = r.ReadFile(rel)
+		return err
+	})
+	return b, err
+}
+
+// Stat is os.Stat through path's root (symlinks followed while inside).
+func (w *Workspace) Stat(path string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := w.inRoot(path, func(r *os.Root, rel string) (err error) {
+		fi, err = r.Stat(rel)
+		return err
+	})
+	return fi, err
+}
+
+// Lstat is os.Lstat through path's root: a final symlink is not followed.
+func (w *Workspace) Lstat(path string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := w.inRoot(path, func(r *os.Root, rel string) (err error) {
+		fi, err = r.Lstat(rel)
+		return err
+	})
+	return fi, err
+}
+
+// ReadDir is os.ReadDir through path's root: the directory's entries sorted
+// by name.
+func (w *Workspace) ReadDir(path string) ([]fs.DirEntry, error) {
+	var entries []fs.DirEntry
+	err := w.inRoot(path, func(r *os.Root, rel string) (err error) {
+		entries, err = fs.ReadDir(r.FS(), rel)
+		return err
+	})
+	return entries, err
+}
+
+// MkdirAll is os.MkdirAll through path's root.
+func (w *Workspace) MkdirAll(path string, perm fs.FileMode) error {
+	return w.inRoot(path, func(r *os.Root, rel string) error {
+		if rel == "." {
+			return nil
+		}
+		return r.MkdirAll(rel, perm)
+	})
+}
+
+// HardLinked reports whether path names (without following a final symlink)
+// a regular file with more than one hard link — a file that may also be
+// reachable, under another name, from outside the workspace. It is false
+// when the file does not exist or cannot be examined.
+func (w *Workspace) HardLinked(path string) bool {
+	fi, err := w.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && uint64(st.Nlink) > 1
+}
+
+// WriteFileAtomic replaces (or creates) the file at path with data: it writes
+// a temporary file beside it (".NAME.pincer-RANDOM.tmp", created exclusively)
+// and renames it over path, both through path's root. A reader sees the old
+// content or the new, never a part; and the directory entry is replaced, not
+// written through, so another hard link to the old file (one outside the
+// workspace, say) keeps the old content. A replaced file keeps its permission
+// bits; a new one gets perm through the umask. Ownership is the writer's. The
+// parent directory must exist (MkdirAll). The data is not fsynced.
+func (w *Workspace) WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	return w.inRoot(path, func(r *os.Root, rel string) error {
+		if rel == "." {
+			return errors.New("is the workspace directory")
+		}
+		dir, name := filepath.Split(filepath.FromSlash(rel))
+		mode, keep := perm, false
+		if fi, err := r.Lstat(rel); err == nil && fi.Mode().IsRegular() {
+			mode, keep = fi.Mode().Perm(), true
+		}
+		var rnd [6]byte
+		_, _ = rand.Read(rnd[:])
+		tmp := filepath.Join(dir, "."+name+".pincer-"+hex.EncodeToString(rnd[:])+".tmp")
+		f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if err == nil && keep {
+			err = f.Chmod(mode) // exactly the old bits, whatever the umask
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = r.Rename(tmp, rel)
+		}
+		if err != nil {
+			_ = r.Remove(tmp)
+		}
+		return err
+	})
 }

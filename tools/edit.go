@@ -4,10 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 )
 
@@ -73,7 +70,8 @@ func (Edit) Paths(env *Env, input json.RawMessage) []string {
 	return pathsOf(env, in.FilePath)
 }
 
-// Run applies the edit, writes the file in place and records its new state.
+// Run applies the edit, replaces the file (temp file + rename, never through a
+// hard link) and records its new state.
 func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
 	in, abs, err := fileInput(env, input, func(in EditInput) string { return in.FilePath })
 	if err != nil {
@@ -84,19 +82,12 @@ func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		return createWithEdit(env, abs, shown, in.NewString)
 	}
 
-	fi, err := os.Stat(abs)
-	if errors.Is(err, fs.ErrNotExist) {
+	raw, fi, existed, err := readExisting(env, abs, shown)
+	if err != nil {
+		return Result{}, err
+	}
+	if !existed {
 		return Result{}, fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown)
-	}
-	if err != nil {
-		return Result{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return Result{}, fmt.Errorf("%s is not a regular file", shown)
-	}
-	raw, err := os.ReadFile(abs)
-	if err != nil {
-		return Result{}, err
 	}
 	if _, ok := env.Files.Lookup(abs); !ok {
 		return Result{}, ErrNotRead
@@ -113,10 +104,10 @@ func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	if err := os.WriteFile(abs, []byte(updated), fi.Mode().Perm()); err != nil {
+	if err := writeFile(env, abs, []byte(updated), fi.Mode().Perm()); err != nil {
 		return Result{}, err
 	}
-	env.Files.RecordContent(abs, []byte(updated))
+	recordWritten(env, abs, []byte(updated))
 
 	diff := UnifiedDiff("a/"+shown, "b/"+shown, string(raw), updated)
 	noun := "occurrence"
@@ -146,10 +137,10 @@ func createWithEdit(env *Env, abs, shown, content string) (Result, error) {
 	if existed && strings.HasPrefix(string(old), utf8BOM) {
 		content = utf8BOM + content
 	}
-	if err := writeFile(abs, []byte(content), perm); err != nil {
+	if err := writeFile(env, abs, []byte(content), perm); err != nil {
 		return Result{}, err
 	}
-	env.Files.RecordContent(abs, []byte(content))
+	recordWritten(env, abs, []byte(content))
 	oldLabel := "a/" + shown
 	if !existed {
 		oldLabel = "/dev/null"

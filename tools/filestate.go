@@ -14,8 +14,9 @@ import (
 // a file changed on disk since that read is treated with suspicion. It is safe for
 // concurrent use; the zero value is not usable, use NewFileState.
 type FileState struct {
-	mu    sync.Mutex
-	files map[string]FileRecord
+	mu      sync.Mutex
+	files   map[string]FileRecord
+	outside map[string][]string // tool call ID -> real paths outside the workspace it may read
 }
 
 // FileRecord is what FileState knows about one file.
@@ -77,4 +78,46 @@ func (s *FileState) Forget(abs string) {
 func (s *FileState) Unchanged(abs string, content []byte) bool {
 	r, ok := s.Lookup(abs)
 	return ok && r.Hash == HashContent(content)
+}
+
+// GrantOutside notes that the permission layer allowed the tool call callID
+// (by a person's approval or an allow rule, never by a mode's default) to read
+// paths, real locations outside the workspace and its added directories. Read
+// honours a grant only for that call and that exact path
+// (OutsideGranted); RevokeOutside drops the call's grants once it has run.
+// Writes outside the workspace are never granted: the workspace guard holds
+// for them in every mode.
+func (s *FileState) GrantOutside(callID string, paths ...string) {
+	if callID == "" || len(paths) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.outside == nil {
+		s.outside = map[string][]string{}
+	}
+	s.outside[callID] = append(s.outside[callID], paths...)
+}
+
+// OutsideGranted reports whether GrantOutside allowed the call callID to read
+// the real path abs.
+func (s *FileState) OutsideGranted(callID, abs string) bool {
+	if callID == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.outside[callID] {
+		if p == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// RevokeOutside drops every grant of the call callID.
+func (s *FileState) RevokeOutside(callID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.outside, callID)
 }

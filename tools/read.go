@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -98,47 +97,69 @@ func (Read) Paths(env *Env, input json.RawMessage) []string {
 	return pathsOf(env, in.FilePath)
 }
 
-// Run reads the file. Errors: a path outside the workspace, a missing file, a
-// directory, a file over ReadMaxBytes, a binary file.
+// Run reads the file. Errors: a path outside the workspace (unless the
+// permission layer approved reading it for this call: FileState.GrantOutside),
+// a missing file, a directory, a file over ReadMaxBytes, a binary file.
 func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	in, abs, err := fileInput(env, input, func(in ReadInput) string { return in.FilePath })
+	in, abs, outside, err := readInput(env, input)
 	if err != nil {
 		return Result{}, err
 	}
 	if in.Offset < 0 || in.Limit < 0 {
 		return Result{}, errors.New("offset and limit must not be negative")
 	}
-	content, err := readRegularFile(abs, displayPath(env, abs))
+	content, fi, err := readRegularFile(env, abs, displayPath(env, abs), outside)
 	if err != nil {
 		return Result{}, err
 	}
 	if looksBinary(content) {
 		return Result{}, fmt.Errorf("Cannot read binary file: %s (use Bash with a suitable tool, such as xxd or file, to inspect it)", displayPath(env, abs))
 	}
-	env.Files.RecordContent(abs, content)
+	env.Files.Record(abs, HashContent(content), fi.ModTime())
 	return Result{Output: formatLines(content, in.Offset, in.Limit)}, nil
 }
 
-// readRegularFile reads abs, refusing directories, other non-regular files and
-// files over ReadMaxBytes. shown names the file in errors.
-func readRegularFile(abs, shown string) ([]byte, error) {
-	fi, err := os.Stat(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("File does not exist: %s", shown)
+// readInput is fileInput for Read, which may also read a path outside the
+// workspace that the permission layer approved for this very call: outside
+// is then true and abs is that path's real location.
+func readInput(env *Env, input json.RawMessage) (ReadInput, string, bool, error) {
+	in, abs, err := fileInput(env, input, func(in ReadInput) string { return in.FilePath })
+	if err == nil || env == nil || env.Workspace == nil || env.Files == nil || in.FilePath == "" {
+		return in, abs, false, err
 	}
-	if err != nil {
-		return nil, err
+	raw, _ := decodeInput[ReadInput](input)
+	real, rerr := env.Workspace.Real(raw.FilePath)
+	if rerr != nil || env.Workspace.Contains(real) || !env.Files.OutsideGranted(env.ToolCallID, real) {
+		return in, abs, false, err
 	}
-	if fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file: use Glob to find files in it, or Bash `ls` to list it", shown)
+	return raw, real, true, nil
+}
+
+// readRegularFile reads abs (through the workspace, or directly when outside
+// is an approved read outside it), refusing directories, other non-regular
+// files and files over ReadMaxBytes. shown names the file in errors. It
+// returns the content and the file's fstat.
+func readRegularFile(env *Env, abs, shown string, outside bool) ([]byte, fs.FileInfo, error) {
+	f, fi, err := openRegular(env, abs, outside)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, fmt.Errorf("File does not exist: %s", shown)
+	case errors.Is(err, errIsDir):
+		return nil, nil, fmt.Errorf("%s is a directory, not a file: use Glob to find files in it, or Bash `ls` to list it", shown)
+	case errors.Is(err, errNotRegular):
+		return nil, nil, fmt.Errorf("%s is not a regular file", shown)
+	case err != nil:
+		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", shown)
-	}
+	defer f.Close()
 	if fi.Size() > ReadMaxBytes {
-		return nil, fmt.Errorf("%s is too large to read (%d bytes, limit %d): use Grep to find the part you need, or Bash head/tail/sed", shown, fi.Size(), ReadMaxBytes)
+		return nil, nil, fmt.Errorf("%s is too large to read (%d bytes, limit %d): use Grep to find the part you need, or Bash head/tail/sed", shown, fi.Size(), ReadMaxBytes)
 	}
-	return os.ReadFile(abs)
+	content, err := readAllOf(f, ReadMaxBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	return content, fi, nil
 }
 
 // looksBinary reports whether the first binarySniffBytes of b contain a NUL byte

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -85,10 +83,10 @@ func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	if err := writeFile(abs, []byte(in.Content), perm); err != nil {
+	if err := writeFile(env, abs, []byte(in.Content), perm); err != nil {
 		return Result{}, err
 	}
-	env.Files.RecordContent(abs, []byte(in.Content))
+	recordWritten(env, abs, []byte(in.Content))
 
 	oldLabel := "a/" + shown
 	if !existed {
@@ -112,22 +110,9 @@ func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, 
 // or Edit is about to change, after checking the read-before-write rule. For a
 // file that does not exist it returns existed false and mode 0644.
 func currentForChange(env *Env, abs, shown string) (old []byte, perm fs.FileMode, existed bool, err error) {
-	fi, err := os.Stat(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0o644, false, nil
-	}
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if fi.IsDir() {
-		return nil, 0, false, fmt.Errorf("%s is a directory, not a file", shown)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", shown)
-	}
-	old, err = os.ReadFile(abs)
-	if err != nil {
-		return nil, 0, false, err
+	old, fi, existed, err := readExisting(env, abs, shown)
+	if err != nil || !existed {
+		return nil, 0o644, false, err
 	}
 	if _, ok := env.Files.Lookup(abs); !ok {
 		return nil, 0, true, ErrNotRead
@@ -136,15 +121,6 @@ func currentForChange(env *Env, abs, shown string) (old []byte, perm fs.FileMode
 		return nil, 0, true, ErrModifiedSinceRead
 	}
 	return old, fi.Mode().Perm(), true, nil
-}
-
-// writeFile creates abs's parent directories and writes data in place (keeping
-// the inode, so hard links and ownership survive).
-func writeFile(abs string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(abs, data, perm)
 }
 
 // countLines counts lines the way an editor shows them: a final line without a

@@ -1,0 +1,119 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// The file tools reach files only through the helpers in this file, which go
+// through sandbox.Workspace's os.Root-based operations (Open, WriteFileAtomic,
+// MkdirAll, ...): a path is checked by Resolve for the message, and then
+// opened by the kernel one component at a time beneath the workspace root or
+// added directory, so nothing swapped in between (a directory replaced by a
+// symlink to the outside) is followed out — issue 10's check-then-use race.
+
+// errIsDir and errNotRegular are what openRegular returns for a directory and
+// for another non-regular file (a FIFO, a device, a socket).
+var (
+	errIsDir      = errors.New("is a directory")
+	errNotRegular = errors.New("is not a regular file")
+)
+
+// openRegular opens abs for reading and returns it with its fstat: through the
+// workspace, or — outside true, for a read the permission layer approved for
+// this call (FileState.OutsideGranted) — directly, without following a final
+// symlink. The open never blocks on a FIFO (O_NONBLOCK); a directory or other
+// non-regular file is closed and reported as errIsDir or errNotRegular. The
+// caller closes the file.
+func openRegular(env *Env, abs string, outside bool) (*os.File, fs.FileInfo, error) {
+	flag := os.O_RDONLY | syscall.O_NONBLOCK
+	var f *os.File
+	var err error
+	if outside {
+		f, err = os.OpenFile(abs, flag|syscall.O_NOFOLLOW, 0)
+	} else {
+		f, err = env.Workspace.Open(abs, flag, 0)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+	case fi.IsDir():
+		err = errIsDir
+	case !fi.Mode().IsRegular():
+		err = errNotRegular
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// readAllOf reads f, whose size fi gives, to the end (at most limit+1 bytes,
+// so a file that grew past limit is caught; limit <= 0: no limit).
+func readAllOf(f *os.File, limit int64) ([]byte, error) {
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	b, err := io.ReadAll(r)
+	if err == nil && limit > 0 && int64(len(b)) > limit {
+		return nil, fmt.Errorf("the file grew past %d bytes while being read", limit)
+	}
+	return b, err
+}
+
+// readExisting returns the content and mode of the regular file abs (through
+// the workspace), or existed false when it does not exist. shown names it in
+// errors.
+func readExisting(env *Env, abs, shown string) (content []byte, fi fs.FileInfo, existed bool, err error) {
+	f, fi, err := openRegular(env, abs, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, false, nil
+	case errors.Is(err, errIsDir):
+		return nil, nil, true, fmt.Errorf("%s is a directory, not a file", shown)
+	case errors.Is(err, errNotRegular):
+		return nil, nil, true, fmt.Errorf("%s is not a regular file", shown)
+	case err != nil:
+		return nil, nil, false, err
+	}
+	defer f.Close()
+	content, err = readAllOf(f, 0)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	return content, fi, true, nil
+}
+
+// writeFile creates abs's parent directories and replaces abs with data
+// atomically (temp file + rename, sandbox.Workspace.WriteFileAtomic), all
+// through the workspace. Replacing the directory entry, not the inode, means
+// that a hard link to the old file (from outside the workspace, say) is never
+// written through; a replaced file keeps its permission bits, a new one gets
+// perm through the umask.
+func writeFile(env *Env, abs string, data []byte, perm fs.FileMode) error {
+	if err := env.Workspace.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return err
+	}
+	return env.Workspace.WriteFileAtomic(abs, data, perm)
+}
+
+// recordWritten notes in the session's FileState that abs now holds data,
+// with its modification time read back through the workspace.
+func recordWritten(env *Env, abs string, data []byte) {
+	var mod time.Time
+	if fi, err := env.Workspace.Stat(abs); err == nil {
+		mod = fi.ModTime()
+	}
+	env.Files.Record(abs, HashContent(data), mod)
+}
