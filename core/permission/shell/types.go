@@ -37,6 +37,23 @@ type Command struct {
 	Origin string
 	// Redirects are the command's redirections in source order.
 	Redirects []Redirect
+	// Outer is the command's words as written, wrappers included, when
+	// Analyze looked through wrappers (Words is then a suffix of it, as
+	// far as the words' values go); nil otherwise. Forms uses it.
+	Outer []string
+	// PipedInput reports that the command's stdin is a pipe: it is in the
+	// right side of `|` or `|&` (also inside a group there, and in the
+	// command substitutions of such a command, which inherit stdin), or it
+	// is run by xargs.
+	PipedInput bool
+	// ProgramFromStdin reports that the command is an interpreter reading
+	// its program from stdin (no script argument, sh -s, the script "-" or
+	// /dev/stdin) or from a process substitution (`bash <(...)`): the
+	// program it runs is not in its words, so a rule naming the command
+	// says nothing about what runs (`printf 'rm x' | sh`). Analyze adds
+	// the Risk "interpreter reading a program from stdin". Wrappers,
+	// sudo and exec are looked through. See InterpreterProgram.
+	ProgramFromStdin bool
 }
 
 // Redirect is one redirection of a simple command.

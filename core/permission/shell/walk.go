@@ -25,15 +25,19 @@ func (w *walker) stmt(s *syntax.Stmt, c ctx) {
 	}
 	redirs = append(redirs, c.redirs...)
 	c.redirs = redirs
+	i0 := len(w.out.Commands)
+	if _, ok := s.Cmd.(*syntax.CallExpr); ok {
+		defer w.downloadExecCall(i0)
+	}
 	if s.Cmd == nil {
 		// only redirections, such as `> file`
-		w.out.Commands = append(w.out.Commands, Command{Literal: true, Origin: c.origin,
-			Wrappers: concat(c.wrappers, nil), Redirects: copyRedirects(redirs)})
+		w.out.Commands = append(w.out.Commands, Command{Literal: redirectsLiteral(redirs), Origin: c.origin,
+			Wrappers: concat(c.wrappers, nil), Redirects: copyRedirects(redirs), PipedInput: c.piped})
 	} else {
 		w.command(s.Cmd, c)
 	}
 	for _, r := range s.Redirs {
-		w.subs(r)
+		w.subsCtx(r, c.piped)
 	}
 }
 
@@ -42,6 +46,10 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 	case *syntax.CallExpr:
 		w.call(x, c)
 	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			w.pipe(x, c)
+			return
+		}
 		w.stmt(x.X, c)
 		w.stmt(x.Y, c)
 	case *syntax.Subshell:
@@ -57,6 +65,12 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		w.stmts(x.Cond, c)
 		w.stmts(x.Do, c)
 	case *syntax.ForClause:
+		if cl, ok := x.Loop.(*syntax.CStyleLoop); ok {
+			// for (( init; cond; post )): arithmetic like (( ))
+			e := w.source(cl)
+			e = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(e), "(("), "))")
+			w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(cl) && numericExpr(e)}, raw("))")}, nil, nil, true, nil, c.redirs)
+		}
 		w.subs(x.Loop)
 		w.stmts(x.Do, c)
 	case *syntax.CaseClause:
@@ -77,31 +91,31 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		}
 	case *syntax.ArithmCmd:
 		e := w.source(x.X)
-		w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(x)}, raw("))")}, nil, nil, c.redirs)
-		w.subs(x)
+		w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(x) && numericExpr(e)}, raw("))")}, nil, nil, true, nil, c.redirs)
+		w.subsCtx(x, c.piped)
 	case *syntax.TestClause:
 		ws := append(w.testWords(x.X, []word{raw("[[")}), raw("]]"))
-		w.add(c, ws, nil, nil, c.redirs)
-		w.subs(x)
+		w.add(c, ws, nil, nil, true, nil, c.redirs)
+		w.subsCtx(x, c.piped)
 	case *syntax.LetClause:
 		ws := []word{raw("let")}
 		for _, e := range x.Exprs {
 			s := w.source(e)
-			ws = append(ws, word{val: s, src: s, lit: noExpansion(e)})
+			ws = append(ws, word{val: s, src: s, lit: noExpansion(e) && numericExpr(strings.NewReplacer(`"`, "", "'", "").Replace(s))})
 		}
-		w.add(c, ws, nil, nil, c.redirs)
-		w.subs(x)
+		w.add(c, ws, nil, nil, true, nil, c.redirs)
+		w.subsCtx(x, c.piped)
 	case *syntax.DeclClause:
 		ws := []word{raw(x.Variant.Value)}
 		for _, a := range x.Args {
 			ws = append(ws, w.assignWord(a))
 		}
-		w.add(c, ws, nil, nil, c.redirs)
-		w.subs(x)
+		w.add(c, ws, nil, nil, true, nil, c.redirs)
+		w.subsCtx(x, c.piped)
 	case *syntax.TimeClause:
 		c.wrappers = concat(c.wrappers, []string{"time"})
 		if x.Stmt == nil {
-			w.add(ctx{origin: c.origin}, []word{raw("time")}, nil, nil, c.redirs)
+			w.add(ctx{origin: c.origin, piped: c.piped}, []word{raw("time")}, nil, nil, true, nil, c.redirs)
 		} else {
 			w.stmt(x.Stmt, c)
 		}
@@ -132,28 +146,28 @@ func (w *walker) call(x *syntax.CallExpr, c ctx) {
 	}
 	if len(x.Args) == 0 {
 		w.assignRisks(assigns)
-		w.out.Commands = append(w.out.Commands, Command{Assigns: assigns, Literal: assignsLit,
-			Origin: c.origin, Wrappers: concat(c.wrappers, nil), Redirects: copyRedirects(c.redirs)})
+		w.out.Commands = append(w.out.Commands, Command{Assigns: assigns, Literal: assignsLit && redirectsLiteral(c.redirs),
+			Origin: c.origin, Wrappers: concat(c.wrappers, nil), Redirects: copyRedirects(c.redirs), PipedInput: c.piped})
 	} else {
 		args := make([]word, len(x.Args))
 		for i, a := range x.Args {
 			args[i] = w.word(a)
 		}
-		w.simple(c, args, assigns)
+		w.simple(c, args, assigns, assignsLit)
 	}
 	for _, a := range x.Assigns {
-		w.subs(a)
+		w.subsCtx(a, c.piped)
 	}
 	for _, a := range x.Args {
-		w.subs(a)
+		w.subsCtx(a, c.piped)
 	}
 }
 
 // simple adds the command of args, looking through wrappers, then the
 // commands it runs itself.
-func (w *walker) simple(c ctx, args []word, assigns []string) {
+func (w *walker) simple(c ctx, args []word, assigns []string, assignsLit bool) {
 	u := unwrap(args, wrappers)
-	w.add(c, u.words, concat(assigns, u.assigns), u.wrappers, c.redirs)
+	w.add(c, u.words, args, concat(assigns, u.assigns), assignsLit, u.wrappers, c.redirs)
 	w.inner(u.words)
 }
 
@@ -215,15 +229,19 @@ func (w *walker) run(ws []word, origin string) {
 		return
 	}
 	sub := &walker{src: w.src, out: w.out, depth: w.depth + 1}
-	sub.simple(ctx{origin: origin}, ws, nil)
+	sub.simple(ctx{origin: origin, piped: origin == "xargs"}, ws, nil, true)
 }
 
 // subs adds the commands of every command and process substitution in n.
-func (w *walker) subs(n syntax.Node) {
+func (w *walker) subs(n syntax.Node) { w.subsCtx(n, false) }
+
+// subsCtx is subs for a node whose command substitutions inherit a piped
+// stdin (piped): `ls | echo $(sh)` feeds the pipe to sh.
+func (w *walker) subsCtx(n syntax.Node, piped bool) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
-			w.stmts(x.Stmts, ctx{origin: "substitution"})
+			w.stmts(x.Stmts, ctx{origin: "substitution", piped: piped})
 			return false
 		case *syntax.ProcSubst:
 			w.stmts(x.Stmts, ctx{origin: "process-substitution"})
@@ -231,6 +249,18 @@ func (w *walker) subs(n syntax.Node) {
 		}
 		return true
 	})
+}
+
+// pipe walks a pipeline X | Y: every command of Y (and of its command
+// substitutions) reads the pipe.
+func (w *walker) pipe(x *syntax.BinaryCmd, c ctx) {
+	begin := len(w.out.Commands)
+	w.stmt(x.X, c)
+	start := len(w.out.Commands)
+	yc := c
+	yc.piped = true
+	w.stmt(x.Y, yc)
+	w.downloadExec(begin, start)
 }
 
 // assignWord renders an assignment (or a declaration argument) as a word:
@@ -268,10 +298,26 @@ func (w *walker) testWords(e syntax.TestExpr, out []word) []word {
 	case *syntax.Word:
 		return append(out, w.word(x))
 	case *syntax.UnaryTest:
-		return w.testWords(x.X, append(out, raw(x.Op.String())))
+		op := x.Op.String()
+		n := len(out) + 1
+		out = w.testWords(x.X, append(out, raw(op)))
+		if nameOps[op] && len(out) == n+1 && subscriptish(out[n].val) {
+			out[n] = evaluated(out[n]) // -v 'a[$(cmd)]' evaluates the subscript
+		}
+		return out
 	case *syntax.BinaryTest:
+		op := x.Op.String()
+		l := len(out)
 		out = w.testWords(x.X, out)
-		return w.testWords(x.Y, append(out, raw(x.Op.String())))
+		if arithOps[op] && len(out) == l+1 && !isDecimal(out[l].val) {
+			out[l] = evaluated(out[l]) // arithmetic: identifiers are evaluated
+		}
+		r := len(out) + 1
+		out = w.testWords(x.Y, append(out, raw(op)))
+		if arithOps[op] && len(out) == r+1 && !isDecimal(out[r].val) {
+			out[r] = evaluated(out[r])
+		}
+		return out
 	case *syntax.ParenTest:
 		return append(w.testWords(x.X, append(out, raw("("))), raw(")"))
 	}
