@@ -94,8 +94,16 @@ func TestWritePaths(t *testing.T) {
 	}{
 		{"echo hi > out.txt", []string{"out.txt"}},
 		{"make >> log 2> err &> all <> rw >| clob", []string{"log", "err", "all", "rw", "clob"}},
-		{"ls > /dev/null 2>/dev/stderr >/dev/stdout 3>/dev/fd/3", nil},
+		{"ls > /dev/null 2>/dev/stderr >/dev/stdout 3>/dev/./null 4>/dev//stderr", nil},
+		{"ls 3>/dev/fd/3", []string{"/dev/fd/3"}},
 		{"ls > /dev/fd/../../etc/passwd", []string{"/dev/fd/../../etc/passwd"}},
+		{"ls > /dev//null/..", []string{"/dev//null/.."}},
+		{"ls > /dev/null/../sda", []string{"/dev/null/../sda"}},
+		{"ls > /dev/stdout/../../x", []string{"/dev/stdout/../../x"}},
+		{"ls > ../../dev/null", []string{"../../dev/null"}},
+		{"ls > dev/null", []string{"dev/null"}},
+		{"ls > /dev/tty", []string{"/dev/tty"}},
+		{"ls > /dev/fd/1 2> /proc/self/fd/2", []string{"/dev/fd/1", "/proc/self/fd/2"}},
 		{"ls 2>&1 >&2 3>&-", nil},
 		{"echo x >&out", []string{"out"}},
 		{"cat < in <<< x", nil},
@@ -155,6 +163,21 @@ func TestPathological(t *testing.T) {
 		a := Analyze(tc.src)
 		if len(a.Commands) != tc.cmds || !equalStrings(a.Risks, tc.risks) {
 			t.Errorf("Analyze(%.40q...): %d commands, risks %q; want %d, %q", tc.src, len(a.Commands), a.Risks, tc.cmds, tc.risks)
+		}
+	}
+}
+
+func TestHarmlessTarget(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/./null": true, "/dev//null": true,
+		"//dev/null": true, "/dev/null/": true, "/tmp/../dev/null": true, "/dev/fd/../null": true,
+		"/dev/fd/1": false, "/dev/fd/2": false, "/dev/fd/../../../x": false, "/dev//null/..": false,
+		"/dev/null/../sda": false, "/dev/tty": false, "/dev/zero": false, "/dev": false, "dev/null": false,
+		"../dev/null": false, "": false, "/dev/nul": false, "/dev/null0": false, "/proc/self/fd/1": false,
+		"/dev/stdin": false, "/dev/stdout/../../etc/passwd": false,
+	} {
+		if got := HarmlessTarget(p); got != want {
+			t.Errorf("HarmlessTarget(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

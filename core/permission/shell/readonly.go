@@ -3,34 +3,49 @@ package shell
 import "strings"
 
 // ReadOnly reports whether c is in the built-in read-only set that needs
-// no approval in any mode, like Claude Code's read-only command list:
+// no approval in any mode, like Claude Code's read-only command list, and
+// like Codex's safe-command list only for commands whose every word is a
+// literal (c.Literal: no expansion of any kind, and no word bash evaluates
+// as code, see markEvaluated):
 //
-//   - ls cat head tail wc grep pwd echo stat du which diff, with any arguments;
-//   - rg without --pre (which runs a preprocessor command);
-//   - find without -exec -execdir -ok -okdir -delete -fprint -fprint0
-//     -fprintf -fls;
-//   - git status|diff|log|show|branch, optionally after the global options
-//     --no-pager, --no-optional-locks or -C DIR: diff/log/show without
-//     --output, branch only to list (no -d -D -m -M -c -C --delete --move
-//     --copy --set-upstream* --unset-upstream --edit-description -f, and
-//     no positional argument unless --list/-l makes it a pattern);
+//   - ls cat head tail wc grep pwd echo stat du which diff, with any
+//     arguments (none of their options runs or writes anything);
+//   - rg without --pre, --pre-glob, --hostname-bin, -z/--search-zip (also
+//     inside a short-option cluster such as -iz);
+//   - find without -exec -execdir -ok -okdir -delete -fls -fprint
+//     -fprint0 -fprintf (anywhere: find has no end of options);
+//   - git status|diff|log|show|branch, optionally after the global
+//     options in gitGlobalOK or -C DIR, without --output, --ext-diff,
+//     --textconv, --show-signature, --help (or a prefix git would take for
+//     one of them) and without a %G format placeholder; branch only to
+//     list (no -d -D -m -M -c -C --delete --move --copy --set-upstream*
+//     --unset-upstream --edit-description -f, and no positional argument
+//     unless --list/-l makes it a pattern);
 //   - command -v/-V NAME (a lookup);
-//   - extensions: the shell's own side-effect-free evaluations `[[ ... ]]`,
-//     `(( ... ))`, test, [, true, false and : ; and a statement of only
-//     literal assignments to harmless names (see below), e.g. `x=1`.
+//   - extensions: the shell's own evaluations `[[ ... ]]`, `(( ... ))`,
+//     test, [, true, false and : (the arithmetic ones only with numbers,
+//     see markEvaluated); and a statement of only literal assignments to
+//     harmless names (see below), e.g. `x=1`.
 //
-// The command name must be written as the bare name (./ls or /tmp/ls may
-// be anything). A command with a write redirect is not read-only, except
-// to /dev/null, /dev/stdout, /dev/stderr and /dev/fd/*; neither is one
-// with an assignment to a name that is not harmless (see harmlessAssign:
-// PATH=, LD_PRELOAD=, PAGER= ... change what runs). Non-literal commands
-// are never read-only. Wrappers (timeout, nice, ...) are fine.
+// The options that disqualify each program are the tables readOnlyFlags
+// and gitFlags (Disqualified). The command name must be written as the
+// bare name (./ls or /tmp/ls may be anything). A command with a write
+// redirect is not read-only, except to the targets HarmlessTarget accepts;
+// neither is one with an assignment to a name that is not harmless (see
+// harmlessAssign: PATH=, LD_PRELOAD=, PAGER= ... change what runs).
+// Wrappers (timeout, nice, ...) are fine.
+//
+// git's configuration can still make these subcommands run helpers
+// (core.fsmonitor, core.pager, diff.external, textconv, gpg.program, ...);
+// that is for the runtime to disable (the sandbox's git environment), and
+// the repository's own .git/config is a protected path the model cannot
+// write. Likewise RIPGREP_CONFIG_PATH is read from the environment only.
 func ReadOnly(c Command) bool {
 	if !c.Literal {
 		return false
 	}
 	for _, r := range c.Redirects {
-		if r.Write && !(r.Literal && harmlessTarget(r.Target)) {
+		if r.Write && !(r.Literal && HarmlessTarget(r.Target)) {
 			return false
 		}
 	}
@@ -42,74 +57,42 @@ func ReadOnly(c Command) bool {
 	if len(c.Words) == 0 {
 		return true
 	}
-	args := c.Words[1:]
-	switch c.Words[0] {
-	case "ls", "cat", "head", "tail", "wc", "grep", "pwd", "echo", "stat", "du", "which", "diff",
-		"[[", "((", "test", "[", "true", "false", ":":
-		return true
-	case "rg":
-		return !hasOption(args, "--pre")
-	case "find":
-		return findReadOnly(args)
-	case "git":
-		return gitReadOnly(args)
-	case "command":
+	name, args := c.Words[0], c.Words[1:]
+	if name == "command" {
 		return len(args) > 0 && (args[0] == "-v" || args[0] == "-V")
 	}
-	return false
-}
-
-// hasOption reports whether args has the long option name, alone or as
-// name=value.
-func hasOption(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == name || strings.HasPrefix(a, name+"=") {
-			return true
-		}
+	rule, ok := readOnlyFlags[name]
+	if !ok {
+		return false
 	}
-	return false
-}
-
-func findReadOnly(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls":
-			return false
-		}
-		if strings.HasPrefix(a, "-fprint") {
-			return false
-		}
+	if _, bad := rule.disqualified(args); bad {
+		return false
+	}
+	if name == "git" {
+		return gitReadOnly(args)
 	}
 	return true
 }
 
+// gitReadOnly checks git's global options, subcommand and arguments
+// (gitFlags is checked by the caller).
 func gitReadOnly(args []string) bool {
-	i := 0
-	for i < len(args) {
-		switch args[i] {
-		case "--no-pager", "--no-optional-locks":
-			i++
-			continue
-		case "-C":
-			i += 2
-			continue
+	g, _ := ParseGit(append([]string{"git"}, args...))
+	for _, o := range g.Globals {
+		if !gitGlobalOK[o] {
+			return false
 		}
-		break
 	}
-	if i >= len(args) {
-		return false
+	for _, a := range g.Rest {
+		if strings.Contains(a, "%G") {
+			return false // signature placeholders run gpg
+		}
 	}
-	sub, rest := args[i], args[i+1:]
-	switch sub {
-	case "status":
+	switch g.Sub {
+	case "status", "diff", "log", "show":
 		return true
-	case "diff", "log", "show":
-		return !hasOption(rest, "--output")
 	case "branch":
-		return gitBranchListing(rest)
+		return gitBranchListing(g.Rest)
 	}
 	return false
 }
