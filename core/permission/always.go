@@ -1,5 +1,7 @@
 package permission
 
+import "strings"
+
 // AlwaysRules returns the exact rules that would allow in next time: what an
 // "always allow" answer saves. Nothing is wider than what was approved:
 //
@@ -17,17 +19,51 @@ package permission
 // It returns nil when in would already be allowed, or denied (a deny wins over
 // any allow rule, so saving one would change nothing).
 func AlwaysRules(mode Mode, rules RuleSet, in Input) []Rule {
+	return AlwaysOffer(mode, rules, in).Rules
+}
+
+// Offer is what an "always" or "session" approval of a call would save: Rules
+// (exact, as AlwaysRules describes; nil when nothing can be saved) and Note, a
+// sentence for the approval pane when the offer is narrower than usual ("" for an
+// ordinary offer): `"always" and "session" save only this exact command: python3
+// reads a program from a heredoc`, or that nothing can be saved and why.
+type Offer struct {
+	Rules []Rule
+	Note  string
+}
+
+// AlwaysOffer returns what an "always" or "session" answer to in would save, and
+// why it is narrower than per-command rules when it is (issue 10, class 10): for
+// interpreters fed a program by a pipe, a heredoc, a here-string, -c or -e, for
+// xargs, for find -exec, and for the parts of a line after a cd, the only rule is
+// the exact whole command line (`Bash(<escaped line>)`, no wildcard), or none
+// when the line is not literal. Writes to protected paths and linked files ask
+// every time: nothing is saved. The Note is also appended to the reason of the
+// Ask decision Evaluate returns, so the approval pane shows it.
+func AlwaysOffer(mode Mode, rules RuleSet, in Input) Offer {
 	in = normalize(in)
-	if in.Tool == "Bash" && in.Command != "" {
+	if in.Tool == "Bash" && strings.TrimSpace(in.Command) != "" {
 		res := evalBash(mode, rules, in)
 		if res.decision.Behavior != Ask {
-			return nil
+			return Offer{}
 		}
-		return res.always
+		if res.decision.By == "protected" || res.decision.By == "bypass-guard" {
+			return Offer{Note: "nothing is saved: " + res.decision.Reason}
+		}
+		return Offer{Rules: res.always, Note: res.note}
 	}
-	if Evaluate(mode, rules, in).Behavior != Ask {
-		return nil
+	d := Evaluate(mode, rules, in)
+	if d.Behavior != Ask {
+		return Offer{}
 	}
+	if d.By == "protected" {
+		return Offer{Note: "nothing is saved: " + d.Reason}
+	}
+	return Offer{Rules: alwaysOther(rules, in)}
+}
+
+// alwaysOther is AlwaysRules for a call that is not a Bash command and asks.
+func alwaysOther(rules RuleSet, in Input) []Rule {
 	if _, ok := firstAny(rules.Ask, in); ok {
 		return nil // an ask rule beats every allow rule
 	}

@@ -49,7 +49,21 @@ type bashPart struct {
 	fileOp   bool     // mkdir, touch, mv, cp, rm or rmdir with simple options
 	writes   []target // redirect targets (edits)
 	fileArgs []target // file arguments of a file op (edits)
-	readArgs []target // arguments of a read-only command (reads)
+	readArgs []target // arguments and input redirects of a read-only command (reads)
+	// mayWrite are the literal path arguments of a command that is not
+	// read-only: any of them may be written (checked against the protected paths).
+	mayWrite []target
+	// opaque says why deny rules cannot see the program (non-literal, or a shell
+	// reading stdin); inline why it runs code given inline; "" when neither.
+	opaque, inline string
+	// gitConfig says how the command writes git's configuration ("" if not).
+	gitConfig string
+	// unknownWrite names a write whose target cannot be resolved (bypass asks).
+	unknownWrite string
+	// forced are the targets of `rm -f`/`rm -rf` (bypass asks outside the workspace).
+	forced   []target
+	isForced bool
+	outside  bool // a read-only command that reads outside the workspace
 
 	status      partStatus
 	rule        Rule // the allow rule, when status is byAllowRule
@@ -129,16 +143,6 @@ func cdInside(c shell.Command, cwd *cwdTracker) bool {
 	return len(dirs) > 0 && allInside(dirs, cwd.workspace)
 }
 
-// harmlessWrite reports whether writing to target changes no file: /dev/null,
-// the standard streams and open descriptors.
-func harmlessWrite(target string) bool {
-	switch target {
-	case "/dev/null", "/dev/stdout", "/dev/stderr":
-		return true
-	}
-	return strings.HasPrefix(target, "/dev/fd/")
-}
-
 // plainWord reports whether w has nothing the shell would expand.
 func plainWord(w string) bool { return !strings.ContainsAny(w, "$`*?[{~") }
 
@@ -187,14 +191,28 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 			p.forms = append(p.forms, f)
 		}
 	}
+	p.forms = ruleForms(c, p.forms)
+	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
+	if c.ProgramFromStdin && p.opaque == "" {
+		p.opaque = "it reads its program from standard input"
+	}
+	p.gitConfig = gitConfigWrite(c)
 	noWrites := c
 	noWrites.Redirects = nil
+	var inputs []target
 	for _, r := range c.Redirects {
 		switch {
-		case r.Write && !(r.Literal && harmlessWrite(r.Target)):
-			p.writes = append(p.writes, target{word: r.Target, paths: cwd.resolve(r.Target, r.Literal)})
+		case r.Write && !(r.Literal && shell.HarmlessTarget(r.Target)):
+			t := target{word: r.Target, paths: cwd.resolve(r.Target, r.Literal)}
+			p.writes = append(p.writes, t)
+			if len(t.paths) == 0 {
+				p.unknownWrite = "writing " + r.Target
+			}
 		case !r.Write:
 			noWrites.Redirects = append(noWrites.Redirects, r)
+			if op := strings.TrimLeft(r.Op, "0123456789"); op == "<" && r.Target != "" {
+				inputs = append(inputs, target{word: r.Target, paths: cwd.resolve(r.Target, r.Literal)})
+			}
 		}
 	}
 	p.readOnly = shell.ReadOnly(noWrites) || cdInside(c, cwd)
@@ -210,10 +228,112 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 	case fileOps[c.Words[0]]:
 		p.fileOp = simple && len(args) > 0
 		p.fileArgs = targets
+	case p.readOnly && !noFileArgs[c.Words[0]]:
+		p.readArgs = append(append(targets, attachedValues(c, cwd)...), inputs...)
 	case p.readOnly:
-		p.readArgs = targets
+		p.readArgs = inputs
+	}
+	if !p.readOnly {
+		p.mayWrite = writeCandidates(c, targets, cwd)
+		if fileWriters[programName(c.Words[0])] {
+			for _, t := range targets {
+				if len(t.paths) == 0 {
+					p.unknownWrite = "`" + shorten(p.full) + "`, whose argument " + t.word + " cannot be resolved"
+				}
+			}
+		}
+		for _, l := range wordLists(c.Words) {
+			if fileWriters[programName(l[0])] && l[0] != c.Words[0] {
+				for _, w := range l[1:] {
+					if !wordLiteral(c, w) || cwd.resolve(w, true) == nil {
+						p.unknownWrite = "`" + shorten(p.full) + "`, whose argument " + w + " cannot be resolved"
+					}
+				}
+			}
+		}
+	}
+	if forcedDelete(c) {
+		p.isForced = true
+		for _, l := range wordLists(c.Words) {
+			if programName(l[0]) == "rm" {
+				rmArgs, _ := fileArguments(l[1:])
+				for _, w := range rmArgs {
+					p.forced = append(p.forced, target{word: w, paths: cwd.resolve(w, wordLiteral(c, w))})
+				}
+				break
+			}
+		}
 	}
 	return p
+}
+
+// noFileArgs are read-only commands whose arguments are not files.
+var noFileArgs = map[string]bool{"echo": true, "printf": true, "pwd": true, "true": true, "false": true, ":": true,
+	"which": true, "command": true, "type": true, "test": true, "[": true, "[[": true, "((": true, "cd": false}
+
+// fileWriters are the commands whose arguments are files they may write (a
+// non-literal argument of one of them asks in bypassPermissions: it might name
+// a protected path).
+var fileWriters = map[string]bool{"mv": true, "cp": true, "rm": true, "rmdir": true, "mkdir": true, "touch": true,
+	"ln": true, "chmod": true, "chown": true, "chgrp": true, "tee": true, "install": true, "rsync": true, "dd": true,
+	"sed": true, "truncate": true, "patch": true, "unzip": true, "tar": true, "curl": true, "wget": true, "sort": true,
+	"shred": true, "cpio": true, "split": true, "csplit": true, "perl": false}
+
+// gitWritingSubcommands are git's subcommands whose path arguments may be
+// written (checked against the protected paths); the others' arguments are
+// pathspecs, revisions and messages (`git add AGENTS.md` writes the index, not
+// the file).
+var gitWritingSubcommands = map[string]bool{"mv": true, "rm": true, "checkout": true, "restore": true, "apply": true,
+	"am": true, "clean": true, "archive": true, "format-patch": true, "worktree": true, "init": true, "clone": true,
+	"bundle": true, "config": true, "switch": true}
+
+// attachedValues are the values attached to short options that look like
+// paths: -t.git/hooks, -f/etc/shadow, -o../x.
+func attachedValues(c shell.Command, cwd *cwdTracker) []target {
+	var out []target
+	for _, w := range c.Words[1:] {
+		if len(w) > 2 && w[0] == '-' && w[1] != '-' {
+			if i := strings.IndexAny(w[2:], "/.~"); i >= 0 {
+				v := w[2+i:]
+				out = append(out, target{word: v, paths: cwd.resolve(v, wordLiteral(c, w))})
+			}
+		}
+	}
+	return out
+}
+
+// writeCandidates returns the targets a command that is not read-only may
+// write: every literal argument (and option value) that names a path, except
+// for git, whose arguments count only for the subcommands that write files
+// (plus --output / -o values).
+func writeCandidates(c shell.Command, targets []target, cwd *cwdTracker) []target {
+	out := append(append([]target(nil), targets...), attachedValues(c, cwd)...)
+	for _, w := range c.Words[1:] {
+		// KEY=value operands: dd of=F, make DESTDIR=D
+		if !strings.HasPrefix(w, "-") {
+			if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+				out = append(out, target{word: v, paths: cwd.resolve(v, wordLiteral(c, w))})
+			}
+		}
+	}
+	if programName(c.Words[0]) == "git" {
+		i := gitSubcommand(c.Words)
+		if i < len(c.Words) && gitWritingSubcommands[c.Words[i]] {
+			return out
+		}
+		var keep []target
+		for j, w := range c.Words {
+			if (w == "-o" || w == "--output") && j+1 < len(c.Words) {
+				v := c.Words[j+1]
+				keep = append(keep, target{word: v, paths: cwd.resolve(v, wordLiteral(c, v))})
+			}
+			if v, ok := strings.CutPrefix(w, "--output="); ok {
+				keep = append(keep, target{word: v, paths: cwd.resolve(v, wordLiteral(c, w))})
+			}
+		}
+		return keep
+	}
+	return out
 }
 
 // fileArguments returns the words of args that may name files: operands, and the

@@ -44,6 +44,9 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 	if mode == ModePlan && writes(in.Kind) {
 		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), byMode(mode), ""}
 	}
+	if d, ok := protectedEdit(mode, in); ok {
+		return d
+	}
 	if r, ok := firstAny(rules.Ask, in); ok {
 		return askFor(mode, ruleDecision(Ask, r, fmt.Sprintf("%s needs approval: the rule %s asks for it", in.Tool, r)))
 	}
@@ -61,7 +64,7 @@ func modeDefault(mode Mode, in Input) Decision {
 	}
 	switch in.Kind {
 	case KindRead:
-		if allInside(in.Paths, in.roots()...) {
+		if allInside(in.Paths, in.roots()...) && !readsSecret(in) {
 			return Decision{Allow, "reads inside the workspace are allowed", by, ""}
 		}
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval", in.Tool), by, ""})
@@ -81,6 +84,35 @@ func modeDefault(mode Mode, in Input) Decision {
 		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only)", in.Tool), by, ""}
 	}
 	return askFor(mode, Decision{Ask, fmt.Sprintf("%s needs approval", in.Tool), by, ""})
+}
+
+// protectedEdit asks, in every mode (dontAsk denies), for an edit of a
+// protected path (Protected, with symlinks resolved) or of a file with more than
+// one hard link (Input.Linked: the other names may be anywhere).
+func protectedEdit(mode Mode, in Input) (Decision, bool) {
+	if in.Kind != KindEdit {
+		return Decision{}, false
+	}
+	if path, why, ok := protectedIn(in.Paths, in.roots(), in.Home); ok {
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			in.Tool, path, why), "protected", ""}), true
+	}
+	if len(in.Linked) > 0 {
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
+			in.Tool, in.Linked[0]), "protected", ""}), true
+	}
+	return Decision{}, false
+}
+
+// readsSecret reports whether a read reaches credentials (secretPath), which
+// asks even inside the workspace.
+func readsSecret(in Input) bool {
+	for _, p := range in.Paths {
+		if secretPath(p, in.Home) || secretPath(resolveExisting(p), in.Home) {
+			return true
+		}
+	}
+	return false
 }
 
 // askFor returns d, an Ask, as mode has it: dontAsk denies what would ask.

@@ -12,6 +12,7 @@ import (
 type bashResult struct {
 	decision Decision
 	always   []Rule
+	note     string // why always may save only the exact line, or nothing
 }
 
 // evalBash decides a Bash command, in this order:
@@ -52,12 +53,22 @@ func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 			}
 		}
 	}
-	classify(mode, rules.Allow, raw, parts, in, len(a.Risks) > 0)
-	always := alwaysOf(parts, rules.Ask, in)
-	if d, ok := restrictive(Ask, mode, rules.Ask, raw, parts, in); ok {
-		return bashResult{decision: d, always: always}
+	if d, ok := inlineAgainstDeny(mode, rules.Deny, parts); ok {
+		return bashResult{decision: d}
 	}
-	return bashResult{decision: combine(mode, parts, a.Risks), always: always}
+	if d, ok := protectedWrites(mode, parts, in); ok {
+		return bashResult{decision: d}
+	}
+	classify(mode, rules.Allow, raw, parts, in, len(a.Risks) > 0)
+	always, note := alwaysOf(raw, a, parts, rules.Ask, in)
+	if d, ok := restrictive(Ask, mode, rules.Ask, raw, parts, in); ok {
+		return bashResult{decision: d, always: always, note: note}
+	}
+	d := combine(mode, parts, a.Risks, in)
+	if d.Behavior == Ask && note != "" {
+		d.Reason += "; " + note
+	}
+	return bashResult{decision: d, always: always, note: note}
 }
 
 // unparseable decides a command the shell analysis could not parse.
@@ -91,6 +102,9 @@ func restrictive(b Behavior, mode Mode, rules []Rule, raw string, parts []bashPa
 		if r, ok := firstCommandRule(rules, p.forms...); ok {
 			return found(r, fmt.Sprintf("`%s`", shorten(p.full)))
 		}
+		if r, ok := firstBashRule(rules); ok && p.opaque != "" {
+			return found(r, fmt.Sprintf("`%s` (%s, so it may be anything)", shorten(p.full), p.opaque))
+		}
 		for _, t := range append(append([]target{}, p.writes...), p.fileArgs...) {
 			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, t.paths)); ok {
 				return found(r, fmt.Sprintf("writing %s", t.word))
@@ -114,15 +128,27 @@ func fileInput(in Input, tool, kind string, paths []string) Input {
 // classify sets how each part and write target is allowed (partStatus).
 func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, risky bool) {
 	whole, wholeOK := exactRule(allow, raw)
+	roots := in.roots()
+	var resolvedRoots []string
 	for i := range parts {
 		p := &parts[i]
 		r, ruled := firstCommandRule(allow, p.full)
+		if ruled && r.Specifier != "" && !p.cmd.Literal {
+			ruled = false // an allow rule matches only literal commands (issue 10, class 1)
+		}
+		if p.readOnly && !wholeOK && !ruled {
+			if resolvedRoots == nil {
+				resolvedRoots = resolveAll(roots)
+			}
+			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home) &&
+				!readsAllowed(allow, p.readArgs, in)
+		}
 		switch {
 		case wholeOK:
 			p.status, p.rule = byAllowRule, whole
 		case ruled:
 			p.status, p.rule = byAllowRule, r
-		case p.readOnly:
+		case p.readOnly && !p.outside:
 			p.status = byReadOnly
 		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in.roots()...) && !risky:
 			p.status = byModeOK
@@ -168,15 +194,17 @@ func targetsInside(ts []target, roots ...string) bool {
 }
 
 // combine decides after the rules: allowed when every part and write is, else
-// the mode's default for what needs approval.
-func combine(mode Mode, parts []bashPart, risks []string) Decision {
+// the mode's default for what needs approval. In bypassPermissions, writes whose
+// target cannot be resolved and forced deletes outside the workspace still ask.
+func combine(mode Mode, parts []bashPart, risks []string, in Input) Decision {
 	var need []string
 	var rule *Rule
-	viaMode := false
-	note := func(s partStatus, r Rule, what string) {
+	viaMode, onlyReads := false, true
+	note := func(s partStatus, r Rule, what string, read bool) {
 		switch s {
 		case pending:
 			need = append(need, what)
+			onlyReads = onlyReads && read
 		case byAllowRule:
 			if rule == nil {
 				rule = &r
@@ -187,11 +215,16 @@ func combine(mode Mode, parts []bashPart, risks []string) Decision {
 	}
 	if len(parts) == 0 && len(risks) > 0 {
 		need = append(need, "the command")
+		onlyReads = false
 	}
 	for _, p := range parts {
-		note(p.status, p.rule, fmt.Sprintf("`%s`", shorten(p.full)))
+		what := fmt.Sprintf("`%s`", shorten(p.full))
+		if p.outside && p.status == pending {
+			what += " (it reads outside the workspace)"
+		}
+		note(p.status, p.rule, what, p.outside)
 		for j, t := range p.writes {
-			note(p.writeStatus[j], p.writeRules[j], "writing "+t.word)
+			note(p.writeStatus[j], p.writeRules[j], "writing "+t.word, false)
 		}
 	}
 	if len(need) == 0 {
@@ -204,6 +237,9 @@ func combine(mode Mode, parts []bashPart, risks []string) Decision {
 		return Decision{Allow, "read-only commands need no approval", "read-only", ""}
 	}
 	if mode == ModeBypass {
+		if why := bypassAsks(parts, in); why != "" {
+			return Decision{Ask, why + ", which asks even in bypassPermissions", "bypass-guard", ""}
+		}
 		return Decision{Allow, "bypassPermissions allows every command not on the hard deny list", byMode(mode), ""}
 	}
 	reason := "the command needs approval for " + strings.Join(need, ", ")
@@ -211,17 +247,154 @@ func combine(mode Mode, parts []bashPart, risks []string) Decision {
 		reason += " (" + strings.Join(risks, "; ") + ")"
 	}
 	if mode == ModePlan {
+		if onlyReads { // reading outside asks in plan mode, as Read does
+			return Decision{Ask, reason, byMode(mode), ""}
+		}
 		return Decision{Deny, "plan mode is read-only: " + reason, byMode(mode), ""}
 	}
 	return askFor(mode, Decision{Ask, reason, byMode(mode), ""})
+}
+
+// bypassAsks returns why a command bypassPermissions would allow still asks:
+// a forced delete (rm -f, rm -rf) of anything outside the workspace or of a path
+// that cannot be resolved (as Codex's dangerous-command check), or a write to a
+// target that cannot be resolved (it might be a protected path); "" if none.
+func bypassAsks(parts []bashPart, in Input) string {
+	roots := in.roots()
+	for _, p := range parts {
+		if p.isForced {
+			for _, t := range p.forced {
+				if len(t.paths) == 0 {
+					return fmt.Sprintf("`%s` force-deletes %s, which cannot be resolved", shorten(p.full), t.word)
+				}
+				if !allInside(t.paths, roots...) || !allInside(resolveAll(t.paths), resolveAll(roots)...) {
+					return fmt.Sprintf("`%s` force-deletes %s, outside the workspace", shorten(p.full), t.paths[0])
+				}
+			}
+			if len(p.forced) == 0 {
+				return fmt.Sprintf("`%s` force-deletes files it does not name", shorten(p.full))
+			}
+		}
+		if p.unknownWrite != "" {
+			return p.unknownWrite + ": it cannot be checked against the protected paths"
+		}
+	}
+	return ""
+}
+
+// readsInside reports whether every read target is known and inside the
+// workspace (with symlinks resolved), and none holds credentials (secretPath).
+func readsInside(ts []target, roots, resolvedRoots []string, home string) bool {
+	for _, t := range ts {
+		if len(t.paths) == 0 {
+			return false
+		}
+		for _, p := range t.paths {
+			if !insideRoots(p, roots, resolvedRoots) || secretPath(p, home) || secretPath(resolveExisting(p), home) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readsAllowed reports whether Read allow rules allow every read target.
+func readsAllowed(allow []Rule, ts []target, in Input) bool {
+	if len(ts) == 0 {
+		return false
+	}
+	for _, t := range ts {
+		if len(t.paths) == 0 {
+			return false
+		}
+		if _, ok := allowedAll(allow, fileInput(in, "Read", KindRead, t.paths)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// protectedWrites asks (in every mode; dontAsk denies) when a part writes a
+// protected path: a redirect target, a path argument of a command that is not
+// read-only (the source of mv and cp included), or git's configuration through
+// git itself.
+func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
+	roots := in.roots()
+	ask := func(what, path, why string) (Decision, bool) {
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			what, path, why), "protected", ""}), true
+	}
+	for _, p := range parts {
+		what := fmt.Sprintf("`%s`", shorten(p.full))
+		for _, t := range p.writes {
+			if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
+				return ask(what, path, why)
+			}
+		}
+		for _, ts := range [][]target{p.fileArgs, p.mayWrite} {
+			for _, t := range ts {
+				if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
+					return ask(what, path, why)
+				}
+			}
+		}
+		if p.gitConfig != "" {
+			return askFor(mode, Decision{Ask, fmt.Sprintf("%s: %s, %s; it asks in every mode", what, p.gitConfig, whyGit),
+				"protected", ""}), true
+		}
+	}
+	return Decision{}, false
+}
+
+// inlineAgainstDeny asks when Bash deny rules exist and a part runs code pincer
+// cannot see (python3 -c, node -e, a heredoc fed to an interpreter): the code may
+// do what a deny rule forbids. Plan mode denies such commands anyway.
+func inlineAgainstDeny(mode Mode, deny []Rule, parts []bashPart) (Decision, bool) {
+	if mode == ModePlan {
+		return Decision{}, false
+	}
+	r, ok := firstBashRule(deny)
+	if !ok {
+		return Decision{}, false
+	}
+	for _, p := range parts {
+		if p.inline != "" {
+			d := ruleDecision(Ask, r, fmt.Sprintf("`%s` needs approval: %s, which may do what the deny rule %s forbids",
+				shorten(p.full), p.inline, r))
+			return askFor(mode, d), true
+		}
+	}
+	return Decision{}, false
+}
+
+// firstBashRule returns the first Bash rule of rules.
+func firstBashRule(rules []Rule) (Rule, bool) {
+	for _, r := range rules {
+		if r.Tool == "Bash" {
+			return r, true
+		}
+	}
+	return Rule{}, false
 }
 
 // alwaysOf returns the exact rules that would allow the pending parts: one
 // `Bash(<exact command>)` per literal command, one `Edit(//path)` per write with
 // one known path. Non-literal commands get none: approving `$CMD x` once must not
 // approve whatever $CMD is next time. Parts an ask rule covers get none either:
-// an ask rule beats every allow rule.
-func alwaysOf(parts []bashPart, ask []Rule, in Input) []Rule {
+// an ask rule beats every allow rule. When a part's meaning is not in its own
+// words (exactOnlyReason: an interpreter fed a program, xargs, find -exec, a part
+// after cd), the one rule is the exact whole line, and only when every part is
+// literal; note says so.
+func alwaysOf(raw string, a shell.Analysis, parts []bashPart, ask []Rule, in Input) ([]Rule, string) {
+	if why := exactOnlyReason(parts); why != "" {
+		for _, p := range parts {
+			if _, asked := firstCommandRule(ask, p.forms...); asked || !p.cmd.Literal || len(a.Risks) > 0 {
+				return nil, "\"always\" and \"session\" can save nothing here: " + why + ", and the command is not literal"
+			}
+		}
+		return []Rule{{Tool: "Bash", Specifier: escapeCommand(raw)}},
+			"\"always\" and \"session\" save only this exact command: " + why
+	}
 	var out []Rule
 	add := func(r Rule) {
 		for _, o := range out {
@@ -242,7 +415,7 @@ func alwaysOf(parts []bashPart, ask []Rule, in Input) []Rule {
 			}
 		}
 	}
-	return out
+	return out, ""
 }
 
 // shorten cuts a command for a reason line.

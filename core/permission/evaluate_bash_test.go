@@ -76,8 +76,11 @@ func TestBashSubstitutionsAndRisks(t *testing.T) {
 	echo := rules(t, "allow:Bash(echo:*)")
 	runBashCases(t, []bashCase{
 		{"inner command needs approval", "", echo, "echo $(rm -rf y)", Ask, "mode:"},
-		{"every inner command allowed", "", rules(t, "allow:Bash(echo:*)", "allow:Bash(date)"), "echo $(date)", Allow, "rule"},
-		{"inner read-only", "", echo, "echo $(git status)", Allow, "rule Bash(echo:*)"},
+		// An allow rule matches only a literal command (issue 10, class 1): echo's
+		// words come from a substitution here.
+		{"every inner command allowed", "", rules(t, "allow:Bash(echo:*)", "allow:Bash(date)"), "echo $(date)", Ask, "mode:"},
+		{"inner read-only", "", echo, "echo $(git status)", Ask, "mode:"},
+		{"exact whole-line rule", "", rules(t, "allow:Bash(echo $(date))"), "echo $(date)", Allow, "rule"},
 		{"deny reaches inner commands", "", rules(t, "allow:Bash", "deny:Bash(rm:*)"), "echo `rm -rf y`", Deny, "rule Bash(rm:*)"},
 		{"deny reaches sh -c", "", rules(t, "allow:Bash", "deny:Bash(rm:*)"), `sh -c "rm -rf y"`, Deny, "rule Bash(rm:*)"},
 		{"non-literal command name", "", RuleSet{}, "$CMD foo", Ask, "mode:"},

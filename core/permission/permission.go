@@ -101,6 +101,8 @@ type Input struct {
 	Home      string
 	// AddedDirs are further directories treated as part of the workspace.
 	AddedDirs []string
+	// Linked lists the paths among Paths that are regular files with more than one hard link.
+	Linked []string
 }
 
 // Request is the input of Decide, the mode-only policy kept for existing callers.

@@ -1,0 +1,306 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Protected paths (issue 10, class 5): files that change what runs outside the
+// sandbox, what pincer allows, or what the model is told. A write to one of them
+// by any tool asks in every mode, bypassPermissions included (dontAsk and plan
+// deny it), as Claude Code asks for its protected directories; the sandbox mounts
+// the same paths read-only (sandbox.DefaultReadOnlyInWorkspace).
+
+// ProtectedPaths are the protected paths, relative to each workspace root and
+// added directory, slash-separated and compared case-insensitively (a
+// case-insensitive file system opens .GIT/config as .git/config). A trailing "/"
+// protects a directory and everything below it; "**/" means at any depth, so the
+// instruction files and nested repositories (sub/.git/config) are covered. The
+// .git entries hold git's executable configuration (config, hooks, info, and the
+// same inside .git/modules/ and the linked worktrees' git dirs); objects, refs,
+// the index, HEAD and logs stay writable so `git add` and `git commit` work. The
+// .git directory entry itself is protected too (moving or linking it away).
+var ProtectedPaths = []string{
+	"**/.git",
+	"**/.git/config",
+	"**/.git/config.worktree",
+	"**/.git/hooks/",
+	"**/.git/info/",
+	"**/.git/modules",
+	"**/.git/modules/**/config",
+	"**/.git/modules/**/config.worktree",
+	"**/.git/modules/**/hooks/",
+	"**/.git/modules/**/info/",
+	"**/.git/worktrees/*/config",
+	"**/.git/worktrees/*/config.worktree",
+	"**/.git/worktrees/*/commondir",
+	"**/.git/worktrees/*/gitdir",
+	"**/.pincer/",
+	"**/.claude/",
+	"**/.mcp.json",
+	"**/.envrc",
+	"**/.vscode/",
+	"**/.idea/",
+	"**/AGENTS.md",
+	"**/AGENTS.override.md",
+	"**/CLAUDE.md",
+	"**/CLAUDE.local.md",
+}
+
+// Why each kind of protected path is protected, for the reason line.
+const (
+	whyGit          = "git's executable configuration (git runs the hooks and helpers it names, outside the sandbox)"
+	whyPincer       = "pincer's settings (permission rules, sandbox, hooks)"
+	whyClaude       = "Claude Code's settings, which pincer reads for permission rules and hooks"
+	whyMCP          = "the MCP server list (each server is a program pincer starts)"
+	whyEnvrc        = "direnv's script, which runs when a shell enters the directory"
+	whyEditor       = "the editor's project settings, which can run tasks and programs"
+	whyInstructions = "project instructions, which pincer gives the model"
+	whyUserConfig   = "pincer's user configuration"
+	whyUserGit      = "git's user configuration"
+)
+
+// Protected reports whether writing path (absolute) changes a protected path,
+// and why ("git's executable configuration ...", "pincer's settings ...",
+// "project instructions ..."). The path is cleaned (`..` resolved lexically) and
+// compared case-insensitively; symlinks are not resolved here (Evaluate resolves
+// them first, see resolveExisting). A path inside one of roots (the workspace
+// root and added directories) is matched from the innermost such root, so a
+// workspace that itself lies below a .claude directory is not protected as a
+// whole; any other path is matched on all its components. pincer's user
+// configuration directory ($PINCER_HOME, $XDG_CONFIG_HOME/pincer or
+// ~/.config/pincer, read from the environment when the package starts) and git's
+// user configuration (~/.gitconfig, ~/.config/git/) are protected too.
+func Protected(path string, roots []string) (why string, ok bool) {
+	if path == "" || !filepath.IsAbs(path) {
+		return "", false
+	}
+	path = filepath.Clean(path)
+	for _, u := range userProtected {
+		if inside(path, u.dir) {
+			return u.why, true
+		}
+	}
+	rel := path
+	best := ""
+	for _, r := range roots {
+		if r = filepath.Clean(r); r != "" && r != "." && inside(path, r) && len(r) > len(best) {
+			best = r
+		}
+	}
+	if best != "" {
+		rel = strings.TrimPrefix(strings.TrimPrefix(path, best), "/")
+	}
+	return protectedRel(strings.Split(strings.ToLower(filepath.ToSlash(rel)), "/"))
+}
+
+// protectedRel matches lower-cased components against ProtectedPaths (the list
+// spelled out as code, one case per entry).
+func protectedRel(c []string) (string, bool) {
+	for i, name := range c {
+		last := i == len(c)-1
+		switch name {
+		case ".pincer":
+			return whyPincer, true
+		case ".claude":
+			return whyClaude, true
+		case ".vscode", ".idea":
+			return whyEditor, true
+		case ".mcp.json":
+			if last {
+				return whyMCP, true
+			}
+		case ".envrc":
+			if last {
+				return whyEnvrc, true
+			}
+		case "agents.md", "agents.override.md", "claude.md", "claude.local.md":
+			if last {
+				return whyInstructions, true
+			}
+		case ".git":
+			if gitProtected(c[i+1:]) {
+				return whyGit, true
+			}
+		}
+	}
+	return "", false
+}
+
+// gitProtected reports whether rest (the components below a .git directory,
+// lower-cased) is git's executable configuration.
+func gitProtected(rest []string) bool {
+	if len(rest) == 0 {
+		return true // the .git entry itself
+	}
+	switch rest[0] {
+	case "config", "config.worktree":
+		return len(rest) == 1
+	case "hooks", "info":
+		return true
+	case "modules": // modules/<name>/ is a git dir of its own (a name may hold slashes)
+		for j, c := range rest[1:] {
+			if c == "hooks" || c == "info" || j == len(rest)-2 && (c == "config" || c == "config.worktree") {
+				return true
+			}
+		}
+		return len(rest) == 1
+	case "worktrees":
+		if len(rest) == 3 {
+			switch rest[2] {
+			case "config", "config.worktree", "commondir", "gitdir":
+				return true
+			}
+		}
+		return len(rest) >= 3 && (rest[2] == "hooks" || rest[2] == "info")
+	}
+	return false
+}
+
+// userDir is a protected directory (or file) outside the workspace.
+type userDir struct{ dir, why string }
+
+// userProtected are pincer's and git's user configuration, from the environment
+// at start-up.
+var userProtected = userProtectedDirs(os.Getenv)
+
+func userProtectedDirs(getenv func(string) string) []userDir {
+	var out []userDir
+	add := func(dir, why string) {
+		if dir != "" && filepath.IsAbs(dir) {
+			out = append(out, userDir{filepath.Clean(dir), why})
+		}
+	}
+	add(getenv("PINCER_HOME"), whyUserConfig)
+	if x := getenv("XDG_CONFIG_HOME"); x != "" {
+		add(filepath.Join(x, "pincer"), whyUserConfig)
+		add(filepath.Join(x, "git"), whyUserGit)
+	}
+	if h := getenv("HOME"); h != "" {
+		add(filepath.Join(h, ".config", "pincer"), whyUserConfig)
+		add(filepath.Join(h, ".config", "git"), whyUserGit)
+		add(filepath.Join(h, ".gitconfig"), whyUserGit)
+	}
+	return out
+}
+
+// secretDirs are the files below the home directory that hold credentials:
+// reading them asks even when the workspace contains them (the workspace is the
+// home directory), as the sandbox hides them.
+var secretDirs = []string{".ssh", ".aws", ".gnupg", ".netrc", ".docker", ".kube", ".config/gh", ".git-credentials",
+	".config/gcloud", ".pincer", ".config/pincer", ".local/share/keyrings", ".password-store"}
+
+// secretPath reports whether reading path reads credentials: the files of
+// secretDirs below home, or pincer's user configuration directory (its
+// encrypted secrets and their key).
+func secretPath(path, home string) bool {
+	if home != "" {
+		for _, d := range secretDirs {
+			if inside(path, filepath.Join(home, d)) {
+				return true
+			}
+		}
+	}
+	for _, u := range userProtected {
+		if u.why == whyUserConfig && inside(path, u.dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveExisting returns path with the symlinks of its longest existing prefix
+// resolved (filepath.EvalSymlinks), the rest joined on. It is the one place the
+// permission engine looks at the file system: a path through a symlink in the
+// workspace is decided where it leads. A path that does not exist at all is
+// returned cleaned. It is a variable so tests can replace it.
+var resolveExisting = func(path string) string {
+	path = filepath.Clean(path)
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	dir, rest := path, ""
+	for {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			if rest == "" {
+				return r
+			}
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return path
+		}
+		if rest == "" {
+			rest = filepath.Base(dir)
+		} else {
+			rest = filepath.Join(filepath.Base(dir), rest)
+		}
+		dir = parent
+	}
+}
+
+// protectedHome is Protected plus the user configuration below home (the
+// caller's home directory, which may differ from the environment's).
+func protectedHome(path string, roots []string, home string) (string, bool) {
+	if why, ok := Protected(path, roots); ok {
+		return why, true
+	}
+	if home != "" {
+		for _, u := range userProtectedDirs(func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return ""
+		}) {
+			if inside(path, u.dir) {
+				return u.why, true
+			}
+		}
+	}
+	return "", false
+}
+
+// protectedIn reports the first of paths that is protected, looked at both as
+// given and with symlinks resolved (against the resolved roots too).
+func protectedIn(paths []string, roots []string, home string) (path, why string, ok bool) {
+	var resolvedRoots []string
+	for _, p := range paths {
+		if why, ok := protectedHome(p, roots, home); ok {
+			return p, why, true
+		}
+		r := resolveExisting(p)
+		if r == p {
+			continue
+		}
+		if resolvedRoots == nil {
+			resolvedRoots = resolveAll(roots)
+		}
+		if why, ok := protectedHome(r, resolvedRoots, home); ok {
+			return p + " (" + r + ")", why, true
+		}
+	}
+	return "", "", false
+}
+
+// resolveAll resolves each of paths with resolveExisting.
+func resolveAll(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p != "" {
+			out = append(out, resolveExisting(p))
+		}
+	}
+	return out
+}
+
+// insideRoots reports whether path is inside one of roots, both lexically and
+// with symlinks resolved (a symlink in the workspace that leads out is outside).
+func insideRoots(path string, roots, resolvedRoots []string) bool {
+	if !allInside([]string{path}, roots...) {
+		return false
+	}
+	r := resolveExisting(path)
+	return r == path || allInside([]string{r}, resolvedRoots...) || allInside([]string{r}, roots...)
+}
