@@ -14,7 +14,8 @@ import (
 type wrapperParser func(args []word) (start int, ok bool)
 
 // wrappers are the commands looked through when building Commands, as in
-// Claude Code, which matches rules against the wrapped command.
+// Claude Code, which matches rules against the wrapped command: timeout
+// nice nohup time stdbuf command builtin env.
 var wrappers = map[string]wrapperParser{
 	"timeout": parseTimeout,
 	"nice":    parseNice,
@@ -22,6 +23,7 @@ var wrappers = map[string]wrapperParser{
 	"time":    parseTime,
 	"stdbuf":  parseStdbuf,
 	"command": parseCommand,
+	"builtin": parseBuiltin,
 	"env":     parseEnv,
 }
 
@@ -240,6 +242,10 @@ func parseTime(args []word) (int, bool) {
 func parseStdbuf(args []word) (int, bool) {
 	return optSpec{withArg: "ioe", longArg: []string{"--input", "--output", "--error"}}.skipOptions(args)
 }
+
+// parseBuiltin: builtin NAME ARGS... (runs the shell builtin NAME:
+// `builtin eval '...'`, `builtin test ...`).
+func parseBuiltin(args []word) (int, bool) { return optSpec{}.skipOptions(args) }
 
 // parseCommand: command [-p] CMD...; `command -v/-V NAME` is a lookup and
 // is not looked through.
