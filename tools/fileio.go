@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"pincer/sandbox"
 )
 
 // The file tools reach files only through the helpers in this file, which go
@@ -116,4 +118,44 @@ func recordWritten(env *Env, abs string, data []byte) {
 		mod = fi.ModTime()
 	}
 	env.Files.Record(abs, HashContent(data), mod)
+}
+
+// grantedOutside returns the real location of p when it lies outside the
+// workspace and the permission layer approved reading it for this call
+// (FileState.GrantOutside); ok is false otherwise.
+func grantedOutside(env *Env, p string) (real string, ok bool) {
+	if env == nil || env.Workspace == nil || env.Files == nil || p == "" {
+		return "", false
+	}
+	real, err := env.Workspace.Real(p)
+	if err != nil || env.Workspace.Contains(real) || !env.Files.OutsideGranted(env.ToolCallID, real) {
+		return "", false
+	}
+	return real, true
+}
+
+// searchSpace resolves the directory (or file) p that Glob or Grep searches
+// and returns the workspace to read it through: env's, or — for a search
+// outside it that the permission layer approved for this call — a workspace
+// rooted at the approved directory (at a file's directory, for a file), so
+// that the walk still never leaves what was approved. A path outside and not
+// approved gets Resolve's error.
+func searchSpace(env *Env, p string) (*sandbox.Workspace, string, error) {
+	abs, err := env.Workspace.Resolve(p)
+	if err == nil {
+		return env.Workspace, abs, nil
+	}
+	real, ok := grantedOutside(env, p)
+	if !ok {
+		return nil, "", err
+	}
+	base := real
+	if fi, serr := os.Lstat(real); serr == nil && !fi.IsDir() {
+		base = filepath.Dir(real)
+	}
+	ws, werr := sandbox.NewWorkspace(base)
+	if werr != nil {
+		return nil, "", err
+	}
+	return ws, real, nil
 }

@@ -8,13 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"pincer/sandbox"
 )
 
 //go:embed glob.md
@@ -90,7 +91,7 @@ func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if in.Pattern == "" {
 		return Result{}, errors.New("pattern is required")
 	}
-	dir, err := resolveDir(env, cmp.Or(in.Path, "."))
+	ws, dir, err := resolveDir(env, cmp.Or(in.Path, "."))
 	if err != nil {
 		return Result{}, err
 	}
@@ -106,7 +107,7 @@ func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if !doublestar.ValidatePattern(pattern) {
 		return Result{}, fmt.Errorf("invalid glob pattern %q", in.Pattern)
 	}
-	files, err := globFiles(ctx, dir, pattern)
+	files, err := globFiles(ctx, ws, dir, pattern)
 	if err != nil {
 		return Result{}, err
 	}
@@ -143,19 +144,26 @@ func sortNewestFirst(hits []fileHit) {
 	})
 }
 
-// globFiles walks dir and returns the files whose slash-separated path relative
+// globFiles walks dir (through ws, so that nothing swapped in during the walk
+// leads out of it) and returns the files whose slash-separated path relative
 // to dir matches pattern. Directories named .git are skipped and symlinked
-// directories are not entered; when the pattern has no "**", directories deeper
-// than the pattern are not entered either.
-func globFiles(ctx context.Context, dir, pattern string) ([]fileHit, error) {
+// directories are not entered; a symlinked file counts when it names a regular
+// file inside ws. When the pattern has no "**", directories deeper than the
+// pattern are not entered either.
+func globFiles(ctx context.Context, ws *sandbox.Workspace, dir, pattern string) ([]fileHit, error) {
 	maxDepth := -1
 	if !strings.Contains(pattern, "**") {
 		maxDepth = strings.Count(pattern, "/") + 1
 	}
+	root, start, err := ws.RootFor(dir)
+	if err != nil {
+		return nil, err
+	}
+	fsys := root.FS()
 	var hits []fileHit
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == dir {
+			if p == start {
 				return err
 			}
 			return nil // unreadable entries are skipped, as find and rg do
@@ -163,10 +171,13 @@ func globFiles(ctx context.Context, dir, pattern string) ([]fileHit, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		if p == dir {
+		if p == start {
 			return nil
 		}
-		rel := relSlash(dir, p)
+		rel := p
+		if start != "." {
+			rel = strings.TrimPrefix(p, start+"/")
+		}
 		if d.IsDir() {
 			if d.Name() == ".git" || (maxDepth >= 0 && strings.Count(rel, "/")+1 >= maxDepth) {
 				return fs.SkipDir
@@ -176,33 +187,35 @@ func globFiles(ctx context.Context, dir, pattern string) ([]fileHit, error) {
 		if d.Name() == ".git" || !doublestar.MatchUnvalidated(pattern, rel) {
 			return nil
 		}
-		info, err := os.Stat(p) // follows a symlinked file to what it names
+		info, err := fs.Stat(fsys, p) // follows a symlinked file while it stays inside
 		if err != nil || !info.Mode().IsRegular() {
 			return nil
 		}
-		hits = append(hits, fileHit{path: p, modTime: info.ModTime()})
+		hits = append(hits, fileHit{path: filepath.Join(dir, filepath.FromSlash(rel)), modTime: info.ModTime()})
 		return nil
 	})
 	return hits, err
 }
 
-// resolveDir resolves p in the workspace and checks that it is a directory.
-func resolveDir(env *Env, p string) (string, error) {
-	abs, err := env.Workspace.Resolve(p)
+// resolveDir resolves p (in the workspace, or an approved directory outside
+// it: searchSpace) and checks that it is a directory. It returns the
+// workspace to read it through and its real path.
+func resolveDir(env *Env, p string) (*sandbox.Workspace, string, error) {
+	ws, abs, err := searchSpace(env, p)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	fi, err := os.Stat(abs)
+	fi, err := ws.Stat(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("directory does not exist: %s", displayPath(env, abs))
+			return nil, "", fmt.Errorf("directory does not exist: %s", displayPath(env, abs))
 		}
-		return "", err
+		return nil, "", err
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", displayPath(env, abs))
+		return nil, "", fmt.Errorf("%s is not a directory", displayPath(env, abs))
 	}
-	return abs, nil
+	return ws, abs, nil
 }
 
 // relSlash returns p relative to dir (p beneath dir) with forward slashes.

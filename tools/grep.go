@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"sort"
 	"strings"
 	"time"
+
+	"pincer/sandbox"
 )
 
 //go:embed grep.md
@@ -184,8 +185,9 @@ func ripgrepPath() string {
 
 // grepQuery is a validated Grep input with resolved paths.
 type grepQuery struct {
-	root       string // workspace root, absolute
-	target     string // file or directory to search, absolute
+	ws         *sandbox.Workspace // what the search reads through (searchSpace)
+	root       string             // ws's root, absolute
+	target     string             // file or directory to search, absolute
 	targetDir  bool
 	pattern    string
 	ignoreCase bool
@@ -248,11 +250,12 @@ func newGrepQuery(env *Env, in GrepInput) (*grepQuery, error) {
 	if in.HeadLimit < 0 {
 		return nil, errors.New("head_limit must not be negative")
 	}
-	target, err := env.Workspace.Resolve(cmp.Or(in.Path, "."))
+	ws, target, err := searchSpace(env, cmp.Or(in.Path, "."))
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(target)
+	q.ws, q.root = ws, ws.Root()
+	fi, err := ws.Stat(target)
 	if err != nil {
 		return nil, fmt.Errorf("path does not exist: %s", displayPath(env, target))
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // grepFallback is Grep without ripgrep: Go regexps (RE2 syntax, close to
@@ -85,14 +86,27 @@ func compileGrep(q *grepQuery) (*regexp.Regexp, error) {
 	return re, nil
 }
 
+// readSearched reads the regular file path through q's workspace (never
+// blocking on a FIFO), or reports false for one it skips: missing, not
+// regular, over ReadMaxBytes, or reached through a link out of the workspace.
+func readSearched(q *grepQuery, path string) ([]byte, bool) {
+	f, err := q.ws.Open(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > ReadMaxBytes {
+		return nil, false
+	}
+	data, err := readAllOf(f, ReadMaxBytes)
+	return data, err == nil
+}
+
 // searchFile searches one file and reports whether it has a match.
 func searchFile(re *regexp.Regexp, q *grepQuery, path string) (grepFile, bool) {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > ReadMaxBytes {
-		return grepFile{}, false
-	}
-	data, err := os.ReadFile(path)
-	if err != nil || bytes.IndexByte(data, 0) >= 0 {
+	data, ok := readSearched(q, path)
+	if !ok || bytes.IndexByte(data, 0) >= 0 {
 		return grepFile{}, false
 	}
 	if q.mode == GrepFilesWithMatches && !q.multiline {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -45,7 +44,7 @@ func formatGrep(env *Env, q *grepQuery, files []grepFile, headLimit int) string 
 		hits := make([]fileHit, len(files))
 		for i, f := range files {
 			hits[i] = fileHit{path: f.path}
-			if fi, err := os.Stat(f.path); err == nil {
+			if fi, err := q.ws.Stat(f.path); err == nil {
 				hits[i].modTime = fi.ModTime()
 			}
 		}

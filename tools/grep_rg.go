@@ -26,7 +26,11 @@ var errTooManyLines = errors.New("too many matching lines")
 // the Go fallback does: no config file, hidden files searched, .gitignore applied
 // even outside a git repository, no .ignore/.rgignore, global or
 // .git/info/exclude files, .git skipped (listed last, so it wins over the
-// user's glob), and Grep's own type table instead of ripgrep's.
+// user's glob), and Grep's own type table instead of ripgrep's. Symlinks are
+// not followed (no --follow). The model's values — the glob and the pattern —
+// are joined to their flag ("--glob=V", "--regexp=V") and the path comes after
+// "--", so none of them can become a flag of its own (`--pre=sh`, `-z`,
+// `--hostname-bin`).
 func ripgrepArgs(q *grepQuery) []string {
 	args := []string{
 		"--no-config", "--hidden", "--no-require-git", "--no-ignore-dot",
@@ -41,7 +45,7 @@ func ripgrepArgs(q *grepQuery) []string {
 		args = append(args, "--multiline", "--multiline-dotall")
 	}
 	if q.glob != "" {
-		args = append(args, "--glob", q.glob)
+		args = append(args, "--glob="+q.glob) // joined: a value never reads as a flag
 	}
 	args = append(args, "--glob", "!.git")
 	if q.typeGlobs != nil {
@@ -62,7 +66,7 @@ func ripgrepArgs(q *grepQuery) []string {
 			args = append(args, "--before-context", strconv.Itoa(q.before), "--after-context", strconv.Itoa(q.after))
 		}
 	}
-	return append(args, "--regexp", q.pattern, "--", q.target)
+	return append(args, "--regexp="+q.pattern, "--", q.target)
 }
 
 // grepRipgrep runs rg (at rgPath) in the workspace root and parses its output.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"pincer/sandbox"
 )
 
 // grepFilter decides which files the Go fallback searches, reproducing ripgrep's
@@ -97,10 +99,10 @@ func walkSearchFiles(ctx context.Context, q *grepQuery, f *grepFilter, fn func(a
 	var patterns []gitignore.Pattern
 	dir := top
 	for i := range parts {
-		patterns = append(patterns, readGitignore(dir, parts[:i])...)
+		patterns = append(patterns, readGitignore(q.ws, dir, parts[:i])...)
 		dir = filepath.Join(dir, parts[i])
 	}
-	w := &searchWalk{ctx: ctx, filter: f, fn: fn, rootDepth: len(splitRel(top, q.root))}
+	w := &searchWalk{ctx: ctx, ws: q.ws, filter: f, fn: fn, rootDepth: len(splitRel(top, q.root))}
 	w.dir(q.target, parts, patterns)
 	return ctx.Err()
 }
@@ -134,6 +136,7 @@ func splitRel(base, p string) []string {
 // root, against which globs are matched.
 type searchWalk struct {
 	ctx       context.Context
+	ws        *sandbox.Workspace // every directory is read through it
 	filter    *grepFilter
 	fn        func(string) bool
 	rootDepth int
@@ -143,11 +146,11 @@ type searchWalk struct {
 // dir walks the directory abs, whose path from the top is parts, with the
 // .gitignore patterns of its ancestors.
 func (w *searchWalk) dir(abs string, parts []string, patterns []gitignore.Pattern) {
-	entries, err := os.ReadDir(abs)
+	entries, err := w.ws.ReadDir(abs) // a directory swapped for a link out fails here
 	if err != nil {
 		return // unreadable directories are skipped, as rg does
 	}
-	patterns = append(patterns[:len(patterns):len(patterns)], readGitignore(abs, parts)...)
+	patterns = append(patterns[:len(patterns):len(patterns)], readGitignore(w.ws, abs, parts)...)
 	matcher := gitignore.NewMatcher(patterns)
 	for _, e := range entries {
 		if w.stopped || w.ctx.Err() != nil {
@@ -184,9 +187,18 @@ func (w *searchWalk) dir(abs string, parts []string, patterns []gitignore.Patter
 	}
 }
 
-// readGitignore parses dir/.gitignore; domain is dir's path from the root.
-func readGitignore(dir string, domain []string) []gitignore.Pattern {
-	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+// readGitignore parses dir/.gitignore; domain is dir's path from the root. A
+// .gitignore inside ws is read through it; one above it (the top of an
+// enclosing git work tree) directly, as it only narrows the search.
+func readGitignore(ws *sandbox.Workspace, dir string, domain []string) []gitignore.Pattern {
+	name := filepath.Join(dir, ".gitignore")
+	var data []byte
+	var err error
+	if ws.Contains(name) {
+		data, err = ws.ReadFile(name)
+	} else {
+		data, err = os.ReadFile(name)
+	}
 	if err != nil {
 		return nil
 	}

@@ -67,14 +67,15 @@ func fileInput[T any](env *Env, input json.RawMessage, path func(T) string) (T, 
 	return in, abs, nil
 }
 
-// pathsOf returns the resolved absolute path of p for a tool's Paths; a path the
-// workspace refuses is returned lexically absolute, so the permission policy still
-// sees where the call would have gone.
+// pathsOf returns the real location of p for a tool's Paths (symlinks
+// resolved, inside the workspace or not), so that the permission policy judges
+// a link by where it leads; a path that cannot be resolved is returned
+// lexically absolute.
 func pathsOf(env *Env, p string) []string {
 	if env == nil || env.Workspace == nil || p == "" {
 		return nil
 	}
-	if real, err := env.Workspace.Resolve(p); err == nil {
+	if real, err := env.Workspace.Real(p); err == nil {
 		return []string{real}
 	}
 	return []string{env.Workspace.Abs(p)}

@@ -124,12 +124,15 @@ func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 // is then true and abs is that path's real location.
 func readInput(env *Env, input json.RawMessage) (ReadInput, string, bool, error) {
 	in, abs, err := fileInput(env, input, func(in ReadInput) string { return in.FilePath })
-	if err == nil || env == nil || env.Workspace == nil || env.Files == nil || in.FilePath == "" {
+	if err == nil {
+		return in, abs, false, nil
+	}
+	raw, derr := decodeInput[ReadInput](input)
+	if derr != nil {
 		return in, abs, false, err
 	}
-	raw, _ := decodeInput[ReadInput](input)
-	real, rerr := env.Workspace.Real(raw.FilePath)
-	if rerr != nil || env.Workspace.Contains(real) || !env.Files.OutsideGranted(env.ToolCallID, real) {
+	real, ok := grantedOutside(env, raw.FilePath)
+	if !ok {
 		return in, abs, false, err
 	}
 	return raw, real, true, nil

@@ -9,6 +9,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/hook"
 	"pincer/core/permission"
+	"pincer/sandbox"
 	"pincer/tools"
 )
 
@@ -26,8 +27,44 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 	if p.tool.Kind() == tools.KindExecute {
 		in.Command = fields.Command
 	}
+	if p.tool.Kind() == tools.KindEdit {
+		in.Linked = hardLinked(t.a.cfg.Workspace, in.Paths)
+	}
 	in.URL = fields.URL
 	return in
+}
+
+// hardLinked returns the paths among paths that are regular files with more
+// than one hard link (sandbox.Workspace.HardLinked, examined through the
+// workspace's os.Root without following a final symlink), for
+// permission.Input.Linked: such a file may be another name of a file outside
+// the workspace, so a write to it asks in every mode. nil when there is none.
+func hardLinked(ws *sandbox.Workspace, paths []string) []string {
+	var linked []string
+	for _, p := range paths {
+		if ws.Contains(p) && ws.HardLinked(p) {
+			linked = append(linked, p)
+		}
+	}
+	return linked
+}
+
+// grantOutside lets the call read the paths outside the workspace that d
+// allowed (tools.FileState.GrantOutside) — but only when a person approved
+// the call (asked) or an allow rule allowed it, never a mode's default such as
+// bypassPermissions: the workspace guard holds in every mode unless the user
+// said otherwise. Only read calls get grants; writes outside stay refused by
+// the tools.
+func grantOutside(env *tools.Env, kind tools.Kind, callID string, in permission.Input, d permission.Decision, asked bool) {
+	if env == nil || env.Files == nil || env.Workspace == nil || kind != tools.KindRead ||
+		d.Behavior != permission.Allow || (!asked && d.Rule == "") {
+		return
+	}
+	for _, p := range in.Paths {
+		if !env.Workspace.Contains(p) {
+			env.Files.GrantOutside(callID, p)
+		}
+	}
 }
 
 // permit decides one call: the rules and mode (permission.Evaluate), adjusted by the
@@ -47,10 +84,12 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	if d.Behavior == permission.Ask && t.a.Mode() == permission.ModeDontAsk {
 		d = permission.Decision{Behavior: permission.Deny, Reason: d.Reason + " (dontAsk mode denies what no rule allows)", By: d.By}
 	}
-	if d.Behavior == permission.Ask {
+	asked := d.Behavior == permission.Ask
+	if asked {
 		d = t.ask(ctx, bg, p, in, d)
 	}
 	t.audit(bg, p, in, d)
+	grantOutside(env, p.tool.Kind(), p.call.ToolCallID, in, d, asked)
 	return d
 }
 
