@@ -33,6 +33,7 @@ const (
 // program (awk).
 type interpSpec struct {
 	inline, args, stdin, module string
+	optional, file              string // letters with an attached-only argument; letters naming the program file
 	inlineLong, argLong         []string
 	inlineOperand, firstInline  bool
 }
@@ -50,8 +51,8 @@ var interpreters = map[string]interpSpec{
 	"node":      {inline: "ep", args: "r", inlineLong: []string{"--eval", "--print"}, argLong: []string{"--require", "--import", "--loader"}},
 	"nodejs":    {inline: "ep", args: "r", inlineLong: []string{"--eval", "--print"}, argLong: []string{"--require", "--import", "--loader"}},
 	"bun":       {inline: "ep", inlineLong: []string{"--eval", "--print"}},
-	"perl":      {inline: "eE", args: "IMmlix0dCD"},
-	"ruby":      {inline: "e", args: "rICEFTWx"},
+	"perl":      {inline: "eE", args: "I", optional: "Mmlix0dCD"},
+	"ruby":      {inline: "e", args: "rICEF", optional: "TWx"},
 	"php":       {inline: "rBRE", args: "cdzF"},
 	"lua":       {inline: "e", args: "l"},
 	"luajit":    {inline: "e", args: "lbj"},
@@ -64,10 +65,10 @@ var interpreters = map[string]interpSpec{
 	"julia":     {inline: "eE", inlineLong: []string{"--eval", "--print"}},
 	"elixir":    {inline: "e", inlineLong: []string{"--eval"}},
 	"guile":     {inline: "c"},
-	"awk":       {args: "vF", firstInline: true, inlineLong: []string{"--source"}},
-	"gawk":      {args: "vF", inline: "e", firstInline: true, inlineLong: []string{"--source"}},
-	"mawk":      {args: "vF", firstInline: true},
-	"nawk":      {args: "vF", firstInline: true},
+	"awk":       {args: "vF", file: "f", firstInline: true, inlineLong: []string{"--source"}},
+	"gawk":      {args: "vF", file: "fE", inline: "e", firstInline: true, inlineLong: []string{"--source"}},
+	"mawk":      {args: "vF", file: "f", firstInline: true},
+	"nawk":      {args: "vF", file: "f", firstInline: true},
 	"source":    {},
 	".":         {},
 }
@@ -169,8 +170,13 @@ func programOf(name string, args []word) (progKind, int) {
 					return progInline, -1
 				case strings.IndexByte(spec.stdin, c) >= 0:
 					return progStdin, -1
-				case strings.IndexByte(spec.module, c) >= 0:
+				case strings.IndexByte(spec.module, c) >= 0 || strings.IndexByte(spec.file, c) >= 0:
+					if j < len(v)-1 {
+						return progFile, i
+					}
 					return progFile, min(i+1, len(args)-1)
+				case strings.IndexByte(spec.optional, c) >= 0:
+					j = len(v)
 				case strings.IndexByte(spec.args, c) >= 0:
 					if j == len(v)-1 {
 						i++
