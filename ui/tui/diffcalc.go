@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
+	"syscall"
 
 	"pincer/core/message"
+	"pincer/sandbox"
 	"pincer/tools"
 )
 
@@ -42,18 +44,33 @@ func toolCallInput(ctx context.Context, store messageLister, sessionID, toolCall
 // wouldBeDiff returns the unified diff a pending Edit or Write would make to
 // the workspace rooted at root, computed in memory from the file as it is now:
 // Edit replaces old_string by new_string (every occurrence with replace_all,
-// else exactly one), Write replaces the whole content. It returns "" and no
-// error for other tools, and an error saying why the call would fail when it
-// would (no match, several matches, missing file).
+// else exactly one), Write replaces the whole content. The file is read as the
+// tools read it, through sandbox.Workspace (its os.Root): a path outside the
+// workspace, or through a symlink leading out of it, is not read and gets an
+// error saying the call would fail. It returns "" and no error for other
+// tools, and an error saying why the call would fail when it would (no match,
+// several matches, missing file).
 func wouldBeDiff(root, tool, input string) (string, error) {
+	switch tool {
+	case "Edit", "Write":
+	default:
+		return "", nil
+	}
+	ws, err := sandbox.NewWorkspace(root)
+	if err != nil {
+		return "", err
+	}
 	switch tool {
 	case "Edit":
 		var in tools.EditInput
 		if err := json.Unmarshal([]byte(input), &in); err != nil {
 			return "", fmt.Errorf("bad Edit input: %v", err)
 		}
-		abs, shown := resolvePath(root, in.FilePath)
-		old, exists, err := readForPreview(abs)
+		abs, shown, err := resolvePath(ws, in.FilePath)
+		if err != nil {
+			return "", err
+		}
+		old, exists, err := readForPreview(ws, abs)
 		if err != nil {
 			return "", err
 		}
@@ -68,13 +85,16 @@ func wouldBeDiff(root, tool, input string) (string, error) {
 			return "", err
 		}
 		return tools.UnifiedDiff("a/"+shown, "b/"+shown, old, updated), nil
-	case "Write":
+	default: // Write
 		var in tools.WriteInput
 		if err := json.Unmarshal([]byte(input), &in); err != nil {
 			return "", fmt.Errorf("bad Write input: %v", err)
 		}
-		abs, shown := resolvePath(root, in.FilePath)
-		old, exists, err := readForPreview(abs)
+		abs, shown, err := resolvePath(ws, in.FilePath)
+		if err != nil {
+			return "", err
+		}
+		old, exists, err := readForPreview(ws, abs)
 		if err != nil {
 			return "", err
 		}
@@ -84,7 +104,6 @@ func wouldBeDiff(root, tool, input string) (string, error) {
 		}
 		return tools.UnifiedDiff(label, "b/"+shown, old, in.Content), nil
 	}
-	return "", nil
 }
 
 // previewEdit applies an Edit to content in memory. A file with CRLF line
@@ -110,40 +129,48 @@ func previewEdit(content string, in tools.EditInput) (string, error) {
 	return strings.Replace(content, oldS, newS, 1), nil
 }
 
-// resolvePath makes a tool's file_path absolute under root and returns it with
-// the label diffs show (relative to root when inside it).
-func resolvePath(root, p string) (abs, shown string) {
-	abs = p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, p)
+// resolvePath resolves a tool's file_path in ws as the tools do
+// (sandbox.Workspace.Resolve) and returns it with the label diffs show
+// (relative to the root when inside it). A path outside the workspace is an
+// error: the call itself would fail.
+func resolvePath(ws *sandbox.Workspace, p string) (abs, shown string, err error) {
+	abs, err = ws.Resolve(p)
+	if err != nil {
+		return "", "", fmt.Errorf("%v: the call would fail", err)
 	}
-	abs = filepath.Clean(abs)
-	shown = abs
-	if rel, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(rel, "..") {
-		shown = filepath.ToSlash(rel)
-	}
-	return abs, shown
+	return abs, ws.Rel(abs), nil
 }
 
-// readForPreview reads a file for a would-be diff; exists is false when it
-// does not exist.
-func readForPreview(abs string) (content string, exists bool, err error) {
-	st, err := os.Stat(abs)
+// readForPreview reads a file for a would-be diff through ws (its os.Root, as
+// the tools read); exists is false when it does not exist.
+func readForPreview(ws *sandbox.Workspace, abs string) (content string, exists bool, err error) {
+	f, err := ws.Open(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
 	if err != nil {
 		return "", false, err
 	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", true, err
+	}
 	if st.IsDir() {
 		return "", true, fmt.Errorf("%s is a directory", abs)
+	}
+	if !st.Mode().IsRegular() {
+		return "", true, fmt.Errorf("%s is not a regular file", abs)
 	}
 	if st.Size() > maxPreviewBytes {
 		return "", true, fmt.Errorf("%s is %d MB: too large to preview", abs, st.Size()>>20)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := io.ReadAll(io.LimitReader(f, maxPreviewBytes+1))
 	if err != nil {
 		return "", true, err
+	}
+	if len(b) > maxPreviewBytes {
+		return "", true, fmt.Errorf("%s grew past %d MB: too large to preview", abs, maxPreviewBytes>>20)
 	}
 	return string(b), true, nil
 }
