@@ -429,7 +429,9 @@ func (w *Workspace) HardLinked(path string) bool {
 // written through, so another hard link to the old file (one outside the
 // workspace, say) keeps the old content. A replaced file keeps its permission
 // bits; a new one gets perm through the umask. Ownership is the writer's. The
-// parent directory must exist (MkdirAll). The data is not fsynced.
+// parent directory must exist (MkdirAll). A path whose last component is a
+// symlink is refused (pass the real path, as Resolve returns it). The data is
+// not fsynced.
 func (w *Workspace) WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	return w.inRoot(path, func(r *os.Root, rel string) error {
 		if rel == "." {
@@ -437,8 +439,16 @@ func (w *Workspace) WriteFileAtomic(path string, data []byte, perm fs.FileMode) 
 		}
 		dir, name := filepath.Split(filepath.FromSlash(rel))
 		mode, keep := perm, false
-		if fi, err := r.Lstat(rel); err == nil && fi.Mode().IsRegular() {
-			mode, keep = fi.Mode().Perm(), true
+		if fi, err := r.Lstat(rel); err == nil {
+			switch {
+			case fi.Mode().IsRegular():
+				mode, keep = fi.Mode().Perm(), true
+			case fi.Mode()&fs.ModeSymlink != 0:
+				if _, err := r.Stat(rel); err != nil {
+					return err // leads out (or dangles, or loops)
+				}
+				return errors.New("is a symbolic link: write the file it names (Resolve)")
+			}
 		}
 		var rnd [6]byte
 		_, _ = rand.Read(rnd[:])
