@@ -112,6 +112,11 @@ type Config struct {
 	// Cost, when set, prices a model call's usage in USD (nil: unknown); a cost the
 	// provider reported itself is kept.
 	Cost func(message.Usage) *float64
+	// Redactor, when set, replaces known secret values (the provider's key, the
+	// secret-looking variables of pincer's environment) in every tool result —
+	// its output, diff and hook feedback — before it reaches a hook, the event
+	// log, the transcript or the provider.
+	Redactor *Redactor
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a

@@ -150,6 +150,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 // and the completion event. It never fails: every path ends in an outcome.
 func (t *turn) execute(ctx, bg context.Context, env *tools.Env, p *prepared) outcome {
 	out := t.decideAndRun(ctx, bg, env, p)
+	out.text, out.diff = t.a.cfg.Redactor.Redact(out.text), t.a.cfg.Redactor.Redact(out.diff)
 	_ = t.emit(bg, event.ToolCompleted, event.ToolCompletedData{
 		ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Output: out.text,
 		IsError: out.isError, DurationMs: out.durationMs, Diff: out.diff,
@@ -207,6 +208,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	case err != nil:
 		out.text, out.isError = failedPrefix+err.Error(), true
 	}
+	out.text, out.diff = t.a.cfg.Redactor.Redact(out.text), t.a.cfg.Redactor.Redact(out.diff) // before PostToolUse hooks see it
 	if t.a.cfg.Hooks.Has(hook.PostToolUse) {
 		post := t.a.cfg.Hooks.PostToolUse(bg, t.a.hookCommon(t.sess.ID), p.call.ToolName, p.input, p.call.ToolCallID, out.text, out.isError)
 		t.hookNotes(bg, post.Notes)
