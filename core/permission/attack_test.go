@@ -562,3 +562,24 @@ func TestAttackForcedDeletes(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackDanglingSymlink: a link to a protected file that does not exist yet
+// (`ln -s .git/hooks/pre-commit x` before any hook) is followed too.
+func TestAttackDanglingSymlink(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".git/hooks/pre-commit", filepath.Join(root, "x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("x", filepath.Join(root, "y")); err != nil {
+		t.Fatal(err)
+	}
+	var as []attack
+	for _, cmd := range []string{"echo 'touch PROOF' > x", "cp /tmp/p y", "tee y"} {
+		as = append(as, attack{ModeBypass, RuleSet{}, Input{Tool: "Bash", Kind: KindExecute, Command: cmd, Workspace: root, Cwd: root}})
+	}
+	as = append(as, attack{ModeBypass, RuleSet{}, Input{Tool: "Write", Kind: KindEdit, Paths: []string{filepath.Join(root, "y")}, Workspace: root, Cwd: root}})
+	countAllowed(t, "class 5 dangling symlinks", as)
+}

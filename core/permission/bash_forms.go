@@ -228,7 +228,7 @@ func wordLists(words []string) [][]string {
 
 // ruleForms returns every text deny and ask rules match for c (with and without
 // its assignments).
-func ruleForms(c shell.Command, base []string) []string {
+func ruleForms(c shell.Command, lists [][]string, base []string) []string {
 	forms := base
 	add := func(f string) {
 		if f != "" && !slices.Contains(forms, f) {
@@ -239,7 +239,7 @@ func ruleForms(c shell.Command, base []string) []string {
 		return forms
 	}
 	assigns := strings.Join(c.Assigns, " ")
-	for _, l := range wordLists(c.Words)[1:] {
+	for _, l := range lists[1:] {
 		t := joinWords(l, c.Literal)
 		add(t)
 		add(joinNonEmpty(assigns, t))
@@ -363,8 +363,8 @@ func inlineProgram(words []string, redirs []shell.Redirect) (interp, how string)
 // opaqueProgram returns why deny rules cannot see what c runs: a non-literal
 // program word, or a shell reading its program from standard input; "" when they
 // can.
-func opaqueProgram(c shell.Command) string {
-	for _, l := range wordLists(c.Words) {
+func opaqueProgram(c shell.Command, lists [][]string) string {
+	for _, l := range lists {
 		w := l[0]
 		if !c.Literal && strings.ContainsAny(w, "$`\\\"'*?[{~(") {
 			return "its program name `" + w + "` is not literal"
@@ -379,8 +379,8 @@ func opaqueProgram(c shell.Command) string {
 
 // inlineCode returns why c runs code pincer cannot see (an interpreter given a
 // program inline or on standard input), for deny rules to ask about; "" if none.
-func inlineCode(c shell.Command) string {
-	for _, l := range wordLists(c.Words) {
+func inlineCode(c shell.Command, lists [][]string) string {
+	for _, l := range lists {
 		if interp, how := inlineProgram(l, c.Redirects); interp != "" {
 			return interp + " runs a program from " + how
 		}
@@ -389,8 +389,8 @@ func inlineCode(c shell.Command) string {
 }
 
 // forcedDelete reports whether c is `rm` with -f/--force (through wrappers).
-func forcedDelete(c shell.Command) bool {
-	for _, l := range wordLists(c.Words) {
+func forcedDelete(lists [][]string) bool {
+	for _, l := range lists {
 		if programName(l[0]) != "rm" {
 			continue
 		}
@@ -410,8 +410,8 @@ func forcedDelete(c shell.Command) bool {
 // `git config` (but not its reading forms), `git init`, `git submodule`, `git
 // worktree add`, `git remote add|set-url|rename|remove`, `git clone` with
 // --config/-c (through wrappers); "" when it writes none of it.
-func gitConfigWrite(c shell.Command) string {
-	for _, l := range wordLists(c.Words) {
+func gitConfigWrite(lists [][]string) string {
+	for _, l := range lists {
 		if programName(l[0]) != "git" {
 			continue
 		}
@@ -492,7 +492,7 @@ func exactOnlyReason(parts []bashPart) string {
 		if cd != "" {
 			return "`" + shorten(p.full) + "` runs after `" + cd + "`"
 		}
-		for _, l := range wordLists(c.Words) {
+		for _, l := range p.lists {
 			name := programName(l[0])
 			if interp, how := inlineProgram(l, c.Redirects); interp != "" {
 				return interp + " reads a program from " + how

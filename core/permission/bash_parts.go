@@ -43,6 +43,7 @@ type target struct {
 // bashPart is one simple command and what the rules say about it.
 type bashPart struct {
 	cmd      shell.Command
+	lists    [][]string // the command's word lists through wrappers (wordLists)
 	full     string   // assignments, then the command text: what allow rules match
 	forms    []string // every text deny and ask rules match
 	readOnly bool     // shell.ReadOnly, write redirects aside (they are checked as edits)
@@ -191,12 +192,13 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 			p.forms = append(p.forms, f)
 		}
 	}
-	p.forms = ruleForms(c, p.forms)
-	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
+	p.lists = wordLists(c.Words)
+	p.forms = ruleForms(c, p.lists, p.forms)
+	p.opaque, p.inline = opaqueProgram(c, p.lists), inlineCode(c, p.lists)
 	if c.ProgramFromStdin && p.opaque == "" {
 		p.opaque = "it reads its program from standard input"
 	}
-	p.gitConfig = gitConfigWrite(c)
+	p.gitConfig = gitConfigWrite(p.lists)
 	noWrites := c
 	noWrites.Redirects = nil
 	var inputs []target
@@ -242,7 +244,7 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 				}
 			}
 		}
-		for _, l := range wordLists(c.Words) {
+		for _, l := range p.lists {
 			if fileWriters[programName(l[0])] && l[0] != c.Words[0] {
 				for _, w := range l[1:] {
 					if !wordLiteral(c, w) || cwd.resolve(w, true) == nil {
@@ -252,9 +254,9 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 			}
 		}
 	}
-	if forcedDelete(c) {
+	if forcedDelete(p.lists) {
 		p.isForced = true
-		for _, l := range wordLists(c.Words) {
+		for _, l := range p.lists {
 			if programName(l[0]) == "rm" {
 				rmArgs, _ := fileArguments(l[1:])
 				for _, w := range rmArgs {

@@ -215,30 +215,45 @@ func secretPath(path, home string) bool {
 // permission engine looks at the file system: a path through a symlink in the
 // workspace is decided where it leads. A path that does not exist at all is
 // returned cleaned. It is a variable so tests can replace it.
-var resolveExisting = func(path string) string {
+var resolveExisting = func(path string) string { return resolveDepth(path, 0) }
+
+// resolveDepth is resolveExisting, following at most 40 dangling links (as the
+// kernel's limit on symlinks in one lookup).
+func resolveDepth(path string, depth int) string {
 	path = filepath.Clean(path)
 	if !filepath.IsAbs(path) {
 		return path
 	}
-	dir, rest := path, ""
-	for {
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
-			if rest == "" {
-				return r
+	// Walk down from the root: stop at the first missing component; resolve
+	// the prefix only when a component is a symlink.
+	cur := "/"
+	rest := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i, name := range rest {
+		if name == "" {
+			continue
+		}
+		next := filepath.Join(cur, name)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return filepath.Join(append([]string{cur}, rest[i:]...)...)
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			r, err := filepath.EvalSymlinks(next)
+			if err != nil { // dangling: a write creates the file where it points
+				to, lerr := os.Readlink(next)
+				if lerr != nil || depth >= 40 {
+					return filepath.Join(append([]string{next}, rest[i+1:]...)...)
+				}
+				if !filepath.IsAbs(to) {
+					to = filepath.Join(cur, to)
+				}
+				return resolveDepth(filepath.Join(append([]string{to}, rest[i+1:]...)...), depth+1)
 			}
-			return filepath.Join(r, rest)
+			next = r
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return path
-		}
-		if rest == "" {
-			rest = filepath.Base(dir)
-		} else {
-			rest = filepath.Join(filepath.Base(dir), rest)
-		}
-		dir = parent
+		cur = next
 	}
+	return cur
 }
 
 // protectedHome is Protected plus the user configuration below home (the
