@@ -153,3 +153,36 @@ func TestHardlinkToOutside(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceSearchSwap: while a directory is swapped for a symlink to the
+// outside, 100 Grep (Go walk) and 100 Glob calls never show the outside
+// marker.
+func TestRaceSearchSwap(t *testing.T) {
+	env, root := newTestEnv(t)
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, root, "d/in.txt", "MARKER inside\n")
+	writeTestFile(t, outside, "SECRET-NAME.txt", "MARKER OUTSIDE-SECRET\n")
+	stop := make(chan struct{})
+	wg := swapper(t, root, outside, stop)
+	leaks := 0
+	for range 100 {
+		for _, path := range []string{"", "d"} {
+			res, _ := runTool(t, Grep{Backend: GrepFallback}, env, GrepInput{Pattern: "MARKER", Path: path, OutputMode: GrepContent})
+			if strings.Contains(res.Output, "OUTSIDE-SECRET") {
+				leaks++
+			}
+			res, _ = runTool(t, Glob{}, env, GlobInput{Pattern: "**/*.txt", Path: path})
+			if strings.Contains(res.Output, "SECRET-NAME") {
+				leaks++
+			}
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if leaks != 0 {
+		t.Fatalf("%d searches showed the outside directory", leaks)
+	}
+}

@@ -177,3 +177,28 @@ func TestReadOutsideAfterApproval(t *testing.T) {
 		t.Fatal("Read after RevokeOutside succeeded")
 	}
 }
+
+// TestPathsShowWhereLinksLead: a tool's Paths give the permission layer the
+// real location of a path, so a symlink inside the workspace that leads out is
+// judged as the outside path it is.
+func TestPathsShowWhereLinksLead(t *testing.T) {
+	env, root := newTestEnv(t)
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, outside, "secret.txt", "x")
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(outside, "secret.txt")
+	for _, tool := range []Tool{Read{}, Write{}, Edit{}} {
+		got := tool.Paths(env, mustJSON(t, map[string]string{"file_path": "out/secret.txt"}))
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s.Paths = %v, want [%s]", tool.Name(), got, want)
+		}
+	}
+	if got := (Grep{}).Paths(env, mustJSON(t, GrepInput{Pattern: "x", Path: "out"})); len(got) != 1 || got[0] != outside {
+		t.Errorf("Grep.Paths = %v, want [%s]", got, outside)
+	}
+}
