@@ -92,8 +92,6 @@ func TestHardDeny(t *testing.T) {
 		{src: "rm ~"},
 		{src: "rm -rf ~/projects/old"},
 		{src: "rm -rf $HOME/.cache"},
-		{src: `rm -rf "$DIR"`},
-		{src: "rm -rf $(mktemp -d)"},
 		{src: "rm -rf *.o"},
 		{src: "rm -rf '$HOME'"},
 		{src: "rm -rf '~'"},
