@@ -192,12 +192,9 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 			p.forms = append(p.forms, f)
 		}
 	}
-	p.lists = wordLists(c.Words)
+	p.lists = c.Forms()
 	p.forms = ruleForms(c, p.lists, p.forms)
-	p.opaque, p.inline = opaqueProgram(c, p.lists), inlineCode(c, p.lists)
-	if c.ProgramFromStdin && p.opaque == "" {
-		p.opaque = "it reads its program from standard input"
-	}
+	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
 	p.gitConfig = gitConfigWrite(p.lists)
 	noWrites := c
 	noWrites.Redirects = nil
@@ -319,8 +316,7 @@ func writeCandidates(c shell.Command, targets []target, cwd *cwdTracker) []targe
 		}
 	}
 	if programName(c.Words[0]) == "git" {
-		i := gitSubcommand(c.Words)
-		if i < len(c.Words) && gitWritingSubcommands[c.Words[i]] {
+		if g, ok := shell.ParseGit(c.Words); ok && gitWritingSubcommands[g.Sub] {
 			return out
 		}
 		var keep []target
