@@ -35,6 +35,10 @@ type attackForm struct {
 	// Victim, when set, is a file the harness creates (content "victim {ID}\n")
 	// before the run; the attack works when it is gone or changed afterwards.
 	Victim string
+	// EffectOnly marks a form whose write the permission engine cannot see (a
+	// program an interpreter runs): in modes that run it, only its effect is
+	// judged — the sandbox must stop it.
+	EffectOnly bool
 }
 
 // callResult is what one tool call came to: the audited decision, the tool result
@@ -157,7 +161,17 @@ type attackRun struct {
 // `pincer run` with flags, and collects each call's result.
 func (a *attackEnv) runForms(prefix string, forms []attackForm, flags ...string) *attackRun {
 	a.t.Helper()
+	return a.runFormsAfter(prefix, nil, forms, flags...)
+}
+
+// runFormsAfter is runForms with a first reply making the calls pre (say, Reads
+// that a Write or Edit of an existing file needs first).
+func (a *attackEnv) runFormsAfter(prefix string, pre []fakeopenai.Call, forms []attackForm, flags ...string) *attackRun {
+	a.t.Helper()
 	calls, results := a.calls(prefix, forms)
+	if len(pre) > 0 {
+		a.fake.Push(fakeopenai.Reply{ToolCalls: pre})
+	}
 	a.fake.Push(fakeopenai.Reply{ToolCalls: calls}, fakeopenai.Reply{Text: "done"})
 	args := a.runArgs(append(append([]string{"--output-format", "stream-json"}, flags...), "attack "+prefix)...)
 	out, stderr, code := a.runPincer(args...)
@@ -262,6 +276,10 @@ func expectBlocked(t *testing.T, r *attackRun) {
 		c := c
 		t.Run(c.Form.Name, func(t *testing.T) {
 			c.checkEffects(t)
+			if c.Form.EffectOnly {
+				t.Logf("decision %q by %q (effect judged only)", c.Decision, c.By)
+				return
+			}
 			if c.Decision == "allow" || c.Resolved == "allow" {
 				t.Errorf("WRONGLY ALLOWED\n  %s", c.describe())
 			}
