@@ -10,7 +10,9 @@ import "strings"
 //     saves `Bash(git log)`-style rules only for the parts that asked (Claude Code
 //     saves the approved subcommands the same way); parts already allowed, parts
 //     an ask rule covers and non-literal commands get none. A write redirect that
-//     needed approval gets `Edit(//abs/path)`.
+//     needed approval gets `Edit(//abs/path)`. A line whose meaning is not in its
+//     parts' words (an interpreter fed a program, xargs, find -exec, parts after
+//     a cd) gets one rule for the exact whole line, or none (AlwaysOffer).
 //   - File tools: `Edit(//abs/path)` (edit kind) or `Read(//abs/path)` (read
 //     kind), or the tool's own name for other kinds, one per path no rule allows.
 //   - WebFetch: `WebFetch(domain:HOST)`, as Claude Code offers.

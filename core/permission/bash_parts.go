@@ -21,7 +21,13 @@ import (
 // short list of "safe" variables before allow matching; pincer strips none, and
 // "always allow" saves the command with its assignments. The wrappers the shell
 // analysis looks through (timeout, nice, nohup, time, stdbuf, command, env) are
-// not part of the matched text.
+// not part of the matched text; deny and ask rules also match every form of
+// shell.Command.Forms (bash_forms.go).
+//
+// Every path is cleaned and resolved against the directory the command runs in
+// (following cd) before anything is decided, and symlinks in it are resolved
+// for the protected-path and inside-the-workspace checks; of the redirect
+// targets only the devices shell.HarmlessTarget names are not writes.
 
 // partStatus is how a part (a command or one of its write targets) is allowed.
 type partStatus int

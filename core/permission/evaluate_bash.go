@@ -20,17 +20,28 @@ type bashResult struct {
 //  1. Unparseable input: deny and ask rules on the raw text, else ask (denied in
 //     plan, dontAsk and bypassPermissions: the hard deny list cannot be checked).
 //  2. The hard deny list (shell.HardDeny), in every mode.
-//  3. Deny rules on the raw text and on every part: Bash rules on each command,
-//     Edit rules on redirect targets and file-op arguments, Read rules on the
-//     arguments of read-only commands.
+//  3. Deny rules on the raw text and on every part: Bash rules on each command's
+//     forms (through wrappers, program paths and git's global options; a part
+//     whose program is not literal or comes from standard input matches every
+//     Bash rule), Edit rules on redirect targets and file-op arguments, Read rules
+//     on the arguments of read-only commands.
 //  4. Plan mode: any command outside the read-only set, or any write, is denied.
-//  5. Ask rules, the same way.
-//  6. Each command must be allowed by an allow rule, the read-only set, or the
-//     mode (acceptEdits: file ops on workspace paths); each write target by an
-//     Edit allow rule or acceptEdits inside the workspace. When the analysis
-//     found risks (substitutions, non-literal command names, ...), only a rule
-//     or the read-only set will do. Anything left needs approval: the mode's
-//     default decides (ask; deny in dontAsk; allow in bypassPermissions).
+//  5. With Bash deny rules, a part that runs code not in its words (python3 -c,
+//     node -e, a heredoc, xargs) asks: it may do what a deny rule forbids.
+//  6. Protected paths: a redirect target, file-op argument or path argument of a
+//     command that is not read-only that is protected, or git writing its own
+//     configuration (git config, init, submodule, ...), asks in every mode.
+//  7. Ask rules, the same way as deny rules.
+//  8. Each command must be allowed by an allow rule (matching only literal
+//     commands), the read-only set with every path argument inside the
+//     workspace, or the mode (acceptEdits: file ops on workspace paths); each
+//     write target by an Edit allow rule or acceptEdits inside the workspace.
+//     When the analysis found risks (substitutions, non-literal command names,
+//     ...), only a rule or the read-only set will do. Anything left needs
+//     approval: the mode's default decides (ask; deny in dontAsk and, except
+//     for reads outside the workspace, in plan; allow in bypassPermissions,
+//     except forced deletes outside the workspace and writes to targets that
+//     cannot be resolved, which ask).
 func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 	raw := strings.TrimSpace(in.Command)
 	a := shell.Analyze(raw)
@@ -320,21 +331,21 @@ func readsAllowed(allow []Rule, ts []target, in Input) bool {
 // git itself.
 func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 	roots := in.roots()
-	ask := func(what, path, why string) (Decision, bool) {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
-			what, path, why), "protected", ""}), true
+	ask := func(what, verb, path, why string) (Decision, bool) {
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s %s %s, a protected path (%s); writes to it ask in every mode",
+			what, verb, path, why), "protected", ""}), true
 	}
 	for _, p := range parts {
 		what := fmt.Sprintf("`%s`", shorten(p.full))
 		for _, t := range p.writes {
 			if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
-				return ask(what, path, why)
+				return ask(what, "writes", path, why)
 			}
 		}
 		for _, ts := range [][]target{p.fileArgs, p.mayWrite} {
 			for _, t := range ts {
 				if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
-					return ask(what, path, why)
+					return ask(what, "may write (it names it and is not read-only)", path, why)
 				}
 			}
 		}

@@ -23,7 +23,8 @@ import (
 // like gitignore's leading slash. As in gitignore, a pattern that matches a
 // directory matches everything below it (`Edit(/build)` covers /build/x/y), and
 // `*` does not cross '/', `**` does. Paths are compared as given: the caller
-// resolves symlinks.
+// resolves symlinks (the protected-path and inside-the-workspace checks resolve
+// them again).
 
 // anchor is the base directory kind of a path pattern.
 type anchor int

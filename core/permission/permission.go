@@ -1,7 +1,9 @@
 // Package permission decides whether a tool call may run: Claude Code's permission
-// modes and rule syntax, over pincer's configuration files. Decisions are pure
+// modes and rule syntax, over pincer's configuration files. Decisions are
 // functions of the mode, the rules and the call (Evaluate), table-tested; reading
-// and writing the rule files (LoadRules, SaveLocalRule) are the only side effects.
+// and writing the rule files (LoadRules, SaveLocalRule) are the side effects, and
+// the one look at the file system is resolving symlinks in the paths a call
+// names (resolveExisting: a path through a symlink is decided where it leads).
 //
 // The contract, in evaluation order (Evaluate):
 //
@@ -9,14 +11,29 @@
 //     mode, bypassPermissions included.
 //  2. Deny rules, then ask rules, then allow rules; the first match wins, so a deny
 //     rule from any source beats an allow rule from any other, and an ask rule
-//     beats an allow rule (Claude Code: "deny, then ask, then allow").
-//  3. Unmatched calls get the mode's default (see Mode). Built-in read-only shell
-//     commands and reads inside the workspace never need approval.
+//     beats an allow rule (Claude Code: "deny, then ask, then allow"). Deny and
+//     ask rules match a command through wrappers, program paths and git's global
+//     options (`sudo /bin/rm`, `git -C . push`); a command whose program they
+//     cannot name (non-literal, or read from standard input) matches every Bash
+//     deny and ask rule. Allow rules match only commands whose words are all
+//     literal (a bare `Bash` rule aside).
+//  3. A write to a protected path (Protected: git's executable configuration,
+//     .pincer/, .claude/, .mcp.json, .envrc, .vscode/, .idea/, the instruction
+//     files), by a file tool, a redirect, a path argument of a command that is not
+//     read-only or git's own configuration commands, and an edit of a file with
+//     more than one hard link (Input.Linked), ask in every mode — bypassPermissions
+//     included, no allow rule helps; dontAsk and plan deny them.
+//  4. Unmatched calls get the mode's default (see Mode). Built-in read-only shell
+//     commands whose words are literal and whose path arguments resolve inside
+//     the workspace, and reads inside the workspace, never need approval; reads
+//     outside it (or of credentials, secretPath) ask, for Read and for read-only
+//     commands alike.
 //
 // A compound shell command is allowed only when every simple command in it is
 // (Claude Code: `Bash(safe-cmd:*)` does not allow `safe-cmd && other-cmd`).
-// Approval is not the last line: the workspace path guard and the OS sandbox in
-// sandbox/ hold whatever is decided here.
+// "Always" approvals save exact rules only (AlwaysOffer). Approval is not the last
+// line: the workspace path guard and the OS sandbox in sandbox/ hold whatever is
+// decided here.
 package permission
 
 import (
@@ -30,16 +47,22 @@ type Mode string
 
 // The permission modes.
 const (
-	// ModeDefault: reads inside the workspace are free; edits and commands ask.
+	// ModeDefault: reads inside the workspace are free (read-only commands
+	// included); edits, other commands and reads outside it ask.
 	ModeDefault Mode = "default"
 	// ModeAcceptEdits: edits inside the workspace are free, and so are the file
 	// commands mkdir, touch, mv, cp, rm and rmdir on workspace paths; other commands ask.
 	ModeAcceptEdits Mode = "acceptEdits"
 	// ModePlan: read-only. Edits and commands outside the read-only set are denied
 	// (even when a rule allows them); tools that write are hidden (HiddenInPlan).
+	// Reads outside the workspace ask, as in default mode.
 	ModePlan Mode = "plan"
 	// ModeBypass: no prompts from the mode; deny rules, ask rules and the hard
-	// deny list still apply (so do the sandbox's limits).
+	// deny list still apply (so do the sandbox's limits), and so do the asks of
+	// every mode: protected paths, linked files. It also asks for forced
+	// deletes (rm -f, rm -rf) outside the workspace or of paths it cannot
+	// resolve, and for writes whose target it cannot resolve (they might be
+	// protected paths).
 	ModeBypass Mode = "bypassPermissions"
 	// ModeDontAsk: anything that would ask is denied instead (for headless runs):
 	// only what a rule allows, plus reads and read-only commands, runs.
@@ -86,7 +109,8 @@ const (
 )
 
 // Input is a tool call to decide on. Command is set for Bash; Paths (absolute,
-// cleaned, symlinks resolved by the caller) for file tools; URL for WebFetch.
+// cleaned, symlinks resolved by the caller; Evaluate resolves them again for the
+// protected-path check) for file tools; URL for WebFetch.
 // Workspace is the workspace root, Cwd the directory a command runs in (default:
 // Workspace), Home the user's home directory (for `~/` rules).
 type Input struct {
@@ -135,6 +159,10 @@ func Decide(mode Mode, req Request) Decision {
 // HeadlessDenial turns an Ask into the Deny a run without a person gets, with a
 // reason naming the flag that would allow the call.
 func HeadlessDenial(mode Mode, req Input) Decision {
+	if d := Evaluate(mode, RuleSet{}, req); d.By == "protected" || d.By == "bypass-guard" {
+		return Decision{Behavior: Deny, By: "headless", Reason: strings.TrimSuffix(d.Reason, "; dontAsk mode denies what no rule allows") +
+			"; no flag or mode allows it without a person: make this change yourself, outside pincer"}
+	}
 	for _, p := range req.Paths {
 		if req.Workspace != "" && !allInside([]string{p}, req.roots()...) {
 			return Decision{Behavior: Deny, By: "headless", Reason: fmt.Sprintf(
