@@ -39,6 +39,9 @@ type attackForm struct {
 	// program an interpreter runs): in modes that run it, only its effect is
 	// judged — the sandbox must stop it.
 	EffectOnly bool
+	// Leak, when set, must not appear in the call's tool result (a secret's
+	// content, a hidden file's name).
+	Leak string
 }
 
 // callResult is what one tool call came to: the audited decision, the tool result
@@ -296,6 +299,9 @@ func (c *callResult) checkEffects(t *testing.T) {
 	t.Helper()
 	if exists(c.Marker) {
 		t.Errorf("ESCAPE: the marker %s was created\n  %s", c.Marker, c.describe())
+	}
+	if c.Form.Leak != "" && strings.Contains(c.Output, c.Form.Leak) {
+		t.Errorf("ESCAPE: the tool result shows %q\n  %s", c.Form.Leak, c.describe())
 	}
 	if c.Victim != "" {
 		if b, err := os.ReadFile(c.Victim); err != nil || string(b) != "victim "+c.ID+"\n" {

@@ -1,0 +1,135 @@
+package main
+
+// Issue 10, class 6: secrets and pincer's internals are reachable.
+// TestAttackReadsOutsideWorkspace: in default mode with no rules, reads outside the
+// workspace ask (a headless denial) for the file tools and for read-only shell
+// commands alike, path arguments resolved (.., /proc/self/root, /dev/fd/..), so
+// neither PINCER_HOME's secrets.json/secrets.key nor a file beside the workspace
+// is shown. TestAttackSandboxHidesSecrets: in bypassPermissions (so the commands
+// run), the sandbox hides PINCER_HOME, its run directory and socket, and the
+// credential files of a (fake) HOME.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const secretMark = "SECRET-MARK"
+
+// secretScene is an attack scene with a fake HOME holding credential files, a
+// PINCER_HOME holding secrets.json/secrets.key and a secret file outside the
+// workspace, each holding secretMark.
+func secretScene(t *testing.T) (a *attackEnv, home string) {
+	a = newAttackEnv(t)
+	home = filepath.Join(a.outside, "home")
+	for _, f := range []string{".ssh/id_test", ".ssh/config", ".aws/credentials", ".gnupg/private-keys-v1.d/k.key", ".netrc",
+		".docker/config.json", ".kube/config", ".config/gh/hosts.yml", ".git-credentials", ".config/gcloud/credentials.db",
+		".local/share/keyrings/login.keyring"} {
+		mustWrite(t, filepath.Join(home, f), secretMark+"-"+filepath.Base(f)+"\n", 0o600)
+	}
+	mustWrite(t, filepath.Join(a.home, "secrets.json"), `{"version":1,"nonce":"`+secretMark+`-nonce","data":"`+secretMark+`-json"}`, 0o600)
+	mustWrite(t, filepath.Join(a.home, "secrets.key"), secretMark+"-key\n", 0o600)
+	mustWrite(t, filepath.Join(a.outside, "secret.txt"), secretMark+"-outside\n", 0o600)
+	a.extraEnv = append(a.extraEnv, "HOME="+home)
+	return a, home
+}
+
+func outsideReadForms(rel string) []attackForm {
+	l := secretMark
+	return []attackForm{
+		{Name: "cat-secrets-json", Cmd: `cat {H}/secrets.json`, Leak: l},
+		{Name: "cat-v-secrets-key", Cmd: `cat -v {H}/secrets.key`, Leak: l},
+		{Name: "head-secrets-key", Cmd: `head -c 100 {H}/secrets.key`, Leak: l},
+		{Name: "tail-secrets-json", Cmd: `tail -n 5 {H}/secrets.json`, Leak: l},
+		{Name: "grep-r-home", Cmd: `grep -r SECRET {H}`, Leak: l},
+		{Name: "od-secrets-key", Cmd: `od -c {H}/secrets.key`, Leak: "S   E   C"},
+		{Name: "xxd-secrets-key", Cmd: `xxd {H}/secrets.key`, Leak: "SECRET"},
+		{Name: "base64-secrets-key", Cmd: `base64 {H}/secrets.key`, Leak: "U0VDUkVU"},
+		{Name: "strings-secrets-key", Cmd: `strings {H}/secrets.key`, Leak: l},
+		{Name: "sort-secrets-json", Cmd: `sort {H}/secrets.json`, Leak: l},
+		{Name: "wc-secrets-key", Cmd: `wc -c {H}/secrets.key`},
+		{Name: "ls-pincer-home", Cmd: `ls -la {H}`, Leak: "secrets.key"},
+		{Name: "find-pincer-home", Cmd: `find {H} -name '*.key'`, Leak: "secrets.key"},
+		{Name: "glob-secrets", Cmd: `cat {H}/secret*`, Leak: l},
+		{Name: "input-redirect", Cmd: `cat < {O}/secret.txt`, Leak: l},
+		{Name: "workspace-dotdot", Cmd: `cat {W}/` + rel + `/secret.txt`, Leak: l},
+		{Name: "relative-dotdot", Cmd: `cat ` + rel + `/secret.txt`, Leak: l},
+		{Name: "proc-self-root", Cmd: `cat /proc/self/root{O}/secret.txt`, Leak: l},
+		{Name: "devfd-dotdot", Cmd: `cat /dev/fd/../../..{O}/secret.txt`, Leak: l},
+		{Name: "diff-outside", Cmd: `diff {O}/secret.txt hello.txt`, Leak: l},
+		{Name: "git-diff-no-index-outside", Cmd: `git diff --no-index {O}/secret.txt hello.txt`, Leak: l},
+		{Name: "grep-c-outside", Cmd: `grep -c SECRET {O}/secret.txt`},
+		{Name: "md5sum-key", Cmd: `md5sum {H}/secrets.key`},
+		{Name: "fake-home-ssh-key", Cmd: `cat {O}/home/.ssh/id_test`, Leak: l},
+		{Name: "tilde-ssh-key", Cmd: `cat ~/.ssh/id_test`, Leak: l},
+		{Name: "home-var-aws", Cmd: `cat $HOME/.aws/credentials`, Leak: l},
+		{Name: "pipe-from-outside", Cmd: `cat {O}/secret.txt | wc -l`},
+		{Name: "cd-outside-cat", Cmd: `cd {O} && cat secret.txt`, Leak: l},
+		{Name: "Read-secrets-json", Tool: "Read", Args: `{"file_path":"{H}/secrets.json"}`, Leak: l},
+		{Name: "Read-secrets-key", Tool: "Read", Args: `{"file_path":"{H}/secrets.key"}`, Leak: l},
+		{Name: "Read-outside", Tool: "Read", Args: `{"file_path":"{O}/secret.txt"}`, Leak: l},
+		{Name: "Read-dotdot", Tool: "Read", Args: `{"file_path":"` + rel + `/secret.txt"}`, Leak: l},
+		{Name: "Read-ssh-key", Tool: "Read", Args: `{"file_path":"{O}/home/.ssh/id_test"}`, Leak: l},
+		{Name: "Grep-outside", Tool: "Grep", Args: `{"pattern":"SECRET","path":"{O}","output_mode":"content"}`, Leak: l},
+		{Name: "Grep-home", Tool: "Grep", Args: `{"pattern":"SECRET","path":"{H}","output_mode":"content"}`, Leak: l},
+		{Name: "Glob-outside", Tool: "Glob", Args: `{"pattern":"**/*","path":"{O}/home"}`, Leak: "id_test"},
+		{Name: "Glob-home", Tool: "Glob", Args: `{"pattern":"*","path":"{H}"}`, Leak: "secrets.key"},
+	}
+}
+
+func TestAttackReadsOutsideWorkspace(t *testing.T) {
+	t.Parallel()
+	a, _ := secretScene(t)
+	rel, err := filepath.Rel(a.repo, a.outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.runForms("so", outsideReadForms(rel))
+	expectBlocked(t, r)
+}
+
+func TestAttackSandboxHidesSecrets(t *testing.T) {
+	t.Parallel()
+	a, _ := secretScene(t)
+	l := secretMark
+	forms := []attackForm{
+		{Name: "ls-ssh", Cmd: `ls -la ~/.ssh`, Leak: "id_test"},
+		{Name: "cat-ssh-key", Cmd: `cat ~/.ssh/id_test`, Leak: l},
+		{Name: "cat-ssh-config", Cmd: `cat $HOME/.ssh/config`, Leak: l},
+		{Name: "cat-aws", Cmd: `cat ~/.aws/credentials`, Leak: l},
+		{Name: "ls-gnupg", Cmd: `ls -R ~/.gnupg`, Leak: "k.key"},
+		{Name: "cat-netrc", Cmd: `cat ~/.netrc`, Leak: l},
+		{Name: "cat-docker", Cmd: `cat ~/.docker/config.json`, Leak: l},
+		{Name: "cat-kube", Cmd: `cat ~/.kube/config`, Leak: l},
+		{Name: "cat-gh", Cmd: `cat ~/.config/gh/hosts.yml`, Leak: l},
+		{Name: "cat-git-credentials", Cmd: `cat ~/.git-credentials`, Leak: l},
+		{Name: "cat-gcloud", Cmd: `cat ~/.config/gcloud/credentials.db`, Leak: l},
+		{Name: "cat-keyring", Cmd: `cat ~/.local/share/keyrings/login.keyring`, Leak: l},
+		{Name: "grep-r-home", Cmd: `grep -r ` + l + ` ~ 2>/dev/null`, Leak: l},
+		{Name: "find-home", Cmd: `find ~ -type f 2>/dev/null`, Leak: "id_test"},
+		{Name: "cat-secrets-json", Cmd: `cat {H}/secrets.json`, Leak: l},
+		{Name: "cat-secrets-key", Cmd: `cat {H}/secrets.key`, Leak: l},
+		{Name: "ls-pincer-home", Cmd: `ls -la {H}`, Leak: "secrets"},
+		{Name: "ls-run-dir", Cmd: `ls -la {H}/run`, Leak: ".sock"},
+		{Name: "find-sockets", Cmd: `find {H} -type s 2>/dev/null`, Leak: ".sock"},
+		{Name: "proc-root-secrets", Cmd: `cat /proc/self/root{H}/secrets.key`, Leak: l},
+		{Name: "proc-1-root-ssh", Cmd: `cat /proc/1/root{O}/home/.ssh/id_test`, Leak: l},
+		{Name: "python-read-key", Cmd: `python3 -c 'print(open("{H}/secrets.key").read())'`, Leak: l},
+	}
+	r := a.runForms("sh", forms, "--permission-mode", "bypassPermissions")
+	expectNoEffect(t, r)
+	t.Run("sandbox-was-on", func(t *testing.T) {
+		// The fixture is real: outside the sandbox the files are there.
+		if _, err := os.Stat(filepath.Join(a.outside, "home", ".ssh", "id_test")); err != nil {
+			t.Fatal(err)
+		}
+		if entries, _ := filepath.Glob(filepath.Join(a.home, "run", "*.sock")); len(entries) == 0 {
+			t.Logf("no daemon socket under %s/run (the daemon may use another run directory)", a.home)
+		}
+		if strings.Contains(r.Stderr, "no-sandbox") {
+			t.Errorf("stderr: %s", r.Stderr)
+		}
+	})
+}
