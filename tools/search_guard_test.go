@@ -202,3 +202,37 @@ func TestPathsShowWhereLinksLead(t *testing.T) {
 		t.Errorf("Grep.Paths = %v, want [%s]", got, outside)
 	}
 }
+
+// TestAddedDirThroughItsRoot: every file tool works in a directory added with
+// AddDir (through that directory's own os.Root), and a link from the
+// workspace into the added directory is followed (Resolve crosses to it).
+func TestAddedDirThroughItsRoot(t *testing.T) {
+	env, root := newTestEnv(t)
+	extra, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Workspace.AddDir(extra); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(extra, "sub", "x.txt")
+	if _, err := runTool(t, Write{}, env, WriteInput{FilePath: f, Content: "hello extra\n"}); err != nil {
+		t.Fatalf("Write in the added dir: %v", err)
+	}
+	readFirst(t, env, f)
+	if _, err := runTool(t, Edit{}, env, EditInput{FilePath: f, OldString: "hello", NewString: "bye"}); err != nil {
+		t.Fatalf("Edit in the added dir: %v", err)
+	}
+	if res, err := runTool(t, Glob{}, env, GlobInput{Pattern: "**/*.txt", Path: extra}); err != nil || !strings.Contains(res.Output, "x.txt") {
+		t.Fatalf("Glob in the added dir = %q, %v", res.Output, err)
+	}
+	if res, err := runTool(t, Grep{Backend: GrepFallback}, env, GrepInput{Pattern: "bye", Path: extra}); err != nil || !strings.Contains(res.Output, "x.txt") {
+		t.Fatalf("Grep in the added dir = %q, %v", res.Output, err)
+	}
+	if err := os.Symlink(filepath.Join(extra, "sub"), filepath.Join(root, "to-extra")); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := runTool(t, Read{}, env, ReadInput{FilePath: "to-extra/x.txt"}); err != nil || !strings.Contains(res.Output, "bye extra") {
+		t.Fatalf("Read through a link into the added dir = %q, %v", res.Output, err)
+	}
+}

@@ -3,8 +3,13 @@
 // description and the JSON Schema of its input, plus the Registry that holds them.
 //
 // Tools do not know about permissions, hooks or the agent loop (those wrap them in
-// core/agent). Every path a tool touches goes through the sandbox.Workspace guard;
-// every failure is returned as an error whose text the model can read.
+// core/agent). Every path a tool touches goes through the sandbox.Workspace guard
+// — Resolve for the check and the message, then the Workspace's os.Root-based
+// operations (Open, ReadFile, ReadDir, WriteFileAtomic, ...) for the use, so a
+// path changed between the two is never followed out (fileio.go). The one way
+// out is a read the permission layer approved for that very call
+// (FileState.GrantOutside). Every failure is returned as an error whose text
+// the model can read.
 package tools
 
 import (
