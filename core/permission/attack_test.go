@@ -513,6 +513,14 @@ var denyEvasions = []string{
 	"git --work-tree=. push origin", "git -C sub -c x=y --no-pager push", "/usr/bin/git push", "sudo git push",
 	"timeout 9 git -C . push", "/usr/bin/curl x", "command -p curl x", "env curl x", "exec /usr/bin/curl x",
 	"$CURL x", "c${u}rl x", "xargs curl < urls",
+	// Runners beyond the issue's wrapper list, command strings, names that change.
+	"busybox rm x", "watch -n1 rm x", "su -c 'rm x'", "script -c 'rm x'", "flock /tmp/l rm x", "flock -c 'rm x' /tmp/l",
+	"chroot / rm x", "nsenter -t 1 rm x", "unshare -r rm x", "taskset 1 rm x", "chrt 1 rm x", "strace -f rm x",
+	"gdb -ex r --args rm x", "valgrind rm x", "parallel rm ::: x", "fakeroot rm x", "systemd-run rm x",
+	"runuser -u u rm x", "sg grp 'rm x'", "unbuffer rm x", "rlwrap rm x", `eval "$(printf rm) x"`, "trap 'rm x' EXIT",
+	"hash -p /bin/rm r; r x", `bash -c "$CMD"`, `sh -c "r""m x"`, "RM x", "/bin/RM x", "Git push",
+	`python3 -c 'import os; os.system("rm x")'`, `node -e "require('child_process').execSync('rm x')"`,
+	`perl -e 'system("rm x")'`, `awk 'BEGIN{system("rm x")}'`, "python3 <<'PY'\nimport os\nos.system('rm x')\nPY",
 }
 
 func TestAttackDenyEvasions(t *testing.T) {
@@ -525,7 +533,11 @@ func TestAttackDenyEvasions(t *testing.T) {
 	countAllowed(t, "class 11 deny evasions", as)
 	wrongKind := 0
 	for _, cmd := range denyEvasions {
-		if d := Evaluate(ModeBypass, rs, bash(cmd)); d.Behavior != Deny {
+		d := Evaluate(ModeBypass, rs, bash(cmd))
+		if d.Behavior == Ask && strings.Contains(d.Reason, "inline") {
+			continue // an interpreter's inline code may do what a deny rule forbids: it asks
+		}
+		if d.Behavior != Deny {
 			wrongKind++
 			t.Errorf("%q in bypass = %s (%s), want deny", cmd, d.Behavior, d.Reason)
 		}

@@ -77,9 +77,28 @@ func opaqueProgram(c shell.Command) string {
 		return "its program name is not literal"
 	case c.ProgramFromStdin:
 		return c.Program() + " reads its program from standard input"
+	case !c.Literal && (c.Program() == "eval" || shells[c.Program()] && nonLiteralScript(c.Words)):
+		return c.Program() + " runs a command string that is not literal"
+	case c.Program() == "hash" && slices.Contains(c.Words, "-p"):
+		return "hash -p makes a name run another program"
 	}
 	return ""
 }
+
+// nonLiteralScript reports whether the string after a shell's -c option (in
+// words, as source text when the command is not literal) may expand.
+func nonLiteralScript(words []string) bool {
+	for i, w := range words {
+		if strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "c") && i+1 < len(words) {
+			return strings.ContainsAny(words[i+1], "$`")
+		}
+	}
+	return false
+}
+
+// shells are the shell interpreters (for command strings that are not literal).
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "fish": true, "csh": true, "tcsh": true, "yash": true, "posh": true, "busybox": true}
 
 // inlineCode returns why c runs code that is not in its words (an interpreter
 // given a program inline, by a heredoc or on standard input; xargs), for deny
@@ -242,4 +261,86 @@ func exactOnlyReason(parts []bashPart) string {
 		}
 	}
 	return ""
+}
+
+// argRunners are programs beyond the wrappers shell.Command.Forms knows that run
+// a command given as their trailing arguments (debuggers, schedulers, namespace
+// and privilege tools, multi-call binaries). Their options are not parsed: every
+// later word that is not an option may start the command, so a deny rule errs on
+// the side of matching.
+var argRunners = map[string]bool{"busybox": true, "flock": true, "chroot": true, "nsenter": true, "unshare": true,
+	"taskset": true, "chrt": true, "strace": true, "ltrace": true, "gdb": true, "valgrind": true, "catchsegv": true,
+	"parallel": true, "fakeroot": true, "systemd-run": true, "runuser": true, "unbuffer": true, "rlwrap": true,
+	"firejail": true, "bwrap": true, "proot": true, "xvfb-run": true, "dbus-run-session": true, "numactl": true,
+	"cgexec": true, "prlimit": true, "torsocks": true, "proxychains": true, "proxychains4": true, "faketime": true,
+	"eatmydata": true, "nocache": true, "chpst": true, "setpriv": true, "capsh": true, "watch": true, "entr": true,
+	"su": true, "sg": true, "script": true, "trap": true, "sudoedit": false, "stdbuf": true, "timeout": true,
+	"nice": true, "ionice": true, "setsid": true, "nohup": true, "env": true, "xargs": true, "sudo": true, "doas": true,
+	"pkexec": true, "exec": true, "command": true, "builtin": true, "time": true}
+
+// stringRunners are programs that run one of their arguments as a shell command
+// string (su -c, script -c, sg GROUP CMD, watch, flock -c, trap, capsh -c).
+var stringRunners = map[string]bool{"su": true, "runuser": true, "script": true, "sg": true, "watch": true,
+	"flock": true, "trap": true, "capsh": true, "sudo": true, "env": true}
+
+// runnerForms adds to lists the commands runners would run: every suffix of
+// their arguments that starts with a non-option word, a lower-cased program name
+// (a case-insensitive file system finds RM as rm), and the commands of the
+// argument strings of stringRunners (parsed with shell.Analyze). It returns why
+// the program is opaque when a runner's command string is not literal (or names
+// a non-literal program); "" otherwise.
+func runnerForms(c shell.Command, lists [][]string) ([][]string, string) {
+	seen := map[string]bool{}
+	for _, l := range lists {
+		seen[strings.Join(l, "\x00")] = true
+	}
+	add := func(l []string) {
+		k := strings.Join(l, "\x00")
+		if len(l) > 0 && !seen[k] && len(lists) < 96 {
+			seen[k] = true
+			lists = append(lists, l)
+		}
+	}
+	opaque := ""
+	for i := 0; i < len(lists); i++ {
+		l := lists[i]
+		name := programName(l[0])
+		if low := strings.ToLower(name); low != name {
+			add(append([]string{low}, l[1:]...))
+		}
+		if !argRunners[name] {
+			continue
+		}
+		for j := 1; j < len(l); j++ {
+			if !strings.HasPrefix(l[j], "-") && !strings.HasPrefix(l[j], "+") {
+				add(l[j:])
+			}
+		}
+		if !stringRunners[name] {
+			continue
+		}
+		if !c.Literal {
+			opaque = name + " runs a command string that is not literal"
+			continue
+		}
+		strs := l[1:]
+		if name == "watch" {
+			strs = append(strs, strings.Join(l[1:], " "))
+		}
+		for _, s := range strs {
+			if !strings.ContainsAny(s, " \t;|&") {
+				continue
+			}
+			a := shell.Analyze(s)
+			for _, n := range a.Commands {
+				if len(n.Words) > 0 && n.Program() == "" {
+					opaque = name + " runs a command string whose program is not literal"
+				}
+				for _, f := range n.Forms() {
+					add(f)
+				}
+			}
+		}
+	}
+	return lists, opaque
 }

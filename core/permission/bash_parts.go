@@ -199,8 +199,13 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 		}
 	}
 	p.lists = c.Forms()
+	var runnerOpaque string
+	p.lists, runnerOpaque = runnerForms(c, p.lists)
 	p.forms = ruleForms(c, p.lists, p.forms)
 	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
+	if p.opaque == "" {
+		p.opaque = runnerOpaque
+	}
 	p.gitConfig = gitConfigWrite(p.lists)
 	noWrites := c
 	noWrites.Redirects = nil
