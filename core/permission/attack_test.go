@@ -598,3 +598,16 @@ func TestAttackDanglingSymlink(t *testing.T) {
 	as = append(as, attack{ModeBypass, RuleSet{}, Input{Tool: "Write", Kind: KindEdit, Paths: []string{filepath.Join(root, "y")}, Workspace: root, Cwd: root}})
 	countAllowed(t, "class 5 dangling symlinks", as)
 }
+
+// TestDenyFormsNoFalseMatch: looking through wrappers does not make unrelated
+// words programs.
+func TestDenyFormsNoFalseMatch(t *testing.T) {
+	rs := rules(t, "deny:Bash(test:*)", "deny:Bash(rm:*)", "deny:Bash(git push:*)")
+	for _, cmd := range []string{"timeout 5 make test", "nice -n 5 go test ./...", "sudo -u test make", "env X=test make",
+		"git -C test status", "git commit -m 'rm x'", "echo rm", "command -v rm", "which rm", "grep -r rm .", "rmdir x",
+		"bash build.sh", "python3 script.py rm"} {
+		if d := Evaluate(ModeBypass, rs, bash(cmd)); d.Behavior == Deny {
+			t.Errorf("%q = %+v", cmd, d)
+		}
+	}
+}

@@ -263,7 +263,8 @@ func exactOnlyReason(parts []bashPart) string {
 	return ""
 }
 
-// argRunners are programs beyond the wrappers shell.Command.Forms knows that run
+// argRunners are programs beyond the wrappers shell.Command.Forms looks through
+// (whose options it parses exactly) that run
 // a command given as their trailing arguments (debuggers, schedulers, namespace
 // and privilege tools, multi-call binaries). Their options are not parsed: every
 // later word that is not an option may start the command, so a deny rule errs on
@@ -274,14 +275,12 @@ var argRunners = map[string]bool{"busybox": true, "flock": true, "chroot": true,
 	"firejail": true, "bwrap": true, "proot": true, "xvfb-run": true, "dbus-run-session": true, "numactl": true,
 	"cgexec": true, "prlimit": true, "torsocks": true, "proxychains": true, "proxychains4": true, "faketime": true,
 	"eatmydata": true, "nocache": true, "chpst": true, "setpriv": true, "capsh": true, "watch": true, "entr": true,
-	"su": true, "sg": true, "script": true, "trap": true, "sudoedit": false, "stdbuf": true, "timeout": true,
-	"nice": true, "ionice": true, "setsid": true, "nohup": true, "env": true, "xargs": true, "sudo": true, "doas": true,
-	"pkexec": true, "exec": true, "command": true, "builtin": true, "time": true}
+	"su": true, "sg": true, "script": true, "trap": true}
 
 // stringRunners are programs that run one of their arguments as a shell command
 // string (su -c, script -c, sg GROUP CMD, watch, flock -c, trap, capsh -c).
 var stringRunners = map[string]bool{"su": true, "runuser": true, "script": true, "sg": true, "watch": true,
-	"flock": true, "trap": true, "capsh": true, "sudo": true, "env": true}
+	"flock": true, "trap": true, "capsh": true}
 
 // runnerForms adds to lists the commands runners would run: every suffix of
 // their arguments that starts with a non-option word, a lower-cased program name
