@@ -252,6 +252,25 @@ func generated() []string {
 	return out
 }
 
+// TestHarnessSeesPayload checks that the harness can fail: a command the
+// engine does not allow, run anyway, is seen creating PROOF, in the
+// workspace and under HOME.
+func TestHarnessSeesPayload(t *testing.T) {
+	work, home := setup(t)
+	for _, src := range []string{"touch PROOF", "./evil.sh", "cd ~ && touch PROOF", "mkdir -p a/b && touch a/b/PROOF"} {
+		if found := run(t, src, work, home); len(found) != 1 {
+			t.Errorf("%q: found %v, want one PROOF", src, found)
+		}
+		if ok, _ := allowed(src, work, home); ok {
+			t.Errorf("%q is allowed without approval", src)
+		}
+	}
+	// and a read-only command is allowed and runs
+	if ok, d := allowed("git status && ls -la && cat go.mod | wc -l", work, home); !ok {
+		t.Errorf("read-only compound not allowed: %s", d.Reason)
+	}
+}
+
 // TestSeedsNeverRunPayload runs each template alone and reports which the
 // engine allows; an allowed one that creates PROOF fails.
 func TestSeedsNeverRunPayload(t *testing.T) {
