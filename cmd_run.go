@@ -28,7 +28,7 @@ import (
 // runFlags are the flags of `pincer run`.
 type runFlags struct {
 	model, baseURL, mode, format, session  string
-	allowedTools, disallowedTools          string
+	allowedTools, disallowedTools          stringList // repeatable: each use adds rules
 	addDirs                                stringList
 	maxTurns                               int
 	cont, printPrompt, noSandbox, noDaemon bool
@@ -47,8 +47,8 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
-	fs.StringVar(&f.allowedTools, "allowed-tools", "", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated)`)
-	fs.StringVar(&f.disallowedTools, "disallowed-tools", "", `permission rules to deny, e.g. "Bash(git push:*)"`)
+	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated; repeatable)`)
+	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
 	fs.BoolVar(&f.noDaemon, "no-daemon", false, "open the store in this process, not through the store daemon (it then has it to itself)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
@@ -112,10 +112,6 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if f.noDaemon {
 		os.Setenv("PINCER_NO_DAEMON", "1")
 	}
-	mc, err := chooseModel(f.model, f.baseURL, f.session, f.cont, stderr)
-	if err != nil {
-		return 0, err
-	}
 	ws, err := workspaceHere()
 	if err != nil {
 		return 0, err
@@ -125,17 +121,33 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return 0, usagef("--add-dir %s: %v", d, err)
 		}
 	}
-	spillRoot := toolResultsDir(ws)
-	registry := tools.Default()
-	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
-	rules, err := loadRules(ws.Root(), f, stderr)
+	// Every config and settings file is read, and must be whole, before anything
+	// else runs (a model call, a hook): fail closed.
+	var report configReport
+	rules, rerrs, err := loadRules(ws.Root(), f)
 	if err != nil {
 		return 0, err
 	}
+	report.rules(rerrs)
 	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
-	for _, e := range herrs {
-		fmt.Fprintf(stderr, "pincer: warning: hooks: %v\n", e)
+	report.hooks(herrs)
+	var sandboxWarnings strings.Builder
+	sandboxPolicy := loadSandboxPolicy(ws.Root(), f.noSandbox, &sandboxWarnings)
+	report.tables()
+	report.warningLines(sandboxWarnings.String())
+	if err := report.failure(); err != nil {
+		return 0, err
 	}
+	for _, w := range report.warnings {
+		fmt.Fprintf(stderr, "pincer: warning: %s\n", w)
+	}
+	mc, err := chooseModel(f.model, f.baseURL, f.session, f.cont, stderr)
+	if err != nil {
+		return 0, err
+	}
+	spillRoot := toolResultsDir(ws)
+	registry := tools.Default()
+	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
 	home, _ := os.UserHomeDir()
 	store, err := openStore()
 	if err != nil {
@@ -145,8 +157,8 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 
 	ag, err := agent.New(agent.Config{
 		Store: store, Provider: newProvider(mc, f.stall), Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, Sandbox: loadSandboxPolicy(ws.Root(), f.noSandbox, stderr),
-		Rules: rules, Hooks: hooks, Home: home, SpillRoot: spillRoot,
+		Tools: registry, Workspace: ws, Sandbox: sandboxPolicy,
+		Rules: rules, Hooks: hooks, Home: home, SpillRoot: spillRoot, Redactor: sessionRedactor(mc),
 		DynamicPrompt: func() string { return dynamicPrompt(ws, registry, mc.ID()) },
 		Instructions:  func() string { return instructionsText(ws) }, PermissionMode: mode, MaxIterations: f.maxTurns,
 		SystemPrompt: systemPrompt,
@@ -268,23 +280,27 @@ func envOrDefault(k, def string) string {
 	return def
 }
 
-// loadRules merges the permission rules of the config files (each bad file or line
-// is a warning on stderr; the rest still load) with --allowed-tools and
-// --disallowed-tools (a bad rule there is a usage error).
-func loadRules(workspace string, f *runFlags, stderr io.Writer) (permission.RuleSet, error) {
-	rules, errs := permission.LoadRules(workspace, os.Getenv("PINCER_HOME"))
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "pincer: warning: permissions: %v\n", e)
+// loadRules merges the permission rules of the config files with
+// --allowed-tools and --disallowed-tools (every use of either adds its rules; a
+// bad rule there is a usage error). The files' problems are returned in
+// fileErrs for the caller's configReport: a fatal one stops pincer.
+func loadRules(workspace string, f *runFlags) (rules permission.RuleSet, fileErrs []error, err error) {
+	rules, fileErrs = permission.LoadRules(workspace, os.Getenv("PINCER_HOME"))
+	for _, v := range f.allowedTools {
+		allow, err := permission.ParseRuleList(v, "--allowed-tools")
+		if err != nil {
+			return rules, fileErrs, usagef("--allowed-tools: %v", err)
+		}
+		rules = rules.Add(permission.Allow, allow...)
 	}
-	allow, err := permission.ParseRuleList(f.allowedTools, "--allowed-tools")
-	if err != nil {
-		return rules, usagef("--allowed-tools: %v", err)
+	for _, v := range f.disallowedTools {
+		deny, err := permission.ParseRuleList(v, "--disallowed-tools")
+		if err != nil {
+			return rules, fileErrs, usagef("--disallowed-tools: %v", err)
+		}
+		rules = rules.Add(permission.Deny, deny...)
 	}
-	deny, err := permission.ParseRuleList(f.disallowedTools, "--disallowed-tools")
-	if err != nil {
-		return rules, usagef("--disallowed-tools: %v", err)
-	}
-	return rules.Add(permission.Allow, allow...).Add(permission.Deny, deny...), nil
+	return rules, fileErrs, nil
 }
 
 // stringList is a repeatable string flag.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
@@ -45,8 +44,8 @@ func newTUIFlagSet() (*flag.FlagSet, *tuiFlags) {
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark | light (NO_COLOR turns colours off)")
-	fs.StringVar(&f.allowedTools, "allowed-tools", "", `permission rules to allow, e.g. "Bash(npm test:*) Read"`)
-	fs.StringVar(&f.disallowedTools, "disallowed-tools", "", `permission rules to deny, e.g. "Bash(git push:*)"`)
+	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (repeatable)`)
+	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox; the env allowlist still applies")
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use (repeatable)")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
@@ -106,23 +105,29 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			return 0, usagef("--add-dir %s: %v", d, err)
 		}
 	}
-	var configWarnings bytes.Buffer // printed by the helpers as "pincer: warning: ..." lines
-	rules, err := loadRules(ws.Root(), &f.runFlags, &configWarnings)
+	var report configReport
+	rules, rerrs, err := loadRules(ws.Root(), &f.runFlags)
 	if err != nil {
 		return 0, err
 	}
-	sandboxPolicy := loadSandboxPolicy(ws.Root(), f.noSandbox, &configWarnings)
-	for _, line := range strings.Split(strings.TrimSpace(configWarnings.String()), "\n") {
-		if line = strings.TrimPrefix(line, "pincer: warning: "); line != "" {
-			warnings = append(warnings, line)
-		}
-	}
+	report.rules(rerrs)
+	var sandboxWarnings bytes.Buffer // printed by the helper as "pincer: warning: ..." lines
+	sandboxPolicy := loadSandboxPolicy(ws.Root(), f.noSandbox, &sandboxWarnings)
+	report.tables()
+	report.warningLines(sandboxWarnings.String())
 	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
-	for _, e := range herrs {
-		warnings = append(warnings, "hooks: "+e.Error())
-	}
+	report.hooks(herrs)
+	warnings = append(warnings, report.warnings...)
 	home, _ := os.UserHomeDir()
 	registry := tools.Default()
+	// A broken configuration fails closed: the workbench opens (to show why and to
+	// browse sessions) but every tool call is denied, naming the problems.
+	var configErrors []string
+	if report.failure() != nil {
+		configErrors = dedupe(report.fatal)
+		rules = denyAll(rules, registry, configErrors)
+		hooks = nil // nothing of a half-read configuration runs
+	}
 	window, _ := lookupWindow(mc)
 
 	keys, kwarns := loadKeyMap(ws.Root())
@@ -156,6 +161,9 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	for _, w := range warnings {
 		wb.Notify("warning", w)
 	}
+	for _, e := range configErrors {
+		wb.Notify("error", "configuration: "+e+" — every tool call is denied until this is fixed and pincer restarted")
+	}
 
 	openCtx, cancelOpen := context.WithCancel(context.Background())
 	type opened struct {
@@ -175,7 +183,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		ag, err := agent.New(agent.Config{
 			Store: store, Provider: prov, Model: mc.Model, ModelName: modelName,
 			Tools: registry, Workspace: ws, Sandbox: sandboxPolicy,
-			Rules: rules, Hooks: hooks, Home: home, SpillRoot: toolResultsDir(ws),
+			Rules: rules, Hooks: hooks, Home: home, SpillRoot: toolResultsDir(ws), Redactor: sessionRedactor(mc),
 			DynamicPrompt: func() string { return dynamicPrompt(ws, registry, modelName) },
 			Instructions:  func() string { return instructionsText(ws) }, PermissionMode: mode,
 			SystemPrompt: buildSystemPrompt(ws, registry, modelName), Approver: wb.Approver(),

@@ -621,8 +621,8 @@ func TestSandboxConfigAndAddDir(t *testing.T) {
 	e.write(".pincer/config.toml", "[sandbox\nnetwork = false\n")
 	e.fake.Push(fakeopenai.Reply{Text: "ok"})
 	_, stderr, code = e.run(e.runArgs("again")...)
-	if code != 0 || !strings.Contains(stderr, "config.toml") {
-		t.Errorf("a bad config file: exit %d, stderr %q (want a warning naming it)", code, stderr)
+	if code != 2 || !strings.Contains(stderr, "config.toml:1:") { // fail closed (issue 10, class 13)
+		t.Errorf("a bad config file: exit %d, stderr %q (want exit 2 naming FILE:LINE)", code, stderr)
 	}
 }
 

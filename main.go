@@ -5,7 +5,8 @@
 //	pincer sessions [list|show ID] [--json]
 //
 // Exit codes: 0 on success, 1 when the turn failed or was cancelled (or pincer could
-// not start it), 2 on bad usage. Every failure prints one clear line on stderr.
+// not start it), 2 on bad usage or a config or settings file that does not parse
+// ("FILE:LINE: what is wrong"). Every failure prints one clear line on stderr.
 package main
 
 import (
@@ -92,7 +93,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "pincer: %v\n", err)
 		var ue usageError
-		if errors.As(err, &ue) {
+		var cf *configFailure
+		if errors.As(err, &ue) || errors.As(err, &cf) {
 			return exitUsage
 		}
 		return 1

@@ -300,6 +300,7 @@ func (l *loader) applyFile(path string, project bool) {
 		l.warns = append(l.warns, parseError(path, err))
 		return
 	}
+	l.warns = append(l.warns, unknownKeys(path, m, data)...)
 	l.apply(path, m, project)
 }
 

@@ -50,10 +50,31 @@ type Source struct {
 
 // FileError is a problem with one configuration file. Line is 1-based, zero when
 // unknown.
+//
+// Every FileError is fatal — a file that does not parse contributes no hooks,
+// and a PreToolUse hook may be what stands between the model and a command
+// (issue 10, class 13) — except one with Warning set: a Claude Code hook type
+// pincer does not run ("prompt"), which is skipped as Claude Code's older
+// versions skip it.
 type FileError struct {
-	Path string
-	Line int
-	Err  error
+	Path    string
+	Line    int
+	Err     error
+	Warning bool
+}
+
+// Fatal returns the errors among errs (as Load returns them) that must stop
+// pincer: every one that is not a *FileError with Warning set.
+func Fatal(errs []error) []error {
+	var out []error
+	for _, err := range errs {
+		var fe *FileError
+		if errors.As(err, &fe) && fe.Warning {
+			continue
+		}
+		out = append(out, err)
+	}
+	return out
 }
 
 func (e *FileError) Error() string {
@@ -92,7 +113,8 @@ func DefaultSources(projectDir, pincerHome string) []Source {
 
 // Load reads the hooks of DefaultSources(projectDir, pincerHome) and returns a
 // Runner for projectDir. The Runner is never nil; the errors (*FileError, one per
-// problem) are for the user and leave the rest of the configuration in force.
+// problem) are all reported at once, and the caller must not run tools while
+// Fatal(errs) is not empty.
 func Load(projectDir, pincerHome string) (*Runner, []error) {
 	return LoadSources(projectDir, DefaultSources(projectDir, pincerHome))
 }
@@ -164,19 +186,44 @@ func parseTOML(path string, data []byte) (map[Event][]Def, []error) {
 	for _, name := range sortedKeys(file.Hooks) {
 		ev := Event(name)
 		if !ev.Valid() {
-			errs = append(errs, &FileError{Path: path, Err: fmt.Errorf("hooks.%s: unknown hook event (want one of %v)", name, Events)})
+			errs = append(errs, &FileError{Path: path, Line: tableLine(data, name, 0), Err: fmt.Errorf("hooks.%s: unknown hook event (want one of %v)", name, Events)})
 			continue
 		}
 		for i, h := range file.Hooks[name] {
 			d, err := newDef(h.Matcher, h.Command, h.Timeout, path)
 			if err != nil {
-				errs = append(errs, &FileError{Path: path, Err: fmt.Errorf("hooks.%s[%d]: %w", name, i, err)})
+				errs = append(errs, &FileError{Path: path, Line: tableLine(data, name, i), Err: fmt.Errorf("hooks.%s[%d]: %w", name, i, err)})
 				continue
 			}
 			defs[ev] = append(defs[ev], d)
 		}
 	}
 	return defs, errs
+}
+
+// tableLine returns the 1-based line of the i-th (from 0) line of data that
+// opens or names hooks.EVENT ("[[hooks.EVENT]]", "hooks.EVENT = ..."), else of
+// the first one; 0 when there is none.
+func tableLine(data []byte, event string, i int) int {
+	first, n := 0, 0
+	for ln, line := range bytes.Split(data, []byte("\n")) {
+		l := bytes.TrimSpace(bytes.TrimLeft(bytes.TrimSpace(line), "["))
+		rest, ok := bytes.CutPrefix(l, []byte("hooks."+event))
+		if !ok {
+			rest, ok = bytes.CutPrefix(l, []byte("hooks.\""+event+"\""))
+		}
+		if r := bytes.TrimSpace(rest); !ok || len(r) == 0 || !bytes.ContainsAny(r[:1], "]=.") {
+			continue
+		}
+		if first == 0 {
+			first = ln + 1
+		}
+		if n == i {
+			return ln + 1
+		}
+		n++
+	}
+	return first
 }
 
 // claudeHook is one entry of a matcher group's "hooks" array in settings.json.
@@ -197,6 +244,9 @@ type claudeGroup struct {
 func parseClaude(path string, data []byte) (map[Event][]Def, []error) {
 	var file struct {
 		Hooks map[string][]claudeGroup `json:"hooks"`
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil // an empty file holds no hooks to lose
 	}
 	if err := json.Unmarshal(data, &file); err != nil {
 		fe := &FileError{Path: path, Err: err}
@@ -222,7 +272,7 @@ func parseClaude(path string, data []byte) (map[Event][]Def, []error) {
 			for hi, h := range g.Hooks {
 				where := fmt.Sprintf("hooks.%s[%d].hooks[%d]", name, gi, hi)
 				if h.Type != "command" {
-					errs = append(errs, &FileError{Path: path, Err: fmt.Errorf("%s: hook type %q is not supported by pincer (only \"command\"); skipped", where, h.Type)})
+					errs = append(errs, &FileError{Path: path, Warning: true, Err: fmt.Errorf("%s: hook type %q is not supported by pincer (only \"command\"); skipped", where, h.Type)})
 					continue
 				}
 				d, err := newDef(g.Matcher, h.Command, h.Timeout, path)

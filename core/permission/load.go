@@ -29,12 +29,33 @@ import (
 // and the JSON one Claude Code's: {"permissions": {"allow": [...], "ask": [...], "deny": [...]}}.
 // Other keys of these files belong to other parts of pincer and are ignored here.
 
-// LoadError is a problem with one rule file: a syntax error, or a rule that does
-// not parse. Line (and Column) are 1-based, 0 when unknown.
+// LoadError is a problem with one rule file: a syntax error, an unknown key in
+// its permissions table, or a rule that does not parse. Line (and Column) are
+// 1-based, 0 when unknown.
+//
+// Every LoadError is fatal — pincer must not run with fewer deny or ask rules
+// than the user wrote (issue 10, class 13) — except one with Warning set: an
+// allow rule that does not parse, whose loss only takes a permission away.
 type LoadError struct {
 	Path         string
 	Line, Column int
 	Err          error
+	// Warning marks a problem that leaves the file's deny and ask rules whole.
+	Warning bool
+}
+
+// Fatal returns the errors among errs (as LoadRules returns them) that must
+// stop pincer: every one that is not a *LoadError with Warning set.
+func Fatal(errs []error) []error {
+	var out []error
+	for _, err := range errs {
+		var le *LoadError
+		if errors.As(err, &le) && le.Warning {
+			continue
+		}
+		out = append(out, err)
+	}
+	return out
 }
 
 // Error reads "path:line:column: message", like a compiler's.
@@ -93,10 +114,12 @@ func sources(workspace, pincerHome string) []source {
 	)
 }
 
-// LoadRules reads every rule file of workspace (see above). It never fails
-// outright: a missing file is skipped, and each bad file or bad rule is one
-// *LoadError in errs (naming the file and, when known, the line) while everything
-// else — the other files, the other rules of the same file — still loads.
+// LoadRules reads every rule file of workspace (see above). A missing file is
+// skipped; each bad file, unknown key of a permissions table or bad rule is one
+// *LoadError in errs (naming the file and, when known, the line), and
+// everything else still loads so that all problems are reported at once. The
+// caller must not run tools when Fatal(errs) is not empty: a file that does
+// not parse contributes no rules, its deny rules included.
 func LoadRules(workspace, pincerHome string) (RuleSet, []error) {
 	var rs RuleSet
 	var errs []error
@@ -150,7 +173,7 @@ func toRuleSet(src source, lists ruleLists, locate func(string) (int, int)) (Rul
 			if err != nil {
 				line, col := locate(s)
 				errs = append(errs, &LoadError{Path: src.path, Line: line, Column: col,
-					Err: fmt.Errorf("permissions.%s: %w", l.b, err)})
+					Err: fmt.Errorf("permissions.%s: %w", l.b, err), Warning: l.b == Allow})
 				continue
 			}
 			r.Source = src.name

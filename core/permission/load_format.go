@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sort"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -19,6 +21,62 @@ type tomlFile struct {
 	Permissions ruleLists `toml:"permissions"`
 }
 
+// tomlKeys is the permissions table's keys, to find misspelled ones.
+type tomlKeys struct {
+	Permissions map[string]any `toml:"permissions"`
+}
+
+// knownPermissionKeys are the keys a permissions table may hold: pincer's lists,
+// and the other settings of Claude Code's "permissions" object, which pincer
+// does not act on (additionalDirectories, defaultMode: the mode comes from the
+// user's flags only; disableBypassPermissionsMode).
+var knownPermissionKeys = map[string]bool{
+	"allow": true, "ask": true, "deny": true,
+	"additionalDirectories": true, "defaultMode": true, "disableBypassPermissionsMode": true,
+}
+
+// unknownKeys returns a *LoadError for each key of a permissions table that is
+// not a known one: `dney = [...]` would otherwise drop deny rules in silence.
+func unknownKeys(src source, table map[string]any, data []byte) []error {
+	var errs []error
+	for _, k := range sortedKeys(table) {
+		if knownPermissionKeys[k] {
+			continue
+		}
+		line := keyLine(data, k)
+		errs = append(errs, &LoadError{Path: src.path, Line: line,
+			Err: fmt.Errorf("permissions.%s: unknown key (want allow, ask or deny)", k)})
+	}
+	return errs
+}
+
+// keyLine returns the 1-based line of the first line that sets key (`key =`,
+// `"key":`, `permissions.key =`), 0 when none does.
+func keyLine(data []byte, key string) int {
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		l := bytes.TrimSpace(line)
+		l = bytes.TrimPrefix(l, []byte("permissions."))
+		for _, p := range [][]byte{[]byte(key), []byte(`"` + key + `"`), []byte("'" + key + "'")} {
+			if rest, ok := bytes.CutPrefix(l, p); ok {
+				if r := bytes.TrimSpace(rest); len(r) > 0 && (r[0] == '=' || r[0] == ':') {
+					return i + 1
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// sortedKeys returns m's keys in order, for stable messages.
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // parseTOMLRules reads [permissions] of a TOML file. A syntax error is one
 // *LoadError with go-toml's line and column (the file contributes no rules); a
 // bad rule is one *LoadError at the line of its string.
@@ -32,7 +90,10 @@ func parseTOMLRules(src source, data []byte) (RuleSet, []error) {
 		}
 		return RuleSet{}, []error{&LoadError{Path: src.path, Err: err}}
 	}
-	return toRuleSet(src, f.Permissions, func(s string) (int, int) { return tomlStringPos(data, s) })
+	var keys tomlKeys
+	_ = toml.Unmarshal(data, &keys) // it parsed above
+	rs, errs := toRuleSet(src, f.Permissions, func(s string) (int, int) { return tomlStringPos(data, s) })
+	return rs, append(unknownKeys(src, keys.Permissions, data), errs...)
 }
 
 // tomlStringPos returns the line and column of the first TOML string whose value
@@ -71,6 +132,9 @@ type jsonFile struct {
 // type errors carry the line and column of their byte offset.
 func parseJSONRules(src source, data []byte) (RuleSet, []error) {
 	var f jsonFile
+	if len(bytes.TrimSpace(data)) == 0 {
+		return RuleSet{}, nil // an empty file holds no rules to lose
+	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
@@ -82,9 +146,16 @@ func parseJSONRules(src source, data []byte) (RuleSet, []error) {
 			off = te.Offset
 		}
 		line, col := offsetPos(data, off)
+		if line == 0 { // the input ended early: name its last line
+			line = bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n")) + 1
+		}
 		return RuleSet{}, []error{&LoadError{Path: src.path, Line: line, Column: col, Err: err}}
 	}
-	return toRuleSet(src, f.Permissions, func(s string) (int, int) {
+	var keys struct {
+		Permissions map[string]any `json:"permissions"`
+	}
+	_ = json.Unmarshal(data, &keys) // it parsed above
+	rs, errs := toRuleSet(src, f.Permissions, func(s string) (int, int) {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -93,6 +164,7 @@ func parseJSONRules(src source, data []byte) (RuleSet, []error) {
 		}
 		return offsetPos(data, int64(bytes.Index(data, bytes.TrimSpace(buf.Bytes())))+1)
 	})
+	return rs, append(unknownKeys(src, keys.Permissions, data), errs...)
 }
 
 // offsetPos turns a 1-based byte offset (as encoding/json reports it: the bytes
