@@ -38,13 +38,21 @@ const (
 //
 // Non-simple commands that still evaluate something are reported as
 // Commands so a rule or ReadOnly must accept them: `[[ ... ]]` (Words
-// "[[", the test's words and operators, "]]"), `(( expr ))` (Words "((",
-// the expression's source, "))"), `let`, and declarations (`export`,
+// "[[", the test's words and operators, "]]"), `(( expr ))` and the
+// header of `for (( init; cond; post ))` (Words "((", the expression's
+// source, "))"), `let`, and declarations (`export`,
 // `declare`, `local`, `readonly`, `typeset`). A statement of only
 // assignments (`x=1`) is a Command with no Words; one of only redirections
 // (`> file`) likewise. A function definition is a risk, and its body's
 // commands are listed. Heredoc bodies are data, except for the
 // expansions of unquoted ones.
+//
+// Pipelines: every command on the right of `|` has PipedInput; an
+// interpreter reading its program from stdin has ProgramFromStdin (and
+// the risk "interpreter reading a program from stdin"); a network
+// fetcher whose output reaches an interpreter (`curl ... | sh`,
+// `bash <(curl ...)`, `sh -c "$(curl ...)"`) is a risk starting with
+// "download and execute: ", which HardDeny denies.
 //
 // Like Claude Code, the analysis is static: it never runs anything, and
 // whatever it cannot see through (a non-literal command name, eval or

@@ -7,6 +7,21 @@
 // WritePaths classify the result. The semantics follow Claude Code's Bash
 // permission rules: a rule such as `Bash(git diff:*)` must match every
 // simple command of a compound line, not just the first word.
+//
+// The facts the permission engine builds on, one function or field each:
+//
+//   - Command.Literal: every word, assignment and redirect is a literal
+//     and no word is evaluated by bash as code (arithmetic identifiers,
+//     array subscripts); allow rules match only such commands;
+//   - ReadOnly: the built-in read-only set, with per-program tables of
+//     disqualifying options (Disqualified, readOnlyFlags);
+//   - HarmlessTarget: the only write targets that write no file;
+//   - Command.Forms, Command.Program, ParseGit, GitSubcommand: what deny
+//     and ask rules match through wrappers, paths and git's global
+//     options;
+//   - Command.PipedInput, Command.ProgramFromStdin, InterpreterProgram:
+//     commands whose program is not in their words;
+//   - HardDeny: the limits no mode or rule lifts.
 package shell
 
 // Command is one simple command of a shell command line, after wrappers are
@@ -21,11 +36,20 @@ type Command struct {
 	// Wrappers lists the wrappers looked through, outermost first: timeout
 	// nice nohup time stdbuf command env (their own options and args dropped).
 	Wrappers []string
-	// Literal reports that the command name and every argument are literal:
-	// plain words and quoted strings ('..', "..", $'..') are literal;
-	// parameter expansion, command/process substitution, arithmetic
-	// expansion, unquoted globs (* ? [) and brace expansion are not.
-	// A leading ~ is not literal either (it expands to the home dir).
+	// Literal reports that the command is exactly its text, with nothing
+	// evaluated: the command name, every argument, every assignment
+	// prefix and every redirect target (and heredoc body) are literal, and
+	// no word is one bash evaluates as code. Plain words and quoted
+	// strings ('..', "..", $'..') are literal; parameter expansion of any
+	// kind (${!x}, ${x@P}, ${a[i]}, ${x:off}), command/process
+	// substitution, arithmetic expansion ($((..)), $[..]), unquoted globs
+	// (* ? [..]), extended globs, brace expansion and a leading ~ are not.
+	// Neither are literal words in an arithmetic or name context that
+	// bash evaluates (see markEvaluated): `(( x ))`, `let x`,
+	// `[[ 1 -eq x ]]`, `[[ -v 'a[$(id)]' ]]`, `test -v 'a[..]'`,
+	// `printf -v 'a[..]'`, `read`/`unset`/`declare 'a[..]'`, `declare -i`.
+	// This is the single "all literal" fact: ReadOnly requires it, and the
+	// permission engine lets allow rules match only Literal commands.
 	Literal bool
 	// Text is the canonical text of this simple command for rule matching:
 	// Words joined by single spaces, as a user would type them.
