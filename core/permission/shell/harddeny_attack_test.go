@@ -17,6 +17,8 @@ func TestHardDenyAttacks(t *testing.T) {
 		"rm -rf ${arr[0]}", "rm -rf $d/", `rm -rf "$d"/*`, "rm -rf {/,x}", "rm -rf {x,/home/u}", "rm -rf ../*",
 		"rm -rf /home/*", "rm -rf /h*/u", `a=-rf; rm $a /`, `rm "$a" "$b"`, "rm $flags x", `rm "$(echo -rf)" /`,
 		"rm -r $(cat list)", "sudo rm -rf $X", "exec rm -rf $X", "env rm -rf $X", "nice -n 5 rm -rf ~", "timeout 5 rm -rf /",
+		"setsid bash -c 'rm -rf /'", "env -C / rm -rf /", "env -S 'rm -rf /'", "env -S'rm -rf /'",
+		"busybox sh -c 'rm -rf /'", "ionice -c3 rm -rf ~", "setsid -f rm -rf /", "./sudo rm -rf /",
 		"bash -c 'rm -rf $0' /", `sh -c "rm -rf \$HOME"`, "echo x | xargs rm -rf", "find . | xargs -0 rm -r",
 		"xargs -I{} rm -rf {} < list", "/bin/rm -rf ~", "command rm -rf /", "builtin eval 'rm -rf ~'",
 		// find deletes

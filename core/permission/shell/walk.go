@@ -184,6 +184,9 @@ func (w *walker) inner(ws []word) {
 		return
 	}
 	name := wrapperName(ws[0])
+	if name == "busybox" && len(ws) > 1 && shells[wrapperName(ws[1])] {
+		name, ws = wrapperName(ws[1]), ws[1:]
+	}
 	switch {
 	case shells[name]:
 		if s, found := shellString(ws[1:]); found {

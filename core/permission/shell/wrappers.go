@@ -91,17 +91,33 @@ func unwrap(ws []word, table map[string]wrapperParser) unwrapped {
 	return u
 }
 
-// unwrapAll looks through both ordinary and privileged wrappers, in any
-// order (`sudo nice rm`, `nice sudo rm`).
+// unwrapAll looks through every wrapper Forms knows, in any order and
+// repeatedly (`sudo nice rm`, `nice sudo rm`, `env -C / rm`,
+// `env -S 'rm x'`, `setsid bash -c ...`), except xargs, whose command
+// Analyze reports as a nested Command of its own.
 func unwrapAll(ws []word) []word {
-	for {
-		before := len(ws)
-		ws = unwrap(ws, wrappers).words
-		ws = unwrap(ws, privileged).words
-		if len(ws) == before {
+	for len(ws) > 0 {
+		name := wrapperName(ws[0])
+		if name == "" && ws[0].lit {
+			name = path.Base(ws[0].val)
+		}
+		if name == "env" {
+			if split := envSplit(ws[1:]); split != nil {
+				ws = split
+				continue
+			}
+		}
+		parse, found := formWrappers[name]
+		if !found || name == "xargs" {
 			return ws
 		}
+		start, ok := parse(ws[1:])
+		if !ok || 1+start >= len(ws) {
+			return ws
+		}
+		ws = ws[1+start:]
 	}
+	return ws
 }
 
 // isAssignWord reports whether s has the form NAME=value.
