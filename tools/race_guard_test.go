@@ -186,3 +186,28 @@ func TestRaceSearchSwap(t *testing.T) {
 		t.Fatalf("%d searches showed the outside directory", leaks)
 	}
 }
+
+// TestFIFONeverBlocks: a FIFO in the workspace (which a background process
+// could swap in for a file) is refused at once by Read, Write, Edit and Grep,
+// never opened in a way that waits for a writer (a hang here ends in go
+// test's timeout).
+func TestFIFONeverBlocks(t *testing.T) {
+	env, root := newTestEnv(t)
+	if err := unix.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	{
+		if _, err := runTool(t, Read{}, env, ReadInput{FilePath: "pipe"}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Read of a FIFO: %v", err)
+		}
+		if _, err := runTool(t, Write{}, env, WriteInput{FilePath: "pipe", Content: "x"}); err == nil {
+			t.Error("Write of a FIFO succeeded")
+		}
+		if _, err := runTool(t, Edit{}, env, EditInput{FilePath: "pipe", OldString: "a", NewString: "b"}); err == nil {
+			t.Error("Edit of a FIFO succeeded")
+		}
+		if _, err := runTool(t, Grep{Backend: GrepFallback}, env, GrepInput{Pattern: "x", Path: "pipe"}); err != nil {
+			t.Errorf("Grep of a FIFO: %v", err)
+		}
+	}
+}
