@@ -1,10 +1,13 @@
 package permission
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
-// BenchmarkEvaluateBash is the permission decision for one compound shell command
-// against a handful of rules: parse, split, match, decide.
-func BenchmarkEvaluateBash(b *testing.B) {
+// benchRules are a handful of rules: three allow, one deny.
+func benchRules(b *testing.B) RuleSet {
 	rules := RuleSet{}
 	for _, s := range []string{"Bash(npm run test:*)", "Bash(git log:*)", "Bash(go test:*)"} {
 		r, err := ParseRule(s)
@@ -14,9 +17,35 @@ func BenchmarkEvaluateBash(b *testing.B) {
 		rules = rules.Add(Allow, r)
 	}
 	deny, _ := ParseRule("Bash(git push:*)")
-	rules = rules.Add(Deny, deny)
-	in := Input{Tool: "Bash", Kind: KindExecute, Workspace: "/w",
-		Command: `cd sub && go test ./... 2>&1 | tee /tmp/out.txt && git log --oneline -5 | head -3 && echo "$(git status --short)"`}
+	return rules.Add(Deny, deny)
+}
+
+// benchCommand is a 6-part compound command (cd, go test, tee, git log, head,
+// echo with a substitution running git status).
+const benchCommand = `cd sub && go test ./... 2>&1 | tee /tmp/out.txt && git log --oneline -5 | head -3 && echo "$(git status --short)"`
+
+// BenchmarkEvaluateBash is the permission decision for one compound shell command
+// against a handful of rules: parse, split, match, decide (the workspace does not
+// exist, so resolving symlinks stops at the first component).
+func BenchmarkEvaluateBash(b *testing.B) {
+	rules := benchRules(b)
+	in := Input{Tool: "Bash", Kind: KindExecute, Workspace: "/w", Command: benchCommand}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Evaluate(ModeDefault, rules, in)
+	}
+}
+
+// BenchmarkEvaluateBashRealWorkspace is BenchmarkEvaluateBash in a workspace
+// that exists, so every path a part names is resolved through the file system
+// (one lstat per component, memoised per evaluation).
+func BenchmarkEvaluateBashRealWorkspace(b *testing.B) {
+	rules := benchRules(b)
+	ws := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "sub", ".git"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Tool: "Bash", Kind: KindExecute, Workspace: ws, Command: benchCommand}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = Evaluate(ModeDefault, rules, in)

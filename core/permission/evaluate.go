@@ -22,8 +22,10 @@ func Evaluate(mode Mode, rules RuleSet, in Input) Decision {
 	return evalCall(mode, rules, in)
 }
 
-// normalize fills Input's defaults: Cwd is the workspace; no kind is execute.
+// normalize fills Input's defaults: Cwd is the workspace; no kind is execute;
+// a fresh symlink memo for this evaluation.
 func normalize(in Input) Input {
+	in.resolve = pathMemo{}.resolver()
 	if in.Cwd == "" {
 		in.Cwd = in.Workspace
 	}
@@ -93,7 +95,7 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 	if in.Kind != KindEdit {
 		return Decision{}, false
 	}
-	if path, why, ok := protectedIn(in.Paths, in.roots(), in.Home); ok {
+	if path, why, ok := protectedIn(in.Paths, in.roots(), in.Home, in.resolvePath); ok {
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
 			in.Tool, path, why), "protected", ""}), true
 	}
@@ -108,7 +110,7 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 // asks even inside the workspace.
 func readsSecret(in Input) bool {
 	for _, p := range in.Paths {
-		if secretPath(p, in.Home) || secretPath(resolveExisting(p), in.Home) {
+		if secretPath(p, in.Home) || secretPath(in.resolvePath(p), in.Home) {
 			return true
 		}
 	}
@@ -125,4 +127,12 @@ func askFor(mode Mode, d Decision) Decision {
 		}
 	}
 	return d
+}
+
+// resolvePath is resolveExisting, through the evaluation's memo when there is one.
+func (in Input) resolvePath(p string) string {
+	if in.resolve == nil {
+		return resolveExisting(p)
+	}
+	return in.resolve(p)
 }

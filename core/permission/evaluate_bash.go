@@ -149,9 +149,9 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 		}
 		if p.readOnly && !wholeOK && !ruled {
 			if resolvedRoots == nil {
-				resolvedRoots = resolveAll(roots)
+				resolvedRoots = resolveAll(roots, in.resolvePath)
 			}
-			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home) &&
+			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home, in.resolvePath) &&
 				!readsAllowed(allow, p.readArgs, in)
 		}
 		switch {
@@ -278,7 +278,7 @@ func bypassAsks(parts []bashPart, in Input) string {
 				if len(t.paths) == 0 {
 					return fmt.Sprintf("`%s` force-deletes %s, which cannot be resolved", shorten(p.full), t.word)
 				}
-				if !allInside(t.paths, roots...) || !allInside(resolveAll(t.paths), resolveAll(roots)...) {
+				if !allInside(t.paths, roots...) || !allInside(resolveAll(t.paths, in.resolvePath), resolveAll(roots, in.resolvePath)...) {
 					return fmt.Sprintf("`%s` force-deletes %s, outside the workspace", shorten(p.full), t.paths[0])
 				}
 			}
@@ -295,13 +295,14 @@ func bypassAsks(parts []bashPart, in Input) string {
 
 // readsInside reports whether every read target is known and inside the
 // workspace (with symlinks resolved), and none holds credentials (secretPath).
-func readsInside(ts []target, roots, resolvedRoots []string, home string) bool {
+func readsInside(ts []target, roots, resolvedRoots []string, home string, res func(string) string) bool {
 	for _, t := range ts {
 		if len(t.paths) == 0 {
 			return false
 		}
 		for _, p := range t.paths {
-			if !insideRoots(p, roots, resolvedRoots) || secretPath(p, home) || secretPath(resolveExisting(p), home) {
+			r := res(p)
+			if !insideRoots(p, r, roots, resolvedRoots) || secretPath(p, home) || secretPath(r, home) {
 				return false
 			}
 		}
@@ -338,13 +339,13 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 	for _, p := range parts {
 		what := fmt.Sprintf("`%s`", shorten(p.full))
 		for _, t := range p.writes {
-			if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
+			if path, why, ok := protectedIn(t.paths, roots, in.Home, in.resolvePath); ok {
 				return ask(what, "writes", path, why)
 			}
 		}
 		for _, ts := range [][]target{p.fileArgs, p.mayWrite} {
 			for _, t := range ts {
-				if path, why, ok := protectedIn(t.paths, roots, in.Home); ok {
+				if path, why, ok := protectedIn(t.paths, roots, in.Home, in.resolvePath); ok {
 					return ask(what, "may write (it names it and is not read-only)", path, why)
 				}
 			}

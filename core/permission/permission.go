@@ -127,6 +127,8 @@ type Input struct {
 	AddedDirs []string
 	// Linked lists the paths among Paths that are regular files with more than one hard link.
 	Linked []string
+
+	resolve func(string) string // resolveExisting, memoised per evaluation (set by normalize)
 }
 
 // Request is the input of Decide, the mode-only policy kept for existing callers.

@@ -279,18 +279,18 @@ func protectedHome(path string, roots []string, home string) (string, bool) {
 
 // protectedIn reports the first of paths that is protected, looked at both as
 // given and with symlinks resolved (against the resolved roots too).
-func protectedIn(paths []string, roots []string, home string) (path, why string, ok bool) {
+func protectedIn(paths []string, roots []string, home string, res func(string) string) (path, why string, ok bool) {
 	var resolvedRoots []string
 	for _, p := range paths {
 		if why, ok := protectedHome(p, roots, home); ok {
 			return p, why, true
 		}
-		r := resolveExisting(p)
+		r := res(p)
 		if r == p {
 			continue
 		}
 		if resolvedRoots == nil {
-			resolvedRoots = resolveAll(roots)
+			resolvedRoots = resolveAll(roots, res)
 		}
 		if why, ok := protectedHome(r, resolvedRoots, home); ok {
 			return p + " (" + r + ")", why, true
@@ -299,23 +299,39 @@ func protectedIn(paths []string, roots []string, home string) (path, why string,
 	return "", "", false
 }
 
-// resolveAll resolves each of paths with resolveExisting.
-func resolveAll(paths []string) []string {
+// resolveAll resolves each of paths with res.
+func resolveAll(paths []string, res func(string) string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if p != "" {
-			out = append(out, resolveExisting(p))
+			out = append(out, res(p))
 		}
 	}
 	return out
 }
 
-// insideRoots reports whether path is inside one of roots, both lexically and
-// with symlinks resolved (a symlink in the workspace that leads out is outside).
-func insideRoots(path string, roots, resolvedRoots []string) bool {
+// insideRoots reports whether path (r when resolved) is inside one of roots,
+// both lexically and with symlinks resolved (a symlink in the workspace that
+// leads out is outside).
+func insideRoots(path, r string, roots, resolvedRoots []string) bool {
 	if !allInside([]string{path}, roots...) {
 		return false
 	}
-	r := resolveExisting(path)
 	return r == path || allInside([]string{r}, resolvedRoots...) || allInside([]string{r}, roots...)
+}
+
+// pathMemo caches resolveExisting for one evaluation: a command names the same
+// directories many times.
+type pathMemo map[string]string
+
+// resolver returns resolveExisting through m.
+func (m pathMemo) resolver() func(string) string {
+	return func(p string) string {
+		if r, ok := m[p]; ok {
+			return r
+		}
+		r := resolveExisting(p)
+		m[p] = r
+		return r
+	}
 }
