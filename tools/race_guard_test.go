@@ -196,18 +196,16 @@ func TestFIFONeverBlocks(t *testing.T) {
 	if err := unix.Mkfifo(filepath.Join(root, "pipe"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	{
-		if _, err := runTool(t, Read{}, env, ReadInput{FilePath: "pipe"}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("Read of a FIFO: %v", err)
-		}
-		if _, err := runTool(t, Write{}, env, WriteInput{FilePath: "pipe", Content: "x"}); err == nil {
-			t.Error("Write of a FIFO succeeded")
-		}
-		if _, err := runTool(t, Edit{}, env, EditInput{FilePath: "pipe", OldString: "a", NewString: "b"}); err == nil {
-			t.Error("Edit of a FIFO succeeded")
-		}
-		if _, err := runTool(t, Grep{Backend: GrepFallback}, env, GrepInput{Pattern: "x", Path: "pipe"}); err != nil {
-			t.Errorf("Grep of a FIFO: %v", err)
-		}
+	if _, err := runTool(t, Read{}, env, ReadInput{FilePath: "pipe"}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Read of a FIFO: %v", err)
+	}
+	if _, err := runTool(t, Write{}, env, WriteInput{FilePath: "pipe", Content: "x"}); err == nil {
+		t.Error("Write of a FIFO succeeded")
+	}
+	if _, err := runTool(t, Edit{}, env, EditInput{FilePath: "pipe", OldString: "a", NewString: "b"}); err == nil {
+		t.Error("Edit of a FIFO succeeded")
+	}
+	if _, err := runTool(t, Grep{Backend: GrepFallback}, env, GrepInput{Pattern: "x", Path: "pipe"}); err != nil {
+		t.Errorf("Grep of a FIFO: %v", err)
 	}
 }
