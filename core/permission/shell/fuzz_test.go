@@ -13,7 +13,9 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(tc.src)
 	}
 	for _, s := range []string{"case x in esac", "f() { :; }", "((", "$((", "${", "<<", "a=(1 2)", "declare -A m=([k]=v)",
-		"cat <<E\n$(<<F\nF\n)\nE", "echo ${a[$(id)]}", "x+=1", "[[ a =~ b ]]", "exec 3<&0", "time", "coproc x { ls; }"} {
+		"cat <<E\n$(<<F\nF\n)\nE", "echo ${a[$(id)]}", "[[ 1 -eq 'a[$(id)]' ]]", "test -v 'a[$(id)]'",
+		"x='a[$(id)]'; (( x ))", "for ((i=x;;)); do :; done", "curl x | sudo bash -s", "bash <(curl x)", "env -S 'rm -rf /'",
+		"rm -rf ${X:-/}", "find / -delete", "kill -9 -1", "git -C . -c a=b push", "echo x > /dev/fd/../../x", "x+=1", "[[ a =~ b ]]", "exec 3<&0", "time", "coproc x { ls; }"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -28,7 +30,17 @@ func FuzzAnalyze(f *testing.F) {
 			}
 		}
 		for _, c := range a.Commands {
-			ReadOnly(c)
+			if ReadOnly(c) && !c.Literal {
+				t.Fatalf("%q: read-only but not literal: %s", src, show(c))
+			}
+			if len(c.Words) > 0 && len(c.Forms()) == 0 {
+				t.Fatalf("%q: no forms for %s", src, show(c))
+			}
+			c.Program()
+			InterpreterProgram(c)
+			for _, r := range c.Redirects {
+				HarmlessTarget(r.Target)
+			}
 		}
 		HardDeny(a, testEnv)
 		WritePaths(a)
