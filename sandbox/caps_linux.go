@@ -9,23 +9,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// keptCaps are the capabilities a command started by root keeps: those a
-// default container runtime grants (file ownership and permission overrides,
-// setuid/setgid, kill, chroot, raw sockets, low ports, mknod, audit writes).
-// Everything else — mounting, loading modules, raw I/O, ptrace of others,
-// network administration, changing the clock — is dropped.
-var keptCaps = map[uintptr]bool{
-	unix.CAP_CHOWN: true, unix.CAP_DAC_OVERRIDE: true, unix.CAP_FSETID: true,
-	unix.CAP_FOWNER: true, unix.CAP_MKNOD: true, unix.CAP_NET_RAW: true,
-	unix.CAP_SETGID: true, unix.CAP_SETUID: true, unix.CAP_SETFCAP: true,
-	unix.CAP_SETPCAP: true, unix.CAP_NET_BIND_SERVICE: true, unix.CAP_SYS_CHROOT: true,
-	unix.CAP_KILL: true, unix.CAP_AUDIT_WRITE: true,
-}
-
-// dropCapabilities removes the capabilities not in keptCaps from the bounding
-// and inheritable sets of the calling thread, which must be the one that then
-// calls execve (the sets are per thread): the executed command never gets them
-// back. It also clears the ambient set, which a helper started in a user
+// dropCapabilities removes every capability from the bounding and
+// inheritable sets of the calling thread, which must be the one that then
+// calls execve or forks the command (the sets are per thread): the command —
+// root's included — starts with no capability and can never get one back
+// (no CAP_MKNOD for device nodes, no CAP_SYS_ADMIN for mounts or namespaces'
+// setup, no CAP_DAC_OVERRIDE past file modes, no CAP_SYS_RESOURCE past
+// rlimits). It also clears the ambient set, which a helper started in a user
 // namespace uses for its mounts. Without CAP_SETPCAP (an unprivileged helper)
 // the bounding set stays: such a helper's command gets no capabilities anyway
 // (not root, no ambient ones, and no_new_privs ignores file capabilities).
@@ -41,9 +31,6 @@ func dropCapabilities() error {
 	canDrop := data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
 	last := lastCap()
 	for c := uintptr(0); c <= last; c++ {
-		if keptCaps[c] {
-			continue
-		}
 		if canDrop {
 			if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil && err != unix.EINVAL {
 				return fmt.Errorf("dropping capability %d: %w", c, err)

@@ -41,6 +41,9 @@ type execPlan struct {
 	prepare func(*exec.Cmd)
 	// direct runs commands without the helper.
 	direct bool
+	// guard checks the protected paths before and after each command (see
+	// quarantine).
+	guard bool
 }
 
 // helper returns the helper command line in use.
@@ -86,8 +89,32 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 	wrapped.Path = helper[0]
 	wrapped.Args = append(slices.Clone(helper[1:]), tail...)
 	wrapped.prepare = p.prepare
+	var roots []string
+	var before guardState
+	if p.guard && e.Workspace != nil {
+		roots = e.Workspace.Roots()
+		before = snapshotProtected(roots, e.Policy.readOnly())
+	}
 	res, err := Run(ctx, wrapped)
-	res.Notice = announce(p.report.Degraded)
+	var notes []string
+	if n := announce(p.report.Degraded); n != "" {
+		notes = append(notes, n)
+	}
+	if p.guard && e.Workspace != nil {
+		qdir := e.Policy.QuarantineDir
+		if qdir == "" {
+			qdir = DefaultQuarantineDir()
+		}
+		if n := quarantine(before, qdir); n != "" {
+			notes = append(notes, n)
+		}
+	}
+	if e.Policy.Enabled && !e.Policy.Network && err == nil {
+		if h := NetworkHint(res.Output, res.ExitCode); h != "" {
+			notes = append(notes, h)
+		}
+	}
+	res.Notice = strings.Join(notes, "\n")
 	return res, err
 }
 

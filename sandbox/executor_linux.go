@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -21,7 +22,7 @@ func (e *Executor) plan() (execPlan, error) {
 	}
 	r := probe(helper)
 	pol := e.Policy
-	spec := helperSpec{CPUSeconds: pol.cpuSeconds(), FileSize: pol.fileSize()}
+	spec := helperSpec{CPUSeconds: pol.cpuSeconds(), FileSize: pol.fileSize(), MaxProcesses: pol.maxProcesses()}
 	if !pol.Enabled {
 		return execPlan{spec: spec, report: r}, nil
 	}
@@ -43,13 +44,27 @@ func (e *Executor) plan() (execPlan, error) {
 	r.Degraded = append(r.Degraded, notes...)
 
 	var flags uintptr
-	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) {
+	hidden := hiddenFor(append(DefaultHiddenPaths(), expandHome(pol.HiddenPaths)...), e.visible(trees))
+	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true
+			spec.Hidden = hidden
 			flags |= syscall.CLONE_NEWNS
 		} else {
-			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail)", r.MountNamespaceError))
+			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable", r.MountNamespaceError))
 		}
+	}
+	switch {
+	case r.PIDNamespace && r.MountNamespace:
+		// A PID namespace needs a /proc of its own: the host's would show
+		// other processes (and their /proc/PID/root), and Go's all-thread
+		// syscalls (Landlock) read /proc/self/task, which must be the helper.
+		spec.PidNS = true
+		flags |= syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+	case r.PIDNamespace:
+		r.Degraded = append(r.Degraded, "no PID namespace (it needs a mount namespace for its /proc): background processes (setsid, nohup) outlive the command")
+	default:
+		r.Degraded = append(r.Degraded, fmt.Sprintf("no PID namespace (%s): background processes (setsid, nohup) outlive the command", r.PIDNamespaceError))
 	}
 	if !pol.Network {
 		switch {
@@ -63,12 +78,50 @@ func (e *Executor) plan() (execPlan, error) {
 			r.Degraded = append(r.Degraded, fmt.Sprintf("network NOT cut: no network namespace (%s) and no Landlock network rules (ABI 4+)", r.NetNamespaceError))
 		}
 	}
-	p := execPlan{spec: spec, report: r}
-	if flags != 0 {
-		userNS := r.UserNamespace
-		p.prepare = func(cmd *exec.Cmd) { applyNamespaces(cmd.SysProcAttr, flags, userNS) }
+	p := execPlan{spec: spec, report: r, guard: true}
+	userNS := r.UserNamespace
+	p.prepare = func(cmd *exec.Cmd) {
+		// The helper dies with the thread that started it (Run keeps that
+		// thread locked until the command ends), and with the helper its PID
+		// namespace: nothing the command started survives pincer.
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+		if flags != 0 {
+			applyNamespaces(cmd.SysProcAttr, flags, userNS)
+		}
 	}
 	return p, nil
+}
+
+// visible returns the paths hiding must leave visible: the writable trees
+// (workspace roots, temp dirs, caches, configured roots) and the working
+// directory.
+func (e *Executor) visible(trees []treeSpec) []string {
+	var out []string
+	for _, t := range trees {
+		out = append(out, t.Path)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if real, err := filepath.EvalSymlinks(wd); err == nil {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// expandHome makes "~/x" entries absolute under the home directory.
+func expandHome(paths []string) []string {
+	home, _ := os.UserHomeDir()
+	var out []string
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			p = filepath.Join(home, rest)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // trees returns the writable trees of the policy: each workspace root (with its
@@ -107,23 +160,25 @@ func (e *Executor) trees() ([]treeSpec, []string) {
 }
 
 // workspaceTree is the writable tree of one workspace root with the protected
-// relative paths rel. A protected path reached through a symlink is listed
-// both as written and as resolved (the target may lie in another writable
-// tree). The default protected directories are created when missing, so that
-// they can be bind-mounted.
+// relative paths rel (expanded, see expandProtected). A protected path reached
+// through a symlink is listed both as written and as resolved (the target may
+// lie in another writable tree). The protected directories of
+// makeDirsInWorkspace are created when missing (and their parent exists), so
+// that they can be bind-mounted.
 func workspaceTree(root string, rel []string) treeSpec {
 	t := treeSpec{Path: root, Mount: true}
-	for _, r := range rel {
-		p := filepath.Join(root, r)
-		if !within(root, p) {
-			continue // ".." out of the root: not ours to protect
-		}
+	for _, p := range expandProtected(root, rel) {
 		t.ReadOnly = append(t.ReadOnly, p)
 		hops := 0
 		if real, err := resolveReal(p, &hops); err == nil && real != p {
 			t.ReadOnly = append(t.ReadOnly, real)
 		}
-		if slices.Contains(DefaultReadOnlyInWorkspace, filepath.ToSlash(filepath.Clean(r))) {
+		if r, err := filepath.Rel(root, p); err == nil && slices.Contains(makeDirsInWorkspace, filepath.ToSlash(r)) {
+			// Made here, before the command and its quarantine check, so
+			// that it is not taken for something the command created.
+			if isDir(filepath.Dir(p)) {
+				_ = os.Mkdir(p, 0o755)
+			}
 			t.MakeDirs = append(t.MakeDirs, p)
 		}
 	}

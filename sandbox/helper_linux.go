@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
 	"syscall"
 
@@ -15,26 +16,34 @@ import (
 
 // HelperMain is `pincer sandbox-exec --spec JSON -- PROGRAM ARGS...`, the side of
 // the sandbox that runs inside the new process: pincer's Executor starts it
-// (in new namespaces when the policy asks), and it confines itself, then
-// replaces itself with PROGRAM (execve, same pid, so the Executor's process
-// group and timeout handling see the command itself). In order:
+// (in new namespaces when the policy asks), and it confines itself, then runs
+// PROGRAM. In order:
 //
 //  1. in a mount namespace of its own: read-only bind mounts for protected
-//     paths (see protectWithMounts), then a fresh chdir so that the working
-//     directory sees them;
+//     paths (see protectWithMounts), an empty read-only tmpfs (or /dev/null)
+//     over each hidden path, and — in a PID namespace too — a fresh /proc and
+//     the namespace's pid_max (the process limit, which binds root too); then
+//     a fresh chdir so that the working directory sees the mounts;
 //  2. in a network namespace of its own: the loopback device up;
-//  3. rlimits (CPU time, file size);
+//  3. rlimits (CPU time, file size, number of processes);
 //  4. Landlock (see applyLandlock), with the writable trees carved around the
 //     protected paths that no mount protects;
-//  5. capabilities dropped (a root helper keeps a container's default set;
-//     an unprivileged one keeps none), no_new_privs set;
-//  6. execve of PROGRAM, looked up in the PATH of its (already filtered)
-//     environment.
+//  5. every capability dropped (bounding, inheritable and ambient sets: a
+//     root command keeps none, so no mknod, no mount, no raw I/O),
+//     no_new_privs set;
+//  6. PROGRAM, looked up in the PATH of its (already filtered) environment:
+//     as PID 1 of a PID namespace the helper forks it as its only child,
+//     forwards the usual signals to it, reaps every orphan and, when the
+//     child ends, exits with its status (128+N for signal N) — the kernel
+//     then kills whatever else still runs in the namespace (a setsid or
+//     nohup background job). Outside a PID namespace the helper execs
+//     PROGRAM in its place (same pid).
 //
 // It returns only on failure, with ExitSetupFailed, ExitNotExecutable or
-// ExitNotFound and one line on stderr.
+// ExitNotFound and one line on stderr; as PID 1 it returns PROGRAM's status.
 func HelperMain(args []string, stderr io.Writer) int {
-	// Capability sets are per thread: do everything on the thread that execs.
+	// Capability sets are per thread: do everything on the thread that execs
+	// (or forks the command).
 	runtime.LockOSThread()
 	spec, argv, err := parseHelperArgs(args, stderr)
 	if err != nil {
@@ -55,12 +64,69 @@ func HelperMain(args []string, stderr io.Writer) int {
 		}
 		return helperFail(stderr, code, err)
 	}
+	if spec.PidNS && os.Getpid() == 1 {
+		return runAsInit(path, argv, stderr)
+	}
 	err = syscall.Exec(path, argv, os.Environ())
 	code := ExitNotExecutable
 	if errors.Is(err, fs.ErrNotExist) {
 		code = ExitNotFound
 	}
 	return helperFail(stderr, code, fmt.Errorf("executing %s: %w", path, err))
+}
+
+// forwardedSignals are the signals the PID-1 helper passes on to the command
+// (a process in the namespace gets no signal from outside that its init has
+// no handler for; pincer's timeout sends SIGTERM to the whole process group
+// anyway, then SIGKILL, which kills the helper and so the namespace).
+var forwardedSignals = []os.Signal{
+	syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH,
+}
+
+// runAsInit is step 6 as PID 1: fork and exec path (on this locked thread, so
+// the child gets its dropped capabilities and Landlock domain), forward
+// signals, reap, and return the child's status once it has ended.
+func runAsInit(path string, argv []string, stderr io.Writer) int {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwardedSignals...)
+	// Nobody in the namespace may ptrace the helper or read its memory (it
+	// still holds capabilities on its other threads).
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Env: os.Environ(), Files: []uintptr{0, 1, 2},
+	})
+	if err != nil {
+		code := ExitNotExecutable
+		if errors.Is(err, fs.ErrNotExist) {
+			code = ExitNotFound
+		}
+		return helperFail(stderr, code, fmt.Errorf("executing %s: %w", path, err))
+	}
+	go func() {
+		for s := range sigs {
+			_ = syscall.Kill(pid, s.(syscall.Signal))
+		}
+	}()
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return helperFail(stderr, ExitSetupFailed, fmt.Errorf("waiting for the command: %w", err))
+		}
+		if wpid != pid {
+			continue // an orphan re-parented to us
+		}
+		switch {
+		case ws.Exited():
+			return ws.ExitStatus()
+		case ws.Signaled():
+			return 128 + int(ws.Signal())
+		}
+	}
 }
 
 // confine applies steps 1 to 5 of HelperMain.
@@ -77,10 +143,28 @@ func confine(spec helperSpec) error {
 		if mounted, err = protectWithMounts(spec.Trees); err != nil {
 			return err
 		}
+		if err := hidePaths(spec.Hidden); err != nil {
+			return err
+		}
 		// The working directory still refers to the directory below the new
 		// mounts; look it up again so relative paths go through them.
 		if err := os.Chdir(wd); err != nil {
 			return err
+		}
+	}
+	if spec.PidNS && os.Getpid() == 1 {
+		// The Executor gives a PID namespace a mount namespace too.
+		if !spec.MountNS {
+			if err := makeMountsPrivate(); err != nil {
+				return err
+			}
+		}
+		if err := mountProc(); err != nil {
+			return err
+		}
+		if spec.MaxProcesses > 0 {
+			// Best effort: kernels before 6.14 have one pid_max for all.
+			_ = setNamespacePidMax(spec.MaxProcesses)
 		}
 	}
 	if spec.NetNS {
@@ -88,7 +172,7 @@ func confine(spec helperSpec) error {
 			return err
 		}
 	}
-	if err := applyRlimits(spec.CPUSeconds, spec.FileSize); err != nil {
+	if err := applyRlimits(spec.CPUSeconds, spec.FileSize, spec.MaxProcesses); err != nil {
 		return err
 	}
 	if spec.Landlock {
@@ -121,6 +205,21 @@ func probeInHelper(spec helperSpec, w io.Writer) {
 	}
 	if spec.NetNS {
 		fmt.Fprintln(w, "net:", okOr(loopbackUp()))
+	}
+	if spec.PidNS {
+		var err error
+		if os.Getpid() != 1 {
+			err = fmt.Errorf("the helper is pid %d, not 1", os.Getpid())
+		} else if spec.MountNS {
+			if err = mountProc(); err == nil {
+				if perr := setNamespacePidMax(defaultMaxProcesses); perr != nil {
+					fmt.Fprintln(w, "pidmax:", perr)
+				} else {
+					fmt.Fprintln(w, "pidmax: ok")
+				}
+			}
+		}
+		fmt.Fprintln(w, "pid:", okOr(err))
 	}
 }
 

@@ -85,7 +85,7 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 			rules = append(rules, landlock.RWFiles(g.path).IgnoreIfMissing())
 			continue
 		}
-		r := landlock.RWDirs(g.path).IgnoreIfMissing()
+		r := landlock.PathAccess(writableDirRights(abi), g.path).IgnoreIfMissing()
 		// "refer" (moving files between directories) exists from ABI 2 on; asking
 		// for it on ABI 1 would make best-effort mode drop Landlock altogether.
 		if abi >= 2 {
@@ -97,4 +97,18 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 		return fmt.Errorf("applying Landlock: %w", err)
 	}
 	return nil
+}
+
+// writableDirRights are the rights on a writable tree: everything RWDirs
+// grants (for this ABI) but creating character and block devices, which no
+// command needs and which would reach hardware past Landlock (without
+// CAP_MKNOD, which the helper drops too, mknod fails anyway).
+func writableDirRights(abi int) landlock.AccessFSSet {
+	r := landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir |
+		ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeDir |
+		ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo | ll.AccessFSMakeSym)
+	if abi >= 3 {
+		r |= landlock.AccessFSSet(ll.AccessFSTruncate)
+	}
+	return r
 }

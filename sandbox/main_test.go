@@ -1,13 +1,44 @@
 package sandbox
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"testing"
+	"time"
 )
 
 // TestMain lets this test binary be the sandbox helper: the Executor re-executes
-// it as `sandbox.test sandbox-exec --spec ... -- CMD`.
+// it as `sandbox.test sandbox-exec --spec ... -- CMD`. With
+// PINCER_SANDBOX_TEST_PARENT=DIR it is instead a stand-in for pincer (see
+// TestSandboxSurvivesNoKilledParent): it runs PINCER_SANDBOX_TEST_SCRIPT in
+// a sandbox over the workspace DIR and exits when the command does.
 func TestMain(m *testing.M) {
 	RunHelperIfRequested()
+	if dir := os.Getenv("PINCER_SANDBOX_TEST_PARENT"); dir != "" {
+		os.Exit(parentMain(dir, os.Getenv("PINCER_SANDBOX_TEST_SCRIPT")))
+	}
 	os.Exit(m.Run())
 }
+
+// parentMain runs script under DefaultPolicy in the workspace dir.
+func parentMain(dir, script string) int {
+	ws, err := NewWorkspace(dir)
+	if err != nil {
+		return 3
+	}
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	if os.Getenv("PINCER_SANDBOX_TEST_NOMOUNT") != "" {
+		e.probe = withoutMountNS
+	}
+	res, err := e.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", script}, Dir: dir, Timeout: time.Minute})
+	if err != nil {
+		fmt.Println(err)
+		return 4
+	}
+	fmt.Print(res.Output)
+	return res.ExitCode
+}
+
+// keep testing imported when no test uses it directly here.
+var _ = testing.Short

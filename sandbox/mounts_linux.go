@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -62,7 +63,25 @@ func protectWithMounts(trees []treeSpec) (map[string]bool, error) {
 			}
 			chain, missing, ok := componentChain(t.Path, p)
 			if !ok {
-				continue // a symlink on the way: carve
+				// The protected path itself a symlink (AGENTS.md -> CLAUDE.md):
+				// its target is protected on its own, and the Executor puts
+				// the link back if the command replaces it (see quarantine).
+				// A symlink further up: carve.
+				fi, err := os.Lstat(p)
+				if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+					continue
+				}
+				pc, pm, pok := componentChain(t.Path, filepath.Dir(p))
+				if !pok || pm {
+					continue
+				}
+				for _, c := range pc {
+					if err := pin(c); err != nil {
+						return nil, err
+					}
+				}
+				handled[p] = true
+				continue
 			}
 			if missing && slices.Contains(t.MakeDirs, p) && len(chain) > 0 &&
 				chain[len(chain)-1] == filepath.Dir(p) && isDir(filepath.Dir(p)) {
@@ -179,6 +198,56 @@ func loopbackUp() error {
 	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
 	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
 		return fmt.Errorf("loopback: bringing it up: %w", err)
+	}
+	return nil
+}
+
+// hidePaths covers each existing path of hidden: a directory with an empty,
+// read-only tmpfs, anything else (a file, a socket) with a read-only bind of
+// /dev/null. A symlink is followed: its target is covered. Mounts made here are
+// locked for any user namespace the command creates later, so it cannot
+// unmount them to look beneath.
+func hidePaths(hidden []string) error {
+	for _, p := range hidden {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue // nothing there to hide
+		}
+		if fi.IsDir() {
+			if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0700"); err != nil {
+				return fmt.Errorf("hiding %s: %w", p, err)
+			}
+			continue
+		}
+		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
+		if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// mountProc mounts a /proc of the helper's own PID namespace over /proc, so
+// that the command sees only the processes of its namespace (and cannot reach
+// other processes' /proc/PID/root, which would bypass the mounts above).
+func mountProc() error {
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting /proc: %w", err)
+	}
+	return nil
+}
+
+// setNamespacePidMax writes the PID namespace's own pid_max (Linux 6.14+), so
+// that at most n processes can exist in it at once — the process limit that
+// also binds root, for whom the kernel ignores RLIMIT_NPROC.
+func setNamespacePidMax(n int) error {
+	// pid_max counts pid numbers, 1 (the helper) included; the kernel's
+	// minimum is 301.
+	v := max(n+1, 301)
+	if err := os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(v)), 0); err != nil {
+		return fmt.Errorf("setting pid_max: %w", err)
 	}
 	return nil
 }

@@ -15,10 +15,39 @@ const (
 	DefaultFileSizeLimit int64 = 1 << 30
 )
 
-// DefaultReadOnlyInWorkspace are the paths, relative to each workspace root, that
-// commands may read but not change: git hooks (which would run outside the
-// sandbox on the user's next commit) and pincer's own project settings.
-var DefaultReadOnlyInWorkspace = []string{".git/hooks", ".pincer"}
+// DefaultMaxProcesses is how many processes a command may have at once (the
+// PID namespace's pid_max, and RLIMIT_NPROC for a non-root uid).
+const DefaultMaxProcesses = 4096
+
+// defaultMaxProcesses is what the probe tries.
+const defaultMaxProcesses = DefaultMaxProcesses
+
+// ProtectedInWorkspace are the paths, relative to each workspace root and added
+// directory, that sandboxed commands may read but never change, create,
+// remove or rename: what runs code or grants permissions outside the sandbox
+// later (git's executable configuration and hooks, pincer's and other agents'
+// and editors' settings, direnv) and the instruction files models obey. The
+// same list as core/permission's (a test there checks). Shapes: a trailing "/"
+// is a directory (everything beneath it too); "*" matches one path element,
+// "**" any number of them (submodules nest); "config*" is config and
+// config.worktree. Git's objects, refs, index, HEAD and logs stay writable, so
+// `git add` and `git commit` work.
+var ProtectedInWorkspace = []string{
+	".git/config", ".git/config.worktree", ".git/hooks/", ".git/info/",
+	".git/modules/**/config", ".git/modules/**/hooks/", ".git/modules/**/info/",
+	".git/worktrees/*/config*",
+	".pincer/", ".claude/", ".mcp.json", ".envrc", ".vscode/", ".idea/",
+	"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md",
+}
+
+// DefaultReadOnlyInWorkspace is ProtectedInWorkspace, the default of
+// Policy.ReadOnlyInWorkspace.
+var DefaultReadOnlyInWorkspace = ProtectedInWorkspace
+
+// makeDirsInWorkspace are the protected directories the sandbox creates (empty)
+// when missing but their parent exists, so that they can be bind-mounted
+// read-only; the other missing protected paths are guarded by quarantine.
+var makeDirsInWorkspace = []string{".git/hooks", ".git/info", ".pincer"}
 
 // Policy says how commands are confined. The zero value runs commands with the
 // environment allowlist, in their own session and process group, with the
@@ -39,9 +68,22 @@ type Policy struct {
 	// protects nothing (and lets the whole workspace be written even where no
 	// mount namespace is available).
 	ReadOnlyInWorkspace []string
-	// Network allows network access. When false, commands run in a new network
-	// namespace with only a loopback device of their own.
+	// Network allows network access. When false (the default, as Codex's
+	// workspace-write mode), commands run in a new network namespace with only
+	// a loopback device of their own, and a command that fails for lack of
+	// network gets a hint (NetworkHint) in Result.Notice.
 	Network bool
+	// MaxProcesses bounds how many processes a command may have at once. Zero
+	// means DefaultMaxProcesses; negative means no limit.
+	MaxProcesses int
+	// HiddenPaths are paths (absolute, or "~/..." for the home directory)
+	// commands must not see, besides DefaultHiddenPaths: each is covered with
+	// an empty read-only tmpfs (a directory) or /dev/null (a file). Needs a
+	// mount namespace.
+	HiddenPaths []string
+	// QuarantineDir is where protected paths a command created are moved;
+	// "" means DefaultQuarantineDir().
+	QuarantineDir string
 	// EnvAllow names extra environment variables commands inherit from pincer's
 	// environment, besides DefaultEnvAllow. A name ending in "*" is a prefix.
 	EnvAllow []string
@@ -60,9 +102,21 @@ type Policy struct {
 }
 
 // DefaultPolicy is the policy of a normal session: the OS sandbox on, network
-// allowed, default limits and protected paths.
+// cut, default limits, protected and hidden paths. Only the user's own config
+// (`[sandbox] network = true`) or --allow-network turns the network on.
 func DefaultPolicy() Policy {
-	return Policy{Enabled: true, Network: true}
+	return Policy{Enabled: true}
+}
+
+// maxProcesses returns the process limit, 0 meaning none.
+func (p Policy) maxProcesses() int {
+	switch {
+	case p.MaxProcesses == 0:
+		return DefaultMaxProcesses
+	case p.MaxProcesses < 0:
+		return 0
+	}
+	return p.MaxProcesses
 }
 
 // readOnly returns the protected workspace-relative paths in effect.

@@ -21,6 +21,14 @@ type Report struct {
 	// MountNamespaceError says why not.
 	MountNamespace      bool
 	MountNamespaceError string
+	// PIDNamespace reports whether commands can run in a PID namespace of
+	// their own (the helper as its PID 1), which ends every process of a
+	// command with the command; PIDNamespaceError says why not.
+	PIDNamespace      bool
+	PIDNamespaceError string
+	// NamespacePidMax reports whether the PID namespace's own pid_max can be
+	// set (Linux 6.14+): the process limit that binds root too.
+	NamespacePidMax bool
 	// UserNamespace is set when the namespaces above are created inside a user
 	// namespace (pincer is not root, or root without CAP_SYS_ADMIN).
 	UserNamespace bool
@@ -37,7 +45,8 @@ type Report struct {
 //	landlock: ABI 7
 //	network namespace: yes
 //	mount namespace: yes
-//	rlimits: yes (CPU time, file size)
+//	pid namespace: yes (background processes end with their command; ...)
+//	rlimits: yes (CPU time, file size, processes)
 func (r Report) String() string {
 	var b strings.Builder
 	if r.LandlockABI > 0 {
@@ -59,8 +68,17 @@ func (r Report) String() string {
 	} else {
 		fmt.Fprintf(&b, "mount namespace: no (%s)\n", orUnknown(r.MountNamespaceError))
 	}
+	if r.PIDNamespace {
+		lim := "process limit: RLIMIT_NPROC only, which root ignores"
+		if r.NamespacePidMax {
+			lim = "process limit: the namespace's pid_max"
+		}
+		fmt.Fprintf(&b, "pid namespace: yes%s (background processes end with their command; %s)\n", via, lim)
+	} else {
+		fmt.Fprintf(&b, "pid namespace: no (%s)\n", orUnknown(r.PIDNamespaceError))
+	}
 	if r.Rlimits {
-		b.WriteString("rlimits: yes (CPU time, file size)\n")
+		b.WriteString("rlimits: yes (CPU time, file size, processes)\n")
 	} else {
 		b.WriteString("rlimits: no\n")
 	}

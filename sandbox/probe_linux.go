@@ -60,47 +60,64 @@ func probeNow(helper []string) Report {
 	// Root creates namespaces directly; an unprivileged pincer (or root in a
 	// container without CAP_SYS_ADMIN) through a user namespace.
 	root := os.Geteuid() == 0
-	mountRes, netRes := "", ""
+	var v verdicts
 	if root {
-		mountRes, netRes = probeNamespaces(helper, false)
+		v = probeNamespaces(helper, false)
 	}
-	if !root || mountRes != "ok" || netRes != "ok" {
-		m, n := probeNamespaces(helper, true)
-		if !root || (m == "ok" && n == "ok") {
-			mountRes, netRes, r.UserNamespace = m, n, true
+	if !root || !v.allOK() {
+		u := probeNamespaces(helper, true)
+		if !root || u.allOK() {
+			v, r.UserNamespace = u, true
 		}
 	}
-	r.MountNamespace = mountRes == "ok"
+	r.MountNamespace = v.mount == "ok"
 	if !r.MountNamespace {
-		r.MountNamespaceError = mountRes
+		r.MountNamespaceError = v.mount
 	}
-	r.NetNamespace = netRes == "ok"
+	r.NetNamespace = v.net == "ok"
 	if !r.NetNamespace {
-		r.NetNamespaceError = netRes
+		r.NetNamespaceError = v.net
 	}
+	r.PIDNamespace = v.pid == "ok"
+	if !r.PIDNamespace {
+		r.PIDNamespaceError = v.pid
+	}
+	r.NamespacePidMax = v.pidMax == "ok"
 	return r
 }
 
-// probeNamespaces returns the verdicts ("ok" or the reason) on mount and
-// network namespaces: both in one start of the helper, and only when that
-// fails, each on its own to tell which one is missing.
-func probeNamespaces(helper []string, userNS bool) (mount, net string) {
-	mount, net, err := runProbe(helper, syscall.CLONE_NEWNS|syscall.CLONE_NEWNET, userNS)
-	if err != nil {
-		mount, _, _ = runProbe(helper, syscall.CLONE_NEWNS, userNS)
-		_, net, _ = runProbe(helper, syscall.CLONE_NEWNET, userNS)
+// verdicts are a probe's answers: "ok" or the reason, per namespace.
+type verdicts struct{ mount, net, pid, pidMax string }
+
+func (v verdicts) allOK() bool { return v.mount == "ok" && v.net == "ok" && v.pid == "ok" }
+
+// probeNamespaces returns the verdicts on mount, network and PID namespaces:
+// all in one start of the helper, and only when that fails, each on its own to
+// tell which one is missing.
+func probeNamespaces(helper []string, userNS bool) verdicts {
+	all := uintptr(syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID)
+	v, err := runProbe(helper, all, userNS)
+	if err != nil || !v.allOK() {
+		m, _ := runProbe(helper, syscall.CLONE_NEWNS, userNS)
+		n, _ := runProbe(helper, syscall.CLONE_NEWNET, userNS)
+		p, _ := runProbe(helper, syscall.CLONE_NEWNS|syscall.CLONE_NEWPID, userNS)
+		if p.pid != "ok" {
+			p, _ = runProbe(helper, syscall.CLONE_NEWPID, userNS)
+		}
+		v = verdicts{mount: m.mount, net: n.net, pid: p.pid, pidMax: p.pidMax}
 	}
-	return mount, net
+	return v
 }
 
 // runProbe starts the helper in probe mode in the namespaces of flags and
 // returns its verdict on each ("ok" or the reason), or an error when it could
 // not even start.
-func runProbe(helper []string, flags uintptr, userNS bool) (mount, net string, err error) {
-	spec := helperSpec{Probe: true, MountNS: flags&syscall.CLONE_NEWNS != 0, NetNS: flags&syscall.CLONE_NEWNET != 0}
+func runProbe(helper []string, flags uintptr, userNS bool) (verdicts, error) {
+	spec := helperSpec{Probe: true, MountNS: flags&syscall.CLONE_NEWNS != 0,
+		NetNS: flags&syscall.CLONE_NEWNET != 0, PidNS: flags&syscall.CLONE_NEWPID != 0}
 	tail, err := helperArgs(spec, nil)
 	if err != nil {
-		return "", "", err
+		return verdicts{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
@@ -111,20 +128,20 @@ func runProbe(helper []string, flags uintptr, userNS bool) (mount, net string, e
 	out, runErr := cmd.CombinedOutput()
 	if cmd.ProcessState == nil {
 		reason := fmt.Sprintf("cannot create it: %v", runErr)
-		return reason, reason, runErr
+		return verdicts{reason, reason, reason, reason}, runErr
 	}
-	mount, net = errNoHelperOutput.Error(), errNoHelperOutput.Error()
+	none := errNoHelperOutput.Error()
+	v := verdicts{none, none, none, none}
 	for _, line := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(line, "mount: "); ok {
-			mount = v
-		}
-		if v, ok := strings.CutPrefix(line, "net: "); ok {
-			net = v
+		for prefix, dst := range map[string]*string{"mount: ": &v.mount, "net: ": &v.net, "pid: ": &v.pid, "pidmax: ": &v.pidMax} {
+			if val, ok := strings.CutPrefix(line, prefix); ok {
+				*dst = val
+			}
 		}
 	}
-	if runErr != nil && mount == errNoHelperOutput.Error() {
-		mount = fmt.Sprintf("the helper failed: %v: %s", runErr, strings.TrimSpace(string(out)))
-		net = mount
+	if runErr != nil && v.mount == none && v.net == none && v.pid == none {
+		msg := fmt.Sprintf("the helper failed: %v: %s", runErr, strings.TrimSpace(string(out)))
+		v = verdicts{msg, msg, msg, msg}
 	}
-	return mount, net, nil
+	return v, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -110,6 +111,13 @@ func Run(ctx context.Context, c Command) (Result, error) {
 
 	if c.prepare != nil {
 		c.prepare(cmd)
+	}
+	if cmd.SysProcAttr.Pdeathsig != 0 {
+		// The parent-death signal fires when the thread that forked the child
+		// exits, not the process: keep this goroutine on its thread until the
+		// command is over, so that the thread lives exactly as long as needed.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 	}
 
 	start := time.Now()

@@ -11,10 +11,12 @@ import (
 const cpuHardGrace = 5
 
 // applyRlimits lowers RLIMIT_CPU to cpuSeconds (soft; hard a few seconds later)
-// and RLIMIT_FSIZE to fileSize bytes, for the helper and so for everything it
-// executes. Zero leaves a limit alone; a limit is never raised above its current
+// RLIMIT_FSIZE to fileSize bytes and RLIMIT_NPROC to maxProcs, for the helper
+// and so for everything it executes. RLIMIT_NPROC counts all processes of the
+// uid (also those outside the sandbox) and the kernel never applies it to
+// root; the PID namespace's pid_max (setNamespacePidMax) is what bounds root. Zero leaves a limit alone; a limit is never raised above its current
 // hard value.
-func applyRlimits(cpuSeconds uint64, fileSize int64) error {
+func applyRlimits(cpuSeconds uint64, fileSize int64, maxProcs int) error {
 	if cpuSeconds > 0 {
 		if err := lowerRlimit(unix.RLIMIT_CPU, cpuSeconds, cpuSeconds+cpuHardGrace); err != nil {
 			return fmt.Errorf("setting the CPU time limit: %w", err)
@@ -23,6 +25,11 @@ func applyRlimits(cpuSeconds uint64, fileSize int64) error {
 	if fileSize > 0 {
 		if err := lowerRlimit(unix.RLIMIT_FSIZE, uint64(fileSize), uint64(fileSize)); err != nil {
 			return fmt.Errorf("setting the file size limit: %w", err)
+		}
+	}
+	if maxProcs > 0 {
+		if err := lowerRlimit(unix.RLIMIT_NPROC, uint64(maxProcs), uint64(maxProcs)); err != nil {
+			return fmt.Errorf("setting the process limit: %w", err)
 		}
 	}
 	return nil

@@ -41,6 +41,17 @@ type helperSpec struct {
 	// NetNS says the helper runs in a network namespace of its own: it brings
 	// the loopback device up.
 	NetNS bool `json:"netNS,omitempty"`
+	// PidNS says the helper runs as PID 1 of a PID namespace of its own: it
+	// forks the command and waits (see runAsInit), and, with MountNS, mounts a
+	// fresh /proc.
+	PidNS bool `json:"pidNS,omitempty"`
+	// MaxProcesses bounds the number of processes: the PID namespace's pid_max
+	// (which binds root too) and RLIMIT_NPROC (per uid, not enforced for root).
+	// 0 leaves both alone.
+	MaxProcesses int `json:"maxProcesses,omitempty"`
+	// Hidden are absolute paths the helper covers, in its mount namespace, with
+	// an empty read-only tmpfs (directories) or /dev/null (files).
+	Hidden []string `json:"hidden,omitempty"`
 	// DenyTCP blocks TCP connect and bind with Landlock (the fallback when no
 	// network namespace is available).
 	DenyTCP bool `json:"denyTCP,omitempty"`

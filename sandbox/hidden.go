@@ -1,0 +1,153 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// HomeSecrets are the paths, relative to the home directory, that hold
+// credentials and are hidden from every sandboxed command: SSH, cloud and
+// cluster credentials, GnuPG, netrc, Docker's and forges' tokens, git's
+// credential store, the desktop keyring and pass.
+var HomeSecrets = []string{
+	".ssh", ".aws", ".gnupg", ".netrc", ".docker", ".kube",
+	".config/gh", ".config/hub", ".git-credentials", ".config/git/credentials",
+	".config/gcloud", ".azure", ".local/share/keyrings", ".password-store",
+	".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
+}
+
+// PincerDirs returns pincer's own directories, which sandboxed commands must
+// not see (the encrypted secrets and their key, the store, the store daemon's
+// socket and token), resolved from getenv as pincer resolves them: the config
+// dir ($PINCER_HOME, else $XDG_CONFIG_HOME/pincer, else ~/.config/pincer),
+// the data dir ($PINCER_HOME/data, else $XDG_DATA_HOME/pincer, else
+// ~/.local/share/pincer) and the run dir ($PINCER_HOME/run, else
+// $XDG_RUNTIME_DIR/pincer), plus the run dir's fallback $TMPDIR/pincer-<uid>.
+func PincerDirs(getenv func(string) string, home string) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && filepath.IsAbs(p) && !slices.Contains(out, p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	if h := getenv("PINCER_HOME"); h != "" {
+		add(h)
+	} else {
+		if x := getenv("XDG_CONFIG_HOME"); x != "" {
+			add(filepath.Join(x, "pincer"))
+		} else if home != "" {
+			add(filepath.Join(home, ".config", "pincer"))
+		}
+		if x := getenv("XDG_DATA_HOME"); x != "" {
+			add(filepath.Join(x, "pincer"))
+		} else if home != "" {
+			add(filepath.Join(home, ".local", "share", "pincer"))
+		}
+		if x := getenv("XDG_RUNTIME_DIR"); x != "" {
+			add(filepath.Join(x, "pincer"))
+		}
+	}
+	tmp := getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	add(filepath.Join(tmp, fmt.Sprintf("pincer-%d", os.Getuid())))
+	return out
+}
+
+// DefaultQuarantineDir is where the sandbox moves protected paths a command
+// created: the "quarantine" directory of pincer's data dir (see PincerDirs),
+// "" when there is no home directory.
+func DefaultQuarantineDir() string {
+	if h := os.Getenv("PINCER_HOME"); h != "" {
+		return filepath.Join(h, "data", "quarantine")
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "pincer", "quarantine")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share", "pincer", "quarantine")
+	}
+	return ""
+}
+
+// DefaultHiddenPaths returns what every sandboxed command has hidden, from
+// pincer's environment: PincerDirs and HomeSecrets under $HOME (and under
+// $XDG_CONFIG_HOME for the ".config/..." ones). Absolute and clean; some may
+// not exist. `pincer doctor` lists them.
+func DefaultHiddenPaths() []string {
+	home, _ := os.UserHomeDir()
+	out := PincerDirs(os.Getenv, home)
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	for _, rel := range HomeSecrets {
+		if home != "" {
+			out = append(out, filepath.Join(home, rel))
+		}
+		if sub, ok := strings.CutPrefix(rel, ".config/"); ok && xdg != "" {
+			out = append(out, filepath.Join(xdg, sub))
+		}
+	}
+	return dedupe(out)
+}
+
+// dedupe returns paths without repeats, in order.
+func dedupe(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hiddenFor turns the hidden paths into what the helper mounts over: each
+// existing path, resolved; one that holds a path that must stay visible (a
+// workspace root, the working directory) is replaced by its entries except the
+// one on the way there, recursively; one inside a visible path stays (it is
+// hidden within the workspace). Paths that do not exist are dropped.
+func hiddenFor(hidden, visible []string) []string {
+	var out []string
+	var walk func(p string, depth int)
+	walk = func(p string, depth int) {
+		if slices.Contains(visible, p) {
+			return // the workspace itself inside a hidden dir: stays visible
+		}
+		if !slices.ContainsFunc(visible, func(v string) bool { return within(p, v) }) {
+			out = append(out, p)
+			return
+		}
+		if depth > 8 {
+			return
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			child := filepath.Join(p, e.Name())
+			if e.Type()&os.ModeSymlink != 0 {
+				real, err := filepath.EvalSymlinks(child)
+				if err != nil {
+					continue
+				}
+				child = real
+			}
+			walk(child, depth+1)
+		}
+	}
+	for _, h := range hidden {
+		if h == "" || !filepath.IsAbs(h) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(h)
+		if err != nil || real == "/" {
+			continue
+		}
+		walk(real, 0)
+	}
+	return dedupe(out)
+}

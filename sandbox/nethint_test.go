@@ -1,0 +1,43 @@
+package sandbox
+
+import "testing"
+
+func TestNetworkHint(t *testing.T) {
+	tests := []struct {
+		out  string
+		code int
+		hint bool
+	}{
+		{"curl: (6) Could not resolve host: example.com", 6, true},
+		{"fatal: unable to access 'https://h/r.git/': Could not resolve host: h", 128, true},
+		{"ssh: Could not resolve hostname h: Temporary failure in name resolution", 255, true},
+		{"wget: unable to resolve host address 'h'", 4, true},
+		{"go: downloading x\ndial tcp: lookup proxy.example on 127.0.0.53:53: dial udp 127.0.0.53:53: connect: network is unreachable", 1, true},
+		{"Get \"https://h/\": dial tcp: lookup h: no such host", 1, true},
+		{"npm ERR! code EAI_AGAIN\nnpm ERR! request to https://r/ failed, reason: getaddrinfo EAI_AGAIN r", 1, true},
+		{"npm error code ENOTFOUND", 1, true},
+		{"socket.gaierror: [Errno -3] Temporary failure in name resolution", 1, true},
+		{"urllib3 ... Failed to establish a new connection: [Errno 101] Network is unreachable", 1, true},
+		{"connect: Network is unreachable", 1, true},
+		{"curl: (7) Failed to connect to 93.184.216.34 port 443 after 0 ms: Connection refused", 7, true},
+		{"dial tcp 10.0.0.5:5432: connect: connection refused", 1, true},
+		{"error: failed to resolve address for github.com", 101, true},
+		// Loopback refusals, successes and unrelated failures: no hint.
+		{"curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused", 7, false},
+		{"dial tcp 127.0.0.1:5432: connect: connection refused", 1, false},
+		{"dial tcp [::1]:80: connect: connection refused", 1, false},
+		{"Could not resolve host: example.com", 0, false},
+		{"FAIL: TestAdd (0.00s)\n    tiny_test.go:5: bad sum", 1, false},
+		{"bash: foo: command not found", 127, false},
+		{"", 1, false},
+	}
+	for _, tt := range tests {
+		got := NetworkHint(tt.out, tt.code) != ""
+		if got != tt.hint {
+			t.Errorf("NetworkHint(%q, %d) hint = %v, want %v", tt.out, tt.code, got, tt.hint)
+		}
+	}
+	if NetworkHint("Could not resolve host: x", 6) != NetworkHintText {
+		t.Error("wrong text")
+	}
+}
