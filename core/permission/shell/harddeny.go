@@ -40,7 +40,8 @@ import (
 //     httpie xh nc ...) whose output feeds an interpreter, as Analyze
 //     reports it (`curl ... | sh`, `wget -O- ... | sudo bash`,
 //     `bash <(curl ...)`, `sh -c "$(curl ...)"`, `source <(wget ...)`,
-//     `curl ... | python3`);
+//     `curl ... | python3`), or that saves a file a later command of the
+//     line runs (`curl -o i.sh URL && bash i.sh`, `wget URL/x; ./x`);
 //   - a fork bomb (a function calling itself in a pipeline or in the
 //     background, as found by Analyze);
 //   - chmod, chown or chgrp -R/--recursive of / (any mode, not just 777);
@@ -54,6 +55,9 @@ func HardDeny(a Analysis, env Env) (reason string, denied bool) {
 		if reason, denied := hardDenyCommand(c, env); denied {
 			return reason, true
 		}
+	}
+	if reason, denied := downloadedThenRun(a, env); denied {
+		return reason, true
 	}
 	for _, r := range a.Risks {
 		if strings.HasPrefix(r, riskForkBomb) {
