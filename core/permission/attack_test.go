@@ -563,6 +563,8 @@ var forcedDeletes = []string{
 	"rm -rf $D", `rm -f "$X"`, "cd /tmp && rm -rf x", "sudo rm -rf /opt/x", "rm -rf -- /tmp/x", "rm -rf ~/x",
 	"rm -rf /w/../x", "rm -rfv /srv/x", "rm --recursive --force /tmp/x", "rm -f a.go /tmp/x", "nice rm -rf /tmp/x",
 	"rm -rf *", "rm -rf ./$D/",
+	"find /tmp/x -delete", "find .. -name '*.o' -delete", "find /tmp/x -exec rm -rf {} +", "find ../x -exec rm -f {} \\;",
+	"ls | xargs rm -f", "echo /tmp/x | xargs rm -rf", "find /tmp -name x | xargs -0 rm -f",
 }
 
 func TestAttackForcedDeletes(t *testing.T) {
@@ -571,7 +573,8 @@ func TestAttackForcedDeletes(t *testing.T) {
 		as = append(as, attack{ModeBypass, RuleSet{}, bash(cmd)})
 	}
 	countAllowed(t, "class 12 forced deletes in bypass", as)
-	for _, cmd := range []string{"rm -rf build", "rm -f a.o b.o", "rm -rf /w/tmp", "rm /tmp/x", "rm -r /tmp/x"} {
+	for _, cmd := range []string{"rm -rf build", "rm -f a.o b.o", "rm -rf /w/tmp", "rm /tmp/x", "rm -r /tmp/x",
+		"find . -name '*.pyc' -delete", "find build -exec rm -f {} +", "find . -name x -exec rm -rf {} \\;"} {
 		if d := Evaluate(ModeBypass, RuleSet{}, bash(cmd)); d.Behavior != Allow {
 			t.Errorf("%q = %+v", cmd, d)
 		}

@@ -343,3 +343,126 @@ func runnerForms(c shell.Command, lists [][]string) ([][]string, string) {
 	}
 	return lists, opaque
 }
+
+// mayExpand reports whether w, a word of a command that is not literal (given
+// as source text), may expand to something else: a parameter, substitution,
+// glob, brace, tilde or quote.
+func mayExpand(w string) bool { return strings.ContainsAny(w, "$`*?[{~\\\"'") }
+
+// couldMatch reports whether a Bash rule could match a command once its
+// non-literal words expand (issue 10, class 11: `git $(echo push) origin` may be
+// `git push`): the rule's words before its first wildcard, compared word by word
+// with lists' words, where a word that may expand matches any rule word and,
+// since it may expand to several words, everything after it. Only commands
+// that are not literal are looked at this way.
+func couldMatch(r Rule, c shell.Command, lists [][]string) bool {
+	if c.Literal || r.Tool != "Bash" || r.Specifier == "" {
+		return false
+	}
+	spec := strings.TrimSuffix(r.Specifier, ":*")
+	if i := strings.IndexByte(spec, '*'); i >= 0 {
+		spec = spec[:i]
+	}
+	want := strings.Fields(spec)
+	if len(want) == 0 {
+		return false
+	}
+	for _, l := range lists {
+		for i := 0; i <= len(l); i++ {
+			if i == len(want) {
+				return true // the rule's fixed words all matched
+			}
+			if i == len(l) {
+				break
+			}
+			if mayExpand(l[i]) {
+				return true
+			}
+			if l[i] != want[i] && !(i == 0 && programName(l[i]) == want[i]) {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// gitAliasForms returns the commands git aliases given on its command line
+// would run (`git -c alias.p=push p` is `git push`), and why git's subcommand
+// is unknown when an alias runs a shell command or aliases come from the
+// environment (GIT_CONFIG_* assignments, --config-env).
+func gitAliasForms(c shell.Command, lists [][]string) ([][]string, string) {
+	var out [][]string
+	opaque := ""
+	for _, a := range c.Assigns {
+		if strings.HasPrefix(a, "GIT_CONFIG") {
+			opaque = "git's configuration (its aliases) comes from the environment"
+		}
+	}
+	for _, l := range lists {
+		g, ok := shell.ParseGit(l)
+		if !ok {
+			continue
+		}
+		for i, w := range g.Globals {
+			v := w
+			if w == "-c" && i+1 < len(g.Globals) {
+				v = g.Globals[i+1]
+			}
+			if strings.HasPrefix(w, "--config-env") {
+				opaque = "git's configuration (its aliases) comes from the environment"
+			}
+			name, val, ok := strings.Cut(v, "=")
+			alias, isAlias := strings.CutPrefix(strings.ToLower(name), "alias.")
+			if !ok || !isAlias || alias != strings.ToLower(g.Sub) {
+				continue
+			}
+			if strings.HasPrefix(val, "!") {
+				for _, n := range shell.Analyze(val[1:]).Commands {
+					if len(n.Words) > 0 && n.Program() == "" {
+						opaque = "a git alias runs a command whose program is not literal"
+					}
+					out = append(out, n.Forms()...)
+				}
+				continue
+			}
+			out = append(out, append(append([]string{"git"}, strings.Fields(val)...), g.Rest...))
+		}
+	}
+	return out, opaque
+}
+
+// findDeleteTargets returns the starting points of `find ... -delete` (its
+// paths, "." when none), or nil when c does not delete with find.
+func findDeleteTargets(lists [][]string) []string {
+	for _, l := range lists {
+		if programName(l[0]) == "find" && slices.Contains(l[1:], "-delete") {
+			return findStartPaths([][]string{l})
+		}
+	}
+	return nil
+}
+
+// findStartPaths returns the starting points of a find command (its paths
+// before the first expression, "." when none), or nil when c is not find.
+func findStartPaths(lists [][]string) []string {
+	for _, l := range lists {
+		if programName(l[0]) != "find" {
+			continue
+		}
+		var paths []string
+		for _, a := range l[1:] {
+			if a == "-H" || a == "-L" || a == "-P" {
+				continue
+			}
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
+				break
+			}
+			paths = append(paths, a)
+		}
+		if len(paths) == 0 {
+			paths = []string{"."}
+		}
+		return paths
+	}
+	return nil
+}

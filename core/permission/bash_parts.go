@@ -182,8 +182,19 @@ func buildParts(a shell.Analysis, in Input) []bashPart {
 		cwd.unknown = true
 	}
 	parts := make([]bashPart, 0, len(a.Commands))
+	var findStarts []target // the starting points of the latest find
 	for _, c := range a.Commands {
-		parts = append(parts, newPart(c, cwd))
+		p := newPart(c, cwd)
+		if c.Origin == "find -exec" && p.isForced && findStarts != nil {
+			p.forced = findStarts // rm -rf {} removes what find finds below them
+		}
+		if starts := findStartPaths(p.lists); starts != nil {
+			findStarts = findStarts[:0:0]
+			for _, w := range starts {
+				findStarts = append(findStarts, target{word: w, paths: cwd.resolve(w, wordLiteral(c, w))})
+			}
+		}
+		parts = append(parts, p)
 		cwd.follow(c)
 	}
 	return parts
@@ -201,6 +212,11 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 	p.lists = c.Forms()
 	var runnerOpaque string
 	p.lists, runnerOpaque = runnerForms(c, p.lists)
+	aliases, aliasOpaque := gitAliasForms(c, p.lists)
+	p.lists = append(p.lists, aliases...)
+	if runnerOpaque == "" {
+		runnerOpaque = aliasOpaque
+	}
 	p.forms = ruleForms(c, p.lists, p.forms)
 	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
 	if p.opaque == "" {
@@ -262,7 +278,17 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 			}
 		}
 	}
-	if forcedDelete(p.lists) {
+	if fd := findDeleteTargets(p.lists); fd != nil {
+		p.isForced = true
+		for _, w := range fd {
+			p.forced = append(p.forced, target{word: w, paths: cwd.resolve(w, wordLiteral(c, w))})
+		}
+	}
+	if forcedDelete(p.lists) && (c.Origin == "find -exec" || c.Origin == "xargs") {
+		// the files come from find or from standard input: unknown here
+		p.isForced = true
+		p.forced = append(p.forced, target{word: "the files " + c.Origin + " passes it"})
+	} else if forcedDelete(p.lists) {
 		p.isForced = true
 		for _, l := range p.lists {
 			if programName(l[0]) == "rm" {

@@ -116,6 +116,11 @@ func restrictive(b Behavior, mode Mode, rules []Rule, raw string, parts []bashPa
 		if r, ok := firstBashRule(rules); ok && p.opaque != "" {
 			return found(r, fmt.Sprintf("`%s` (%s, so it may be anything)", shorten(p.full), p.opaque))
 		}
+		for _, r := range rules {
+			if couldMatch(r, p.cmd, p.lists) {
+				return found(r, fmt.Sprintf("`%s` (a word that is not literal may make it match)", shorten(p.full)))
+			}
+		}
 		for _, t := range append(append([]target{}, p.writes...), p.fileArgs...) {
 			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, t.paths)); ok {
 				return found(r, fmt.Sprintf("writing %s", t.word))
