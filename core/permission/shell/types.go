@@ -34,7 +34,9 @@ type Command struct {
 	// looked-through `env`).
 	Assigns []string
 	// Wrappers lists the wrappers looked through, outermost first: timeout
-	// nice nohup time stdbuf command env (their own options and args dropped).
+	// nice nohup time stdbuf command builtin env (their own options and args
+	// dropped). sudo, doas, pkexec and exec are not looked through here (a
+	// rule must allow `sudo ...` itself); Forms and HardDeny look through them.
 	Wrappers []string
 	// Literal reports that the command is exactly its text, with nothing
 	// evaluated: the command name, every argument, every assignment
