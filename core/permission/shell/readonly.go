@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // ReadOnly reports whether c is in the built-in read-only set that needs
 // no approval in any mode, like Claude Code's read-only command list, and
@@ -32,7 +35,9 @@ import "strings"
 // bare name (./ls or /tmp/ls may be anything). A command with a write
 // redirect is not read-only, except to the targets HarmlessTarget accepts;
 // neither is one with an assignment to a name that is not harmless (see
-// harmlessAssign: PATH=, LD_PRELOAD=, PAGER= ... change what runs).
+// harmlessAssign: PATH=, LD_PRELOAD=, PAGER= ... change what runs), nor
+// one with any redirection, read or write, to bash's network paths
+// (NetworkTarget: `cat < /dev/tcp/host/80` opens a connection).
 // Wrappers (timeout, nice, ...) are fine.
 //
 // git's configuration can still make these subcommands run helpers
@@ -45,7 +50,7 @@ func ReadOnly(c Command) bool {
 		return false
 	}
 	for _, r := range c.Redirects {
-		if r.Write && !(r.Literal && HarmlessTarget(r.Target)) {
+		if r.Write && !(r.Literal && HarmlessTarget(r.Target)) || NetworkTarget(r.Target) {
 			return false
 		}
 	}
@@ -143,4 +148,15 @@ func isCluster(a, set string) bool {
 		}
 	}
 	return true
+}
+
+// NetworkTarget reports whether a redirection target is one of the paths
+// bash itself turns into a network connection: /dev/tcp/HOST/PORT and
+// /dev/udp/HOST/PORT (after filepath.Clean).
+func NetworkTarget(p string) bool {
+	if !filepath.IsAbs(p) {
+		return false
+	}
+	c := filepath.Clean(p)
+	return strings.HasPrefix(c, "/dev/tcp/") || strings.HasPrefix(c, "/dev/udp/")
 }

@@ -153,6 +153,11 @@ func TestReadOnlyRedirectTargets(t *testing.T) {
 		{"echo x > dev/null", false},
 		{"> /dev/fd/../../x", false},
 		{"{ echo x; } > /dev/fd/../x", false},
+		{"cat < /dev/tcp/example/80", false},
+		{"cat < /dev/./tcp/h/80", false},
+		{"cat 0< /dev/udp/h/53", false},
+		{"echo x > /dev/tcp/h/80", false},
+		{"cat /dev/tcp/h/80", true}, // cat opens a file that does not exist
 		{"echo x > /dev/./null", true},
 		{"echo x > //dev//null", true},
 		{"echo x 2>&1 >&2 3>&-", true},
