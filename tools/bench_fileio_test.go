@@ -40,3 +40,33 @@ func BenchmarkWriteTool(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGrepContent is one Grep call in content mode over 300 files of 200
+// lines, 30 of which match, per backend (ripgrep when installed).
+func BenchmarkGrepContent(b *testing.B) {
+	env, root := newTestEnv(b)
+	for i := range 300 {
+		content := ""
+		for j := range 200 {
+			content += fmt.Sprintf("line %d of file %d\n", j, i)
+		}
+		if i%10 == 0 {
+			content += "the needle is here\n"
+		}
+		writeTestFile(b, root, fmt.Sprintf("d%d/f%d.txt", i%10, i), content)
+	}
+	backends := map[string]Grep{"fallback": {Backend: GrepFallback}}
+	if ripgrepPath() != "" {
+		backends["ripgrep"] = Grep{Backend: GrepRipgrep}
+	}
+	in := mustJSON(b, GrepInput{Pattern: "needle", OutputMode: GrepContent})
+	for name, g := range backends {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := g.Run(b.Context(), env, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -161,6 +161,9 @@ func (g Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 		return Result{}, errors.New("ripgrep (rg) is not installed")
 	default:
 		files, err = grepRipgrep(ctx, rg, q)
+		if err == nil {
+			files, err = verifyThroughRoot(q, files)
+		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Result{}, fmt.Errorf("search took longer than %s; narrow it with path, glob or type", GrepTimeout)

@@ -65,6 +65,39 @@ func grepFallback(ctx context.Context, q *grepQuery) ([]grepFile, error) {
 	return files, nil
 }
 
+// verifyThroughRoot re-reads each file ripgrep reported through q's workspace
+// (its os.Root) and searches it again with the Go matcher, keeping only what
+// that finds. ripgrep opens the directories it walks by path, so a directory
+// swapped for a symlink to the outside mid-walk is searched there; after this
+// pass no line and no file name comes from outside: a file reached that way
+// either cannot be opened inside the workspace (dropped) or is the inside file
+// of that name (its own lines shown). ripgrep stays the fast filter; the Go
+// pass costs a second read of the matching files only. A pattern the Go
+// matcher cannot compile is an error, as it is for the Go backend.
+func verifyThroughRoot(q *grepQuery, files []grepFile) ([]grepFile, error) {
+	if len(files) == 0 {
+		return files, nil
+	}
+	re, err := compileGrep(q)
+	if err != nil {
+		return nil, err
+	}
+	out := files[:0]
+	lines := 0
+	for _, f := range files {
+		if lines > grepMaxLines {
+			break
+		}
+		g, ok := searchFile(re, q, f.path)
+		if !ok {
+			continue
+		}
+		lines += len(g.lines)
+		out = append(out, g)
+	}
+	return out, nil
+}
+
 // compileGrep compiles q's pattern with its flags: case-insensitive for -i; for
 // multiline, "." matching newlines and ^/$ at line boundaries as in ripgrep.
 func compileGrep(q *grepQuery) (*regexp.Regexp, error) {

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // grepMaxLines bounds how many result lines a search collects (both backends), so
@@ -69,12 +71,27 @@ func ripgrepArgs(q *grepQuery) []string {
 	return append(args, "--regexp="+q.pattern, "--", q.target)
 }
 
-// grepRipgrep runs rg (at rgPath) in the workspace root and parses its output.
+// grepRipgrep runs rg (at rgPath) and parses its output. rg never follows
+// symlinks while it walks, but it opens the path it is given as the kernel
+// resolves it, so a directory swapped for a link to the outside after
+// Resolve would be searched there. To close that, the target is opened first
+// through the workspace's os.Root and rg is handed that open file instead of
+// the path (searchTarget); only a subdirectory searched with an anchored glob
+// (one with a "/", which rg matches from its working directory, the workspace
+// root) is still named by path.
 func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, rgPath, ripgrepArgs(q)...)
-	cmd.Dir = q.root // --glob patterns with a slash are relative to it
+	st, err := searchTarget(q)
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	args := ripgrepArgs(q)
+	args[len(args)-1] = st.arg
+	cmd := exec.CommandContext(runCtx, rgPath, args...)
+	cmd.Dir = st.dir
+	cmd.ExtraFiles = st.extra
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -84,14 +101,15 @@ func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting rg: %w", err)
 	}
+	st.close() // the child has its own copies now
 	var files []grepFile
 	switch {
 	case q.mode == GrepFilesWithMatches:
-		files, err = parseRipgrepFiles(stdout, q.root)
+		files, err = parseRipgrepFiles(stdout, st.abs)
 	case q.mode == GrepCount && !q.multiline:
-		files, err = parseRipgrepCounts(stdout, q.root)
+		files, err = parseRipgrepCounts(stdout, st.abs)
 	default:
-		files, err = parseRipgrepJSON(stdout, q.root, q.mode == GrepContent)
+		files, err = parseRipgrepJSON(stdout, st.abs, q.mode == GrepContent)
 	}
 	if errors.Is(err, errTooManyLines) {
 		cancel() // keep what was collected
@@ -115,8 +133,65 @@ func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, 
 	return files, nil
 }
 
+// rgTarget is how rg is pointed at q's target: its working directory, the
+// path argument, extra files it inherits, and how to map the paths it prints
+// back to absolute ones.
+type rgTarget struct {
+	dir   string
+	arg   string
+	extra []*os.File
+	abs   func(string) string
+	open  *os.File // closed by close
+}
+
+func (t *rgTarget) close() {
+	if t.open != nil {
+		t.open.Close()
+		t.open = nil
+	}
+}
+
+// searchTarget opens q's target through q's workspace and says how rg reaches
+// it without resolving the path again: a directory becomes rg's working
+// directory through /proc/self/fd (the child changes into it before exec,
+// while it still holds the parent's descriptors) and rg searches "."; a file
+// is inherited as descriptor 3 and searched as /dev/fd/3. Without /proc, or
+// for a subdirectory with an anchored glob, rg runs in the workspace root and
+// is given the path.
+func searchTarget(q *grepQuery) (*rgTarget, error) {
+	byPath := &rgTarget{dir: q.root, arg: q.target, abs: func(p string) string { return absFrom(q.root, p) }}
+	anchored := strings.Contains(strings.TrimSuffix(strings.TrimPrefix(q.glob, "!"), "/"), "/")
+	if _, err := os.Stat("/proc/self/fd"); err != nil || (q.targetDir && anchored && q.target != q.root) {
+		return byPath, nil
+	}
+	flag := os.O_RDONLY | syscall.O_NONBLOCK
+	if q.targetDir {
+		flag |= syscall.O_DIRECTORY
+	}
+	f, err := q.ws.Open(q.target, flag, 0)
+	if err != nil {
+		return nil, err
+	}
+	if q.targetDir {
+		return &rgTarget{dir: "/proc/self/fd/" + strconv.Itoa(int(f.Fd())), arg: ".", open: f,
+			abs: func(p string) string { return absFrom(q.target, p) }}, nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return byPath, nil // rg skips what is not a regular file, as the Go search does
+	}
+	return &rgTarget{dir: q.root, arg: "/dev/fd/3", extra: []*os.File{f}, open: f,
+		abs: func(p string) string {
+			if p == "/dev/fd/3" {
+				return q.target
+			}
+			return absFrom(q.root, p)
+		}}, nil
+}
+
 // parseRipgrepFiles reads NUL-terminated paths (rg --files-with-matches --null).
-func parseRipgrepFiles(r io.Reader, root string) ([]grepFile, error) {
+func parseRipgrepFiles(r io.Reader, abs func(string) string) ([]grepFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
@@ -130,13 +205,13 @@ func parseRipgrepFiles(r io.Reader, root string) ([]grepFile, error) {
 	})
 	var files []grepFile
 	for sc.Scan() {
-		files = append(files, grepFile{path: absFrom(root, sc.Text()), matches: 1})
+		files = append(files, grepFile{path: abs(sc.Text()), matches: 1})
 	}
 	return files, sc.Err()
 }
 
 // parseRipgrepCounts reads `path NUL count` lines (rg --count --null).
-func parseRipgrepCounts(r io.Reader, root string) ([]grepFile, error) {
+func parseRipgrepCounts(r io.Reader, abs func(string) string) ([]grepFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var files []grepFile
@@ -149,7 +224,7 @@ func parseRipgrepCounts(r io.Reader, root string) ([]grepFile, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading rg --count output: %w", err)
 		}
-		files = append(files, grepFile{path: absFrom(root, path), matches: n})
+		files = append(files, grepFile{path: abs(path), matches: n})
 	}
 	return files, sc.Err()
 }
@@ -182,7 +257,7 @@ type rgEvent struct {
 // parseRipgrepJSON reads rg --json output: "match" and "context" events, whose
 // lines may span several lines in multiline mode. keepLines is false in count
 // mode, where only the number of matching lines is kept.
-func parseRipgrepJSON(r io.Reader, root string, keepLines bool) ([]grepFile, error) {
+func parseRipgrepJSON(r io.Reader, abs func(string) string, keepLines bool) ([]grepFile, error) {
 	dec := json.NewDecoder(r)
 	var files []grepFile
 	index := map[string]int{}
@@ -198,7 +273,7 @@ func parseRipgrepJSON(r io.Reader, root string, keepLines bool) ([]grepFile, err
 		if ev.Type != "match" && ev.Type != "context" {
 			continue
 		}
-		path := absFrom(root, ev.Data.Path.String())
+		path := abs(ev.Data.Path.String())
 		i, ok := index[path]
 		if !ok {
 			i = len(files)
