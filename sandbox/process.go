@@ -112,7 +112,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	if c.prepare != nil {
 		c.prepare(cmd)
 	}
-	if cmd.SysProcAttr.Pdeathsig != 0 {
+	if hasPdeathsig(cmd) {
 		// The parent-death signal fires when the thread that forked the child
 		// exits, not the process: keep this goroutine on its thread until the
 		// command is over, so that the thread lives exactly as long as needed.

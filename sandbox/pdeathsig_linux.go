@@ -1,0 +1,8 @@
+package sandbox
+
+import "os/exec"
+
+// hasPdeathsig reports whether cmd asks for a parent-death signal.
+func hasPdeathsig(cmd *exec.Cmd) bool {
+	return cmd.SysProcAttr != nil && cmd.SysProcAttr.Pdeathsig != 0
+}

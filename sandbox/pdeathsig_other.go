@@ -1,0 +1,8 @@
+//go:build !linux
+
+package sandbox
+
+import "os/exec"
+
+// hasPdeathsig: parent-death signals exist on Linux only.
+func hasPdeathsig(*exec.Cmd) bool { return false }
