@@ -36,6 +36,7 @@ type interpSpec struct {
 	optional, file              string // letters with an attached-only argument; letters naming the program file
 	inlineLong, argLong         []string
 	inlineOperand, firstInline  bool
+	noStdin                     bool // no script operand is an error, not a program read from stdin (source, .)
 }
 
 var shellSpec = interpSpec{inline: "c", args: "oO", stdin: "s", argLong: []string{"--rcfile", "--init-file"}, inlineOperand: true}
@@ -69,8 +70,9 @@ var interpreters = map[string]interpSpec{
 	"gawk":      {args: "vF", file: "fE", inline: "e", firstInline: true, inlineLong: []string{"--source"}},
 	"mawk":      {args: "vF", file: "f", firstInline: true},
 	"nawk":      {args: "vF", file: "f", firstInline: true},
-	"source":    {},
-	".":         {},
+	"sed":       {inline: "e", file: "f", args: "l", optional: "i", firstInline: true, inlineLong: []string{"--expression"}},
+	"source":    {noStdin: true},
+	".":         {noStdin: true},
 }
 
 // interpreterName returns the interpreters key for a program's base name:
@@ -188,7 +190,10 @@ func programOf(name string, args []word) (progKind, int) {
 			return operand(i)
 		}
 	}
-	return stdinOrInline(inlineMode)
+	if spec.noStdin {
+		return progFile, -1
+	}
+	return stdinOrInline(inlineMode || spec.firstInline)
 }
 
 func stdinOrInline(inline bool) (progKind, int) {
@@ -302,11 +307,12 @@ func readsProgramFromStdin(ws []word) bool {
 // its literal words naming a file: an interpreter (sh bash zsh dash ksh
 // mksh ash fish, python* pypy*, node nodejs deno bun, perl ruby php lua
 // luajit tclsh wish expect Rscript R osascript pwsh powershell julia elixir
-// guile, awk gawk mawk nawk, source and .; versioned names such as
+// guile, awk gawk mawk nawk, sed (whose e command and s///e flag run shell
+// commands), source and .; versioned names such as
 // python3.12 included; sudo, env and the other wrappers looked through)
 // whose program is given inline (sh -c, python -c, perl -e/-E, ruby -e,
 // node -e/-p/--eval/--print, php -r/-B/-R/-E, lua -e, pwsh -Command,
-// deno eval, awk 'program', gawk --source), read from stdin (no script
+// deno eval, awk 'program', gawk --source, sed 'script', sed -e), read from stdin (no script
 // argument — a pipe, a heredoc, a here-string, a file redirect or the
 // terminal feeds it — or sh -s, or the script "-" or /dev/stdin), named by
 // a process substitution (`bash <(...)`), or not known (a non-literal word
