@@ -310,6 +310,23 @@ func TestAttackReadsOutside(t *testing.T) {
 	}
 	countAllowed(t, "class 6 reads outside", as)
 
+	// An added directory inside pincer's own directory (its tool-results) is an
+	// explicit grant; the rest of that directory still asks.
+	spill := call("Read", KindRead, "/home/u/.config/pincer/data/tool-results/s/x.txt")
+	spill.AddedDirs = []string{"/home/u/.config/pincer/data/tool-results"}
+	if d := Evaluate(ModeDefault, RuleSet{}, spill); d.Behavior != Allow {
+		t.Errorf("spill file: %+v", d)
+	}
+	spill.Paths = []string{"/home/u/.config/pincer/secrets.json"}
+	if d := Evaluate(ModeDefault, RuleSet{}, spill); d.Behavior == Allow {
+		t.Errorf("secrets next to the spill dir: %+v", d)
+	}
+	sb := bash("cat /home/u/.config/pincer/data/tool-results/s/x.txt && cat /home/u/.config/pincer/secrets.key")
+	sb.AddedDirs = spill.AddedDirs
+	if d := Evaluate(ModeDefault, RuleSet{}, sb); d.Behavior == Allow {
+		t.Errorf("bash secrets next to the spill dir: %+v", d)
+	}
+
 	// plan asks (as a Read outside does); dontAsk denies.
 	if d := Evaluate(ModePlan, RuleSet{}, bash("cat /etc/passwd")); d.Behavior != Ask {
 		t.Errorf("plan: %+v", d)

@@ -110,7 +110,7 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 // asks even inside the workspace.
 func readsSecret(in Input) bool {
 	for _, p := range in.Paths {
-		if secretPath(p, in.Home) || secretPath(in.resolvePath(p), in.Home) {
+		if secretPathIn(p, in.Home, in.AddedDirs) || secretPathIn(in.resolvePath(p), in.Home, in.AddedDirs) {
 			return true
 		}
 	}

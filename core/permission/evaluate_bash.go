@@ -156,7 +156,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			if resolvedRoots == nil {
 				resolvedRoots = resolveAll(roots, in.resolvePath)
 			}
-			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home, in.resolvePath) &&
+			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home, in.AddedDirs, in.resolvePath) &&
 				!readsAllowed(allow, p.readArgs, in)
 		}
 		switch {
@@ -300,14 +300,14 @@ func bypassAsks(parts []bashPart, in Input) string {
 
 // readsInside reports whether every read target is known and inside the
 // workspace (with symlinks resolved), and none holds credentials (secretPath).
-func readsInside(ts []target, roots, resolvedRoots []string, home string, res func(string) string) bool {
+func readsInside(ts []target, roots, resolvedRoots []string, home string, added []string, res func(string) string) bool {
 	for _, t := range ts {
 		if len(t.paths) == 0 {
 			return false
 		}
 		for _, p := range t.paths {
 			r := res(p)
-			if !insideRoots(p, r, roots, resolvedRoots) || secretPath(p, home) || secretPath(r, home) {
+			if !insideRoots(p, r, roots, resolvedRoots) || secretPathIn(p, home, added) || secretPathIn(r, home, added) {
 				return false
 			}
 		}

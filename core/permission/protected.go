@@ -195,6 +195,26 @@ var secretDirs = []string{".ssh", ".aws", ".gnupg", ".netrc", ".docker", ".kube"
 // secretDirs below home, or pincer's user configuration directory (its
 // encrypted secrets and their key).
 func secretPath(path, home string) bool {
+	return secretPathIn(path, home, nil)
+}
+
+// secretPathIn is secretPath, except that a path inside an added directory that
+// itself lies in a credentials location is not secret: adding it was an explicit
+// grant (pincer adds its own tool-results directory below its data directory).
+func secretPathIn(path, home string, added []string) bool {
+	if !secretLocation(path, home) {
+		return false
+	}
+	for _, d := range added {
+		if d != "" && inside(path, d) && secretLocation(d, home) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretLocation is secretPath without exceptions.
+func secretLocation(path, home string) bool {
 	if home != "" {
 		for _, d := range secretDirs {
 			if inside(path, filepath.Join(home, d)) {
