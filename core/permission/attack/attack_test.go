@@ -56,6 +56,11 @@ var templates = []string{
 	`command test -v 'a[$(touch PROOF)]'`,
 	`builtin test -v 'a[$(touch PROOF)]'`,
 	`true && [[ 2 -gt 'a[$(touch PROOF)]' ]]`,
+	"x='a[$(touch PROOF)]'; nice -n $((x)) ls",
+	"x='a[$(touch PROOF)]'; timeout -k $((x)) 5 ls",
+	"x='a[$(touch PROOF)]'; stdbuf -o $((x)) ls",
+	"x='a[$(touch PROOF)]'; env -u $((x)) ls",
+	"x='a[$(touch PROOF)]'; command ls ${a[x]}",
 	// class 2: redirect targets
 	`echo x > /dev/fd/../../..{W}/PROOF`,
 	`echo x >/dev/./../{W}/PROOF`,

@@ -149,9 +149,10 @@ func (w *walker) word(wd *syntax.Word) word {
 }
 
 // add appends a Command built from words (after wrappers; outer is the
-// words as written when wrappers were looked through). The Command is
-// Literal only when its words, its assignments (assignsLit) and its
-// redirections are, and no word is evaluated as code (markEvaluated).
+// words as written, wrappers and their arguments included). The Command
+// is Literal only when its words, the wrappers' words (`nice -n $((x))
+// ls` expands $((x))), its assignments (assignsLit) and its redirections
+// are, and no word is evaluated as code (markEvaluated).
 func (w *walker) add(c ctx, ws []word, outer []word, assigns []string, assignsLit bool, wraps []string, redirs []Redirect) {
 	if len(ws) > 0 && !ws[0].lit {
 		w.risk(riskNonLiteralCmd)
@@ -162,7 +163,7 @@ func (w *walker) add(c ctx, ws []word, outer []word, assigns []string, assignsLi
 		Words:      values(ws),
 		Assigns:    assigns,
 		Wrappers:   concat(c.wrappers, wraps),
-		Literal:    allLiteral(ws) && assignsLit && redirectsLiteral(redirs),
+		Literal:    allLiteral(ws) && allLiteral(outer) && assignsLit && redirectsLiteral(redirs),
 		Text:       joinWords(ws),
 		Origin:     c.origin,
 		Redirects:  copyRedirects(redirs),

@@ -128,6 +128,13 @@ func TestReadOnlyEvaluatedWords(t *testing.T) {
 		{"declare -i y", false},
 		{"mapfile 'a[$(id)]'", false},
 		{"echo x >&$fd", false},
+		{"nice -n $((x)) ls", false},
+		{"timeout -k $((x)) 5 ls", false},
+		{"stdbuf -o $((x)) ls", false},
+		{"env -u $((x)) ls", false},
+		{"env -u ${!x} ls", false},
+		{"command -p ls ${a[x]}", false},
+		{"time -p ls $((x))", false},
 	})
 }
 
