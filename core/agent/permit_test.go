@@ -48,27 +48,33 @@ func outsideFile(t *testing.T, content string) string {
 
 // TestReadOutsideRunsOnceApproved is issue 12 item 3: a Read outside the
 // workspace asks, and once a person approves, the tool reads the file; denied,
-// it does not run; in bypassPermissions (the mode's default, no approval) the
-// workspace guard still refuses it.
+// it does not run; an allow rule the user wrote for that path lets it run; in
+// bypassPermissions (the mode's default, no approval) the workspace guard
+// still refuses it.
 func TestReadOutsideRunsOnceApproved(t *testing.T) {
 	file := outsideFile(t, "OUTSIDE-CONTENT\n")
 	input := `{"file_path":"` + file + `"}`
+	allowRule := permission.RuleSet{}.Add(permission.Allow, mustRule(t, "Read(/"+file+")"))
+	otherRule := permission.RuleSet{}.Add(permission.Allow, mustRule(t, "Read(//nowhere/else)"))
 	for _, tc := range []struct {
 		name    string
 		mode    permission.Mode
+		rules   permission.RuleSet
 		approve *inputApprover
 		want    string // in the tool result
 	}{
-		{"approved", permission.ModeDefault, &inputApprover{allow: true}, "OUTSIDE-CONTENT"},
-		{"denied", permission.ModeDefault, &inputApprover{allow: false}, "denied"},
-		{"bypass without approval", permission.ModeBypass, nil, "outside the workspace"},
+		{"approved", permission.ModeDefault, permission.RuleSet{}, &inputApprover{allow: true}, "OUTSIDE-CONTENT"},
+		{"denied", permission.ModeDefault, permission.RuleSet{}, &inputApprover{allow: false}, "denied"},
+		{"bypass without approval", permission.ModeBypass, permission.RuleSet{}, nil, "outside the workspace"},
+		{"allowed by the user's rule", permission.ModeDefault, allowRule, nil, "OUTSIDE-CONTENT"},
+		{"a rule for another path asks", permission.ModeDefault, otherRule, &inputApprover{allow: false}, "denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			prov := &scripted{steps: []step{
 				toolStep(toolCallEvent("c1", "Read", input)),
 				{events: textAnswer("ok")},
 			}}
-			cfg := Config{PermissionMode: tc.mode}
+			cfg := Config{PermissionMode: tc.mode, Rules: tc.rules}
 			if tc.approve != nil {
 				cfg.Approver = tc.approve
 			}
