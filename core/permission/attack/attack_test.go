@@ -61,6 +61,9 @@ var templates = []string{
 	"x='a[$(touch PROOF)]'; stdbuf -o $((x)) ls",
 	"x='a[$(touch PROOF)]'; env -u $((x)) ls",
 	"x='a[$(touch PROOF)]'; command ls ${a[x]}",
+	"x='a[$(touch PROOF)]'; for i in $((x)); do ls; done",
+	"x='a[$(touch PROOF)]'; case $((x)) in 1) ls;; esac",
+	"x='a[$(touch PROOF)]'; case 1 in $((x))) ls;; esac",
 	// class 2: redirect targets
 	`echo x > /dev/fd/../../..{W}/PROOF`,
 	`echo x >/dev/./../{W}/PROOF`,

@@ -40,7 +40,10 @@ const (
 // Commands so a rule or ReadOnly must accept them: `[[ ... ]]` (Words
 // "[[", the test's words and operators, "]]"), `(( expr ))` and the
 // header of `for (( init; cond; post ))` (Words "((", the expression's
-// source, "))"), `let`, and declarations (`export`,
+// source, "))"), the header of a for/select loop or a case whose words
+// have an expansion (Words "for", NAME, "in", items... or "case", WORD,
+// "in", patterns...; never literal: `for i in $((x))` evaluates x), `let`,
+// and declarations (`export`,
 // `declare`, `local`, `readonly`, `typeset`). A statement of only
 // assignments (`x=1`) is a Command with no Words; one of only redirections
 // (`> file`) likewise. A function definition is a risk, and its body's

@@ -71,9 +71,36 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 			e = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(e), "(("), "))")
 			w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(cl) && numericExpr(e)}, raw("))")}, nil, nil, true, nil, c.redirs)
 		}
+		if it, ok := x.Loop.(*syntax.WordIter); ok && !noExpansion(it) {
+			// the list is expanded (`for i in $((x))` evaluates x): a
+			// Command of its own, never literal
+			kw := "for"
+			if x.Select {
+				kw = "select"
+			}
+			ws := []word{raw(kw), raw(it.Name.Value), raw("in")}
+			for _, item := range it.Items {
+				ws = append(ws, w.word(item))
+			}
+			w.add(c, ws, nil, nil, true, nil, c.redirs)
+		}
 		w.subs(x.Loop)
 		w.stmts(x.Do, c)
 	case *syntax.CaseClause:
+		if !noExpansion(x) {
+			// `case $((x)) in` and patterns with expansions are evaluated:
+			// report the header, never literal
+			ws := []word{raw("case"), w.word(x.Word), raw("in")}
+			for _, it := range x.Items {
+				for _, p := range it.Patterns {
+					ws = append(ws, w.word(p))
+				}
+			}
+			if allLiteral(ws) {
+				ws[1] = evaluated(ws[1])
+			}
+			w.add(c, ws, nil, nil, true, nil, c.redirs)
+		}
 		w.subs(x.Word)
 		for _, it := range x.Items {
 			for _, p := range it.Patterns {
