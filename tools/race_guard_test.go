@@ -213,3 +213,43 @@ func TestFIFONeverBlocks(t *testing.T) {
 		t.Errorf("Grep of a FIFO: %v", err)
 	}
 }
+
+// TestSpillNeverFollowsLinksOut: the spill directory of a session lies in an
+// added directory that sandboxed commands may write in. A session directory
+// replaced by a symlink to the outside is refused (the output is cut, not
+// saved there), and a symlink planted at the spill file's name is replaced,
+// not written through.
+func TestSpillNeverFollowsLinksOut(t *testing.T) {
+	spillRoot := t.TempDir()
+	outside := t.TempDir()
+	target := writeTestFile(t, outside, "victim.txt", "original\n")
+	long := strings.Repeat("PROOF line\n", 2000)
+
+	// A session directory that is a link out.
+	if err := os.Symlink(outside, filepath.Join(spillRoot, "s1")); err != nil {
+		t.Fatal(err)
+	}
+	if _, path, err := Spill(filepath.Join(spillRoot, "s1"), "c1", long, 500); err == nil || path != "" {
+		t.Errorf("Spill into a linked-out session dir: path %q, err %v", path, err)
+	}
+	// A planted link at the final name.
+	if err := os.MkdirAll(filepath.Join(spillRoot, "s2"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(spillRoot, "s2", "c2.txt")); err != nil {
+		t.Fatal(err)
+	}
+	_, path, err := Spill(filepath.Join(spillRoot, "s2"), "c2", long, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("spill file %s: %v, %v", path, fi, err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "original\n" {
+		t.Errorf("the outside file changed: %q", b[:min(len(b), 40)])
+	}
+	if n := countOutside(t, outside, ""); n != 1 {
+		t.Errorf("outside holds %d entries, want 1", n)
+	}
+}

@@ -1,7 +1,11 @@
 package tools
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,38 +79,57 @@ func spillMarker(chars, first, last int) string {
 }
 
 // writeSpill writes output to dir/<name>.txt atomically with mode 0600 and
-// returns the file's path.
+// returns the file's path. dir's parent is created and opened as an os.Root,
+// and dir is entered through it (Root.OpenRoot), so a dir swapped for a
+// symlink out of its parent — the spill root is an added directory that
+// sandboxed commands may write in — is refused instead of followed; the
+// temporary file (created exclusively) and the rename stay in that root, and a
+// symlink planted at the final name is replaced, never written through.
 func writeSpill(dir, toolCallID, output string) (string, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	parentDir, base := filepath.Dir(dir), filepath.Base(dir)
+	if err := os.MkdirAll(parentDir, 0o700); err != nil {
 		return "", err
 	}
-	name := spillName(toolCallID)
-	pattern := name + ".*.tmp"
-	if name == "" {
-		pattern = "output-*.txt"
-	}
-	f, err := os.CreateTemp(dir, pattern) // created 0600
+	parent, err := os.OpenRoot(parentDir)
 	if err != nil {
 		return "", err
 	}
-	tmp := f.Name()
+	defer parent.Close()
+	if err := parent.Mkdir(base, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	r, err := parent.OpenRoot(base)
+	if err != nil {
+		return "", fmt.Errorf("spill directory %s: %w", dir, err)
+	}
+	defer r.Close()
+	name := spillName(toolCallID)
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := "output-" + hex.EncodeToString(rnd[:]) + ".txt"
+	if name != "" {
+		tmp = name + "." + hex.EncodeToString(rnd[:]) + ".tmp"
+	}
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
 	_, err = f.WriteString(output)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tmp)
+		r.Remove(tmp)
 		return "", err
 	}
 	if name == "" {
-		return spillAbs(tmp), nil
+		return spillAbs(filepath.Join(dir, tmp)), nil
 	}
-	final := filepath.Join(dir, name+".txt")
-	if err := os.Rename(tmp, final); err != nil {
-		os.Remove(tmp)
+	if err := r.Rename(tmp, name+".txt"); err != nil {
+		r.Remove(tmp)
 		return "", err
 	}
-	return spillAbs(final), nil
+	return spillAbs(filepath.Join(dir, name+".txt")), nil
 }
 
 // spillName makes a tool call ID safe as a file name.
