@@ -133,6 +133,10 @@ var protectedCommands = []string{
 	"sort -o .git/config x",
 	"timeout 5 cp x .git/hooks/pre-push",
 	"env cp x .git/hooks/pre-push",
+	`python3 -c "open('.git/hooks/pre-commit','w').write('touch PROOF')"`,
+	`node -e "require('fs').writeFileSync('.pincer/config.toml','')"`,
+	`perl -e 'open(F,">AGENTS.md")'`,
+	`ruby -e 'File.write(".envrc", "x")'`,
 }
 
 func TestAttackProtectedPaths(t *testing.T) {

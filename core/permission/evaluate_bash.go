@@ -355,6 +355,14 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 				}
 			}
 		}
+		if p.inline != "" {
+			for _, w := range p.cmd.Words[1:] {
+				if name, why, ok := namesProtected(w); ok {
+					return askFor(mode, Decision{Ask, fmt.Sprintf("%s: %s, and its code names %s, a protected path (%s); writes to it ask in every mode",
+						what, p.inline, name, why), "protected", ""}), true
+				}
+			}
+		}
 		if p.gitConfig != "" {
 			return askFor(mode, Decision{Ask, fmt.Sprintf("%s: %s, %s; it asks in every mode", what, p.gitConfig, whyGit),
 				"protected", ""}), true

@@ -355,3 +355,29 @@ func (m pathMemo) resolver() func(string) string {
 		return r
 	}
 }
+
+// namesProtected reports whether a program's inline code (one word of it) names
+// a protected path: a path-like run of characters in it that Protected accepts
+// relative to the workspace (`open('.git/hooks/pre-commit', 'w')`). It is a
+// heuristic for code the engine cannot read; the sandbox mounts the same paths
+// read-only.
+func namesProtected(code string) (name, why string, ok bool) {
+	lower := strings.ToLower(code)
+	if !strings.Contains(lower, ".git") && !strings.Contains(lower, ".pincer") && !strings.Contains(lower, ".claude") &&
+		!strings.Contains(lower, ".envrc") && !strings.Contains(lower, ".mcp.json") && !strings.Contains(lower, ".vscode") &&
+		!strings.Contains(lower, ".idea") && !strings.Contains(lower, "agents.") && !strings.Contains(lower, "claude.") {
+		return "", "", false
+	}
+	for _, tok := range strings.FieldsFunc(code, func(r rune) bool {
+		return !(r == '.' || r == '/' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		p := tok
+		if !filepath.IsAbs(p) {
+			p = filepath.Join("/\x00ws", p)
+		}
+		if why, ok := Protected(p, []string{"/\x00ws"}); ok {
+			return tok, why, true
+		}
+	}
+	return "", "", false
+}
