@@ -29,6 +29,16 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("%q: statements but no commands and no risks", src)
 			}
 		}
+		if file, err := parse(src); err == nil && !noExpansion(file) && len(a.Risks) == 0 {
+			// an expansion somewhere must show as a non-literal Command
+			found := false
+			for _, c := range a.Commands {
+				found = found || !c.Literal
+			}
+			if !found {
+				t.Fatalf("%q has an expansion but every Command is literal: %q", src, showAll(a.Commands))
+			}
+		}
 		for _, c := range a.Commands {
 			if ReadOnly(c) && !c.Literal {
 				t.Fatalf("%q: read-only but not literal: %s", src, show(c))

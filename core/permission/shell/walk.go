@@ -148,6 +148,9 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		}
 	case *syntax.CoprocClause:
 		if x.Name != nil {
+			if !noExpansion(x.Name) {
+				w.add(c, []word{raw("coproc"), w.word(x.Name)}, nil, nil, true, nil, c.redirs)
+			}
 			w.subs(x.Name)
 		}
 		w.stmt(x.Stmt, c)
