@@ -44,7 +44,11 @@ func (e *Executor) plan() (execPlan, error) {
 	r.Degraded = append(r.Degraded, notes...)
 
 	var flags uintptr
-	hidden := hiddenFor(append(DefaultHiddenPaths(), expandHome(pol.HiddenPaths)...), e.visible(trees))
+	hide := append(DefaultHiddenPaths(), expandHome(pol.HiddenPaths)...)
+	if !pol.Network {
+		hide = append(hide, DaemonSockets()...)
+	}
+	hidden := hiddenFor(hide, e.visible(trees))
 	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true

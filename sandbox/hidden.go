@@ -151,3 +151,25 @@ func hiddenFor(hidden, visible []string) []string {
 	}
 	return dedupe(out)
 }
+
+// DaemonSockets returns the sockets of local daemons that can start processes
+// outside the sandbox (and its PID namespace) or act as root on a command's
+// behalf: Docker, containerd, Podman, the system and session D-Bus (systemd-run),
+// systemd's private socket. With the network off they are hidden too
+// (connecting to them is refused); with it on they stay, as the network does.
+func DaemonSockets() []string {
+	out := []string{
+		"/run/docker.sock", "/var/run/docker.sock", "/run/containerd/containerd.sock",
+		"/run/podman/podman.sock", "/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
+		"/run/systemd/private", "/run/systemd/io.system.ManagedOOM", "/run/user/" + fmt.Sprint(os.Getuid()) + "/bus",
+		"/run/user/" + fmt.Sprint(os.Getuid()) + "/systemd/private",
+	}
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
+		out = append(out, filepath.Join(x, "bus"), filepath.Join(x, "systemd", "private"),
+			filepath.Join(x, "docker.sock"), filepath.Join(x, "podman", "podman.sock"))
+	}
+	if h := os.Getenv("DOCKER_HOST"); strings.HasPrefix(h, "unix://") {
+		out = append(out, strings.TrimPrefix(h, "unix://"))
+	}
+	return dedupe(out)
+}

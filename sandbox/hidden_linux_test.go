@@ -122,3 +122,43 @@ func TestHiddenFor(t *testing.T) {
 		t.Fatalf("hiddenFor = %v, want %v", got, want)
 	}
 }
+
+// TestSandboxDaemonSockets: with the network off, the session bus (a
+// stand-in: $XDG_RUNTIME_DIR/bus) cannot be reached; with it on, it can.
+func TestSandboxDaemonSockets(t *testing.T) {
+	if !installed("python3") {
+		t.Skip("python3 not installed")
+	}
+	rt, err := os.MkdirTemp("/run", "pincer-test-") // outside the writable temp dirs
+	if err != nil {
+		rt = t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(rt) })
+	t.Setenv("XDG_RUNTIME_DIR", rt)
+	ln, err := net.Listen("unix", filepath.Join(rt, "bus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			fmt.Fprintln(c, "REACHED")
+			c.Close()
+		}
+	}()
+	script := `python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("` + filepath.Join(rt, "bus") + `"); print(s.recv(10).decode())'`
+	off, _ := newSandbox(t, DefaultPolicy())
+	if res := sh(t, off, script); strings.Contains(res.Output, "REACHED") {
+		t.Errorf("network off: the daemon socket was reached: %q", res.Output)
+	}
+	pol := DefaultPolicy()
+	pol.Network = true
+	on, _ := newSandbox(t, pol)
+	if res := sh(t, on, script); !strings.Contains(res.Output, "REACHED") {
+		t.Errorf("network on: the socket was not reached (the test proves nothing): %q", res.Output)
+	}
+}
