@@ -64,7 +64,7 @@ var readOnlyFlags = map[string]flagRule{
 var gitFlags = flagRule{
 	exact:    []string{"--output", "--ext-diff", "--textconv", "--show-signature", "--help"},
 	abbrev:   true,
-	abbrevOK: []string{"--text", "--ext", "--out", "--show"},
+	abbrevOK: []string{"--text"}, // a real option (treat files as text), not --textconv
 }
 
 // gitGlobalOK are the only global options (before the subcommand) that

@@ -213,7 +213,7 @@ func TestReadOnlyFlagTables(t *testing.T) {
 		// git: subcommand options
 		{"git log --output=f", false}, {"git log --output f", false}, {"git diff --output=f", false},
 		{"git show --output=f HEAD", false}, {"git log --outp=f", false}, {"git log --outpu f", false},
-		{"git log --ou=f", false}, {"git diff --ext-diff", false}, {"git diff --ext-d", false},
+		{"git log --ou=f", false}, {"git diff --ext", false}, {"git log --out=f", false}, {"git log --show", false}, {"git diff --tex", false}, {"git diff --ext-diff", false}, {"git diff --ext-d", false},
 		{"git log -p --ext-diff", false}, {"git show --textconv HEAD", false}, {"git diff --textc", false},
 		{"git log --show-signature", false}, {"git log --show-sig", false}, {"git log --format=%G?", false},
 		{"git log --pretty=format:%GS", false}, {"git show --format='%h %GK'", false},
