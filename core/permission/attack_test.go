@@ -362,6 +362,17 @@ func TestAttackReadsThroughSymlinks(t *testing.T) {
 	if d := Evaluate(ModeDefault, RuleSet{}, in); d.Behavior != Allow {
 		t.Errorf("cat a.go in a real workspace: %+v", d)
 	}
+	// acceptEdits: a write through the link leads outside, so it asks.
+	for _, cmd := range []string{"echo x > out/PROOF", "cp a.go out/PROOF", "touch out/PROOF"} {
+		in.Command = cmd
+		if d := Evaluate(ModeAcceptEdits, RuleSet{}, in); d.Behavior == Allow {
+			t.Errorf("acceptEdits %q through a link out = %+v", cmd, d)
+		}
+	}
+	in.Command = "touch new.txt && echo x > b.txt"
+	if d := Evaluate(ModeAcceptEdits, RuleSet{}, in); d.Behavior != Allow {
+		t.Errorf("acceptEdits inside a real workspace = %+v", d)
+	}
 }
 
 // redirectEscapes write through /dev paths that are not the exempt devices (class 2).

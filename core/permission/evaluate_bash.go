@@ -166,7 +166,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			p.status, p.rule = byAllowRule, r
 		case p.readOnly && !p.outside:
 			p.status = byReadOnly
-		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in.roots()...) && !risky:
+		case mode == ModeAcceptEdits && p.fileOp && targetsInside(p.fileArgs, in) && !risky:
 			p.status = byModeOK
 		}
 		p.writeStatus = make([]partStatus, len(p.writes))
@@ -179,7 +179,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			case len(t.paths) == 0:
 			case ok:
 				p.writeStatus[j], p.writeRules[j] = byAllowRule, r
-			case mode == ModeAcceptEdits && allInside(t.paths, in.roots()...):
+			case mode == ModeAcceptEdits && targetsInside([]target{t}, in):
 				p.writeStatus[j] = byModeOK
 			}
 		}
@@ -199,11 +199,20 @@ func exactRule(allow []Rule, raw string) (Rule, bool) {
 	return Rule{}, false
 }
 
-// targetsInside reports whether every target is known and inside the workspace.
-func targetsInside(ts []target, roots ...string) bool {
+// targetsInside reports whether every target is known and inside the workspace,
+// also with symlinks resolved (a link in the workspace that leads out is
+// outside).
+func targetsInside(ts []target, in Input) bool {
+	roots := in.roots()
+	resolved := resolveAll(roots, in.resolvePath)
 	for _, t := range ts {
-		if len(t.paths) == 0 || !allInside(t.paths, roots...) {
+		if len(t.paths) == 0 {
 			return false
+		}
+		for _, p := range t.paths {
+			if !insideRoots(p, in.resolvePath(p), roots, resolved) {
+				return false
+			}
 		}
 	}
 	return true
