@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -60,18 +61,25 @@ func openRegular(env *Env, abs string, outside bool) (*os.File, fs.FileInfo, err
 	return f, fi, nil
 }
 
-// readAllOf reads f, whose size fi gives, to the end (at most limit+1 bytes,
-// so a file that grew past limit is caught; limit <= 0: no limit).
-func readAllOf(f *os.File, limit int64) ([]byte, error) {
+// readAllOf reads f to the end, into a buffer sized from the fstat size (a
+// file that grows while read is still read whole); with limit > 0 a file that
+// grew past limit bytes is an error.
+func readAllOf(f *os.File, size, limit int64) ([]byte, error) {
+	if size < 0 || (limit > 0 && size > limit) {
+		size = 0
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+1)) // +1: EOF seen without growing
 	var r io.Reader = f
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1)
 	}
-	b, err := io.ReadAll(r)
-	if err == nil && limit > 0 && int64(len(b)) > limit {
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	if limit > 0 && int64(buf.Len()) > limit {
 		return nil, fmt.Errorf("the file grew past %d bytes while being read", limit)
 	}
-	return b, err
+	return buf.Bytes(), nil
 }
 
 // readExisting returns the content and mode of the regular file abs (through
@@ -90,7 +98,7 @@ func readExisting(env *Env, abs, shown string) (content []byte, fi fs.FileInfo, 
 		return nil, nil, false, err
 	}
 	defer f.Close()
-	content, err = readAllOf(f, 0)
+	content, err = readAllOf(f, fi.Size(), 0)
 	if err != nil {
 		return nil, nil, true, err
 	}

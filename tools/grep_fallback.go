@@ -132,7 +132,7 @@ func readSearched(q *grepQuery, path string) ([]byte, bool) {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > ReadMaxBytes {
 		return nil, false
 	}
-	data, err := readAllOf(f, ReadMaxBytes)
+	data, err := readAllOf(f, fi.Size(), ReadMaxBytes)
 	return data, err == nil
 }
 

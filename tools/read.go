@@ -158,7 +158,7 @@ func readRegularFile(env *Env, abs, shown string, outside bool) ([]byte, fs.File
 	if fi.Size() > ReadMaxBytes {
 		return nil, nil, fmt.Errorf("%s is too large to read (%d bytes, limit %d): use Grep to find the part you need, or Bash head/tail/sed", shown, fi.Size(), ReadMaxBytes)
 	}
-	content, err := readAllOf(f, ReadMaxBytes)
+	content, err := readAllOf(f, fi.Size(), ReadMaxBytes)
 	if err != nil {
 		return nil, nil, err
 	}
