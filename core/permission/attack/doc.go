@@ -10,9 +10,17 @@
 // timeout, and fail if a file named PROOF appears under either directory.
 // A command that is not allowed is never run.
 //
-// TestGeneratedCompoundsNeverRunPayload runs a few hundred generated
-// compounds in every `go test`; FuzzAllowNeverRunsPayload mutates them
+// TestSeedsNeverRunPayload runs each attack template alone;
+// TestGeneratedCompoundsNeverRunPayload puts every template in every
+// compound shape (some two thousand lines, about a second when nothing is
+// allowed) in every `go test`; FuzzAllowNeverRunsPayload mutates them
 // (`go test -fuzz FuzzAllowNeverRunsPayload ./core/permission/attack`).
+// TestDenyRuleThroughDisguises runs `touch PROOF` in 65 disguises
+// (wrappers, paths, quoting, substitutions, programs on stdin) in
+// bypassPermissions under the deny rule Bash(touch:*); TestHardLimitsEveryMode
+// checks that the hard limits deny in every mode under an allow-all rule
+// (those are never run). TestHarnessSeesPayload proves the harness fails
+// when a payload does run.
 // The fuzzer runs whatever the engine allows on the real file system, so
 // run it on a machine where that is acceptable.
 package attack
