@@ -66,20 +66,21 @@ func joinWords(ws []string, literal bool) string {
 	return strings.Join(q, " ")
 }
 
-// opaqueProgram returns why deny rules cannot see what c runs: a non-literal
+// opaqueProgram returns why deny rules cannot see what c runs (prog is
+// c.Program()): a non-literal
 // program, or an interpreter reading its program from standard input; "" when
 // they can.
-func opaqueProgram(c shell.Command) string {
+func opaqueProgram(c shell.Command, prog string) string {
 	switch {
 	case len(c.Words) == 0:
 		return ""
-	case c.Program() == "":
+	case prog == "":
 		return "its program name is not literal"
 	case c.ProgramFromStdin:
-		return c.Program() + " reads its program from standard input"
-	case !c.Literal && (c.Program() == "eval" || shells[c.Program()] && nonLiteralScript(c.Words)):
-		return c.Program() + " runs a command string that is not literal"
-	case c.Program() == "hash" && slices.Contains(c.Words, "-p"):
+		return prog + " reads its program from standard input"
+	case !c.Literal && (prog == "eval" || shells[prog] && nonLiteralScript(c.Words)):
+		return prog + " runs a command string that is not literal"
+	case prog == "hash" && slices.Contains(c.Words, "-p"):
 		return "hash -p makes a name run another program"
 	}
 	return ""
@@ -103,11 +104,10 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // inlineCode returns why c runs code that is not in its words (an interpreter
 // given a program inline, by a heredoc or on standard input; xargs), for deny
 // rules to ask about and for "always" to save only the exact line; "" if none.
-func inlineCode(c shell.Command) string {
+func inlineCode(c shell.Command, prog string) string {
 	if !shell.InterpreterProgram(c) {
 		return ""
 	}
-	prog := c.Program()
 	if prog == "" {
 		prog = "the program"
 	}

@@ -218,7 +218,11 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 		runnerOpaque = aliasOpaque
 	}
 	p.forms = ruleForms(c, p.lists, p.forms)
-	p.opaque, p.inline = opaqueProgram(c), inlineCode(c)
+	prog := ""
+	if len(c.Words) > 0 {
+		prog = c.Program()
+	}
+	p.opaque, p.inline = opaqueProgram(c, prog), inlineCode(c, prog)
 	if p.opaque == "" {
 		p.opaque = runnerOpaque
 	}
