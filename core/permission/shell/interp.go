@@ -341,6 +341,7 @@ func InterpreterProgram(c Command) bool {
 var fetchers = map[string]bool{
 	"curl": true, "wget": true, "wget2": true, "fetch": true, "aria2c": true, "http": true, "https": true,
 	"httpie": true, "xh": true, "xhs": true, "lwp-request": true, "nc": true, "ncat": true, "netcat": true,
+	"socat": true, "telnet": true, "ssh": true,
 }
 
 // isFetcher reports whether c is a network fetcher (wrappers looked through).
@@ -403,6 +404,17 @@ func (w *walker) downloadExecCall(i0 int) {
 	if i0 >= len(cmds) {
 		return
 	}
+	main := cmds[i0]
+	if isFetcher(main) {
+		// `curl x > >(sh)`, `curl -o >(bash) x`: a process substitution
+		// reads what the fetcher writes
+		for _, c := range cmds[i0+1:] {
+			if c.Origin == "process-substitution" && c.ProgramFromStdin {
+				w.risk(riskDownloadExec + "`" + main.Text + "` writes into `" + c.Text + "`")
+				return
+			}
+		}
+	}
 	fetch := ""
 	for _, c := range cmds[i0+1:] {
 		if (c.Origin == "substitution" || c.Origin == "process-substitution") && isFetcher(c) {
@@ -413,7 +425,6 @@ func (w *walker) downloadExecCall(i0 int) {
 	if fetch == "" {
 		return
 	}
-	main := cmds[i0]
 	ws := unwrapAll(stringWords(main.Words, main.Literal))
 	if len(ws) == 0 {
 		return
