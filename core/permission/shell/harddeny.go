@@ -40,6 +40,7 @@ import (
 //     httpie xh nc ...) whose output feeds an interpreter, as Analyze
 //     reports it (`curl ... | sh`, `wget -O- ... | sudo bash`,
 //     `bash <(curl ...)`, `sh -c "$(curl ...)"`, `source <(wget ...)`,
+//     `curl ... > >(sh)`,
 //     `curl ... | python3`), or that saves a file a later command of the
 //     line runs (`curl -o i.sh URL && bash i.sh`, `wget URL/x; ./x`);
 //   - a fork bomb (a function calling itself in a pipeline or in the

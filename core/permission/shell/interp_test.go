@@ -138,8 +138,8 @@ func TestPipedInput(t *testing.T) {
 		{"ls | echo $(sh)", "011"},
 		{"ls; cat", "00"},
 		{"ls && cat < f", "00"},
-		{"echo x | xargs rm", "011"},
-		{"xargs rm < f", "01"},
+		{"echo x | xargs rm", "010"},
+		{"xargs rm < f", "00"},
 		{"cat <(ls) | sh", "001"},
 	}
 	for _, tc := range cases {

@@ -69,8 +69,8 @@ type Command struct {
 	Outer []string
 	// PipedInput reports that the command's stdin is a pipe: it is in the
 	// right side of `|` or `|&` (also inside a group there, and in the
-	// command substitutions of such a command, which inherit stdin), or it
-	// is run by xargs.
+	// command substitutions of such a command, which inherit stdin). The
+	// commands xargs runs are not: xargs gives them /dev/null.
 	PipedInput bool
 	// ProgramFromStdin reports that the command is an interpreter reading
 	// its program from stdin (no script argument, sh -s, the script "-" or

@@ -262,7 +262,7 @@ func (w *walker) run(ws []word, origin string) {
 		return
 	}
 	sub := &walker{src: w.src, out: w.out, depth: w.depth + 1}
-	sub.simple(ctx{origin: origin, piped: origin == "xargs"}, ws, nil, true)
+	sub.simple(ctx{origin: origin}, ws, nil, true) // xargs runs commands with stdin from /dev/null
 }
 
 // subs adds the commands of every command and process substitution in n.
