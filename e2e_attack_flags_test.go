@@ -111,7 +111,8 @@ func TestAttackFlagsRunOrWrite(t *testing.T) {
 
 // gitHelperScript is a helper program the repository's configuration names: it
 // records which git command ran it (the nearest git ancestor's command line) in a
-// PROOF_<kind>_<pid> file in the workspace, then behaves harmlessly.
+// new PROOF_<kind>_XXXXXX file in the workspace (not named by pid: every sandboxed
+// call has its own PID namespace), then behaves harmlessly.
 const gitHelperScript = `#!/bin/sh
 kind=$1; shift
 p=$$; cmd=
@@ -121,7 +122,7 @@ while [ "$p" -gt 1 ] 2>/dev/null; do
   p=$(sed 's/^.*) //' /proc/$p/stat 2>/dev/null | cut -d' ' -f2)
   [ -n "$p" ] || break
 done
-echo "$cmd" > "$MARKDIR/PROOF_${kind}_$$"
+echo "$cmd" > "$(mktemp "$MARKDIR/PROOF_${kind}_XXXXXX")"
 case "$kind" in
   textconv) cat "$1" ;;
   gpg) cat >/dev/null; exit 1 ;;

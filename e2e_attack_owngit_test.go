@@ -17,12 +17,13 @@ import (
 	"pincer/internal/fakeopenai"
 )
 
-// ownGitHelper records that it ran (PROOF_<kind>_<pid>) and its environment
-// (PROOF_env_<kind>_<pid>) in $OUT, then behaves harmlessly.
+// ownGitHelper records that it ran (a new PROOF_<kind>_XXXXXX) and its
+// environment (PROOF_env_PROOF_<kind>_XXXXXX) in $OUT, then behaves harmlessly.
 const ownGitHelper = `#!/bin/sh
 kind=$1; shift
-echo "$kind $*" > "$OUT/PROOF_${kind}_$$"
-env > "$OUT/PROOF_env_${kind}_$$"
+f=$(mktemp "$OUT/PROOF_${kind}_XXXXXX")
+echo "$kind $*" > "$f"
+env > "$OUT/PROOF_env_${f##*/}"
 case "$kind" in
   textconv) cat "$1" ;;
   clean|smudge) cat ;;
@@ -74,7 +75,7 @@ func TestAttackOwnGitRunsNoRepoCode(t *testing.T) {
 	a := newAttackEnv(t)
 	a.extraEnv = secretEnv()
 	helper := filepath.Join(a.outside, "helper.sh")
-	mustWrite(t, helper, strings.Replace(ownGitHelper, "$OUT", a.outside, 2), 0o755)
+	mustWrite(t, helper, strings.ReplaceAll(ownGitHelper, "$OUT", a.outside), 0o755)
 
 	// A repository with a filtered, textconv'd, modified file, a signed HEAD and a
 	// configuration naming the helper everywhere git can run one.

@@ -112,6 +112,8 @@ func TestAttackSandboxHidesSecrets(t *testing.T) {
 		{Name: "cat-secrets-json", Cmd: `cat {H}/secrets.json`, Leak: l},
 		{Name: "cat-secrets-key", Cmd: `cat {H}/secrets.key`, Leak: l},
 		{Name: "ls-pincer-home", Cmd: `ls -la {H}`, Leak: "secrets"},
+		{Name: "ls-data-dir", Cmd: `ls -R {H}/data`, Leak: "tool-results"},
+		{Name: "find-store-files", Cmd: `find {H}/data -type f`, Leak: "MANIFEST"},
 		{Name: "ls-run-dir", Cmd: `ls -la {H}/run`, Leak: ".sock"},
 		{Name: "find-sockets", Cmd: `find {H} -type s 2>/dev/null`, Leak: ".sock"},
 		{Name: "proc-root-secrets", Cmd: `cat /proc/self/root{H}/secrets.key`, Leak: l},
