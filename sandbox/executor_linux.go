@@ -171,11 +171,14 @@ func (e *Executor) trees() ([]treeSpec, []string) {
 // that they can be bind-mounted.
 func workspaceTree(root string, rel []string) treeSpec {
 	t := treeSpec{Path: root, Mount: true}
+	links := map[string]bool{} // lstat cache: is this component a symlink
 	for _, p := range expandProtected(root, rel) {
 		t.ReadOnly = append(t.ReadOnly, p)
-		hops := 0
-		if real, err := resolveReal(p, &hops); err == nil && real != p {
-			t.ReadOnly = append(t.ReadOnly, real)
+		if linkBelow(root, p, links) {
+			hops := 0
+			if real, err := resolveReal(p, &hops); err == nil && real != p {
+				t.ReadOnly = append(t.ReadOnly, real)
+			}
 		}
 		if r, err := filepath.Rel(root, p); err == nil && slices.Contains(makeDirsInWorkspace, filepath.ToSlash(r)) {
 			// Made here, before the command and its quarantine check, so
@@ -187,6 +190,33 @@ func workspaceTree(root string, rel []string) treeSpec {
 		}
 	}
 	return t
+}
+
+// linkBelow reports whether a component of p below root (which is
+// symlink-free) is a symlink, caching each component's answer in links.
+func linkBelow(root, p string, links map[string]bool) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return true
+	}
+	cur := root
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		link, ok := links[cur]
+		if !ok {
+			fi, err := os.Lstat(cur)
+			if err != nil {
+				links[cur] = false
+				return false // missing: nothing further down exists
+			}
+			link = fi.Mode()&os.ModeSymlink != 0
+			links[cur] = link
+		}
+		if link {
+			return true
+		}
+	}
+	return false
 }
 
 // applyNamespaces makes the helper start in new namespaces (flags). With
