@@ -50,3 +50,34 @@ func TestDenyRuleThroughDisguises(t *testing.T) {
 	}
 	t.Logf("%d disguises, %d allowed", len(disguises), allowedN)
 }
+
+// TestDenyRulesIssueForms: the deny-rule evasions the issue found in
+// bypassPermissions (16 of 34 tries), and their relatives, are denied or
+// asked, never allowed. None is run.
+func TestDenyRulesIssueForms(t *testing.T) {
+	var rules permission.RuleSet
+	for _, s := range []string{"Bash(rm:*)", "Bash(git push:*)", "Bash(curl:*)"} {
+		r, err := permission.ParseRule(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules.Deny = append(rules.Deny, r)
+	}
+	tries := []string{
+		"/bin/rm x", "/usr/bin/rm x", "./bin/rm x", "sudo rm x", "sudo -u root rm x", "doas rm x", "exec rm x",
+		"command rm x", "builtin command rm x", "env rm x", "env -i -u A rm x", "nice -n 5 rm x", "nohup rm x",
+		"timeout -s KILL 5 rm x", "time rm x", "stdbuf -oL rm x", "echo x | xargs rm", "setsid rm x",
+		"$(echo rm) x", "`echo rm` x", "rm${IFS}x", `"r""m" x`, `\rm x`, "printf rm | sh", "echo 'rm x' | bash",
+		"sh -c 'rm x'", "eval rm x", "git -C . push", "git -c a=b push", "git --git-dir=.git push",
+		"git --no-pager push", "git --work-tree=. push origin", "/usr/bin/git push", "sudo git push",
+		"git -C sub -C .. push --force", "env git -c x=y push", "/usr/bin/curl x", "sudo curl x", "exec curl x",
+		"command -p curl x", "timeout 5 /usr/bin/curl x", "x=curl; $x y", "${CURL:-curl} x",
+	}
+	for _, src := range tries {
+		d := permission.Evaluate(permission.ModeBypass, rules, permission.Input{
+			Tool: "Bash", Kind: permission.KindExecute, Command: src, Workspace: "/w", Cwd: "/w", Home: "/h"})
+		if d.Behavior == permission.Allow {
+			t.Errorf("%q allowed in bypassPermissions despite the deny rules: %s", src, d.Reason)
+		}
+	}
+}
