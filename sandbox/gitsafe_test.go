@@ -117,6 +117,20 @@ func TestGitSafeEnv(t *testing.T) {
 		}
 		noProof(t, proofs, c)
 	}
+	// The same through the sandbox (whose env is CommandEnv too).
+	ws, err := NewWorkspace(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	for _, c := range []string{"git status", "git diff", "git log -n1", "git show --stat"} {
+		res, err := e.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", c}, Dir: repo,
+			Env: []string{"GIT_CONFIG_GLOBAL=/dev/null"}, Timeout: 20 * time.Second})
+		if err != nil || res.ExitCode != 0 {
+			t.Errorf("sandboxed %s: %v exit %d %s", c, err, res.ExitCode, res.Output)
+		}
+		noProof(t, proofs, "sandboxed "+c)
+	}
 }
 
 // TestGitSafeArgs runs pincer-style git commands with GitSafeArgs and the

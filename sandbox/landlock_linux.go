@@ -78,7 +78,7 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 	rules := []landlock.Rule{
 		readAll,
 		landlock.RWFiles(deviceFiles...).WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs(deviceDirs...).WithIoctlDev().IgnoreIfMissing(),
+		landlock.PathAccess(deviceDirRights(abi), deviceDirs...).IgnoreIfMissing(),
 	}
 	for _, g := range grants {
 		if !g.dir {
@@ -109,6 +109,16 @@ func writableDirRights(abi int) landlock.AccessFSSet {
 		ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo | ll.AccessFSMakeSym)
 	if abi >= 3 {
 		r |= landlock.AccessFSSet(ll.AccessFSTruncate)
+	}
+	return r
+}
+
+// deviceDirRights are writableDirRights plus device ioctls (ABI 5+), for
+// /dev/shm and /dev/pts.
+func deviceDirRights(abi int) landlock.AccessFSSet {
+	r := writableDirRights(abi)
+	if abi >= 5 {
+		r |= landlock.AccessFSSet(ll.AccessFSIoctlDev)
 	}
 	return r
 }

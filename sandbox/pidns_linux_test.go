@@ -162,6 +162,7 @@ func TestSandboxNoCapabilities(t *testing.T) {
 		"mknod ./mem c 1 1",
 		"mknod ./sda b 8 0",
 		"mknod /tmp/" + randName("pincer-dev-") + " b 7 0",
+		"mknod /dev/shm/" + randName("pincer-dev-") + " c 1 3",
 		"python3 -c 'import os,stat; os.mknod(\"kmsg\", stat.S_IFCHR|0o600, os.makedev(1, 11))'",
 		"mount -t tmpfs none " + root,
 		"umount /proc",
