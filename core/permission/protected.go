@@ -234,12 +234,13 @@ func secretLocation(path, home string) bool {
 // resolved (filepath.EvalSymlinks), the rest joined on. It is the one place the
 // permission engine looks at the file system: a path through a symlink in the
 // workspace is decided where it leads. A path that does not exist at all is
-// returned cleaned. It is a variable so tests can replace it.
-var resolveExisting = func(path string) string { return resolveDepth(path, 0) }
+// returned cleaned. Evaluate memoises it per call (pathMemo).
+func resolveExisting(path string) string { return resolveDepth(path, 0, nil) }
 
 // resolveDepth is resolveExisting, following at most 40 dangling links (as the
-// kernel's limit on symlinks in one lookup).
-func resolveDepth(path string, depth int) string {
+// kernel's limit on symlinks in one lookup); prefixes, when not nil, caches what
+// each directory prefix resolved to ("" for missing) within one evaluation.
+func resolveDepth(path string, depth int, prefixes map[string]string) string {
 	path = filepath.Clean(path)
 	if !filepath.IsAbs(path) {
 		return path
@@ -253,10 +254,21 @@ func resolveDepth(path string, depth int) string {
 			continue
 		}
 		next := filepath.Join(cur, name)
+		if r, ok := prefixes[next]; ok {
+			if r == "" {
+				return filepath.Join(append([]string{cur}, rest[i:]...)...)
+			}
+			cur = r
+			continue
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
+			if prefixes != nil {
+				prefixes[next] = ""
+			}
 			return filepath.Join(append([]string{cur}, rest[i:]...)...)
 		}
+		key := next
 		if fi.Mode()&os.ModeSymlink != 0 {
 			r, err := filepath.EvalSymlinks(next)
 			if err != nil { // dangling: a write creates the file where it points
@@ -267,9 +279,12 @@ func resolveDepth(path string, depth int) string {
 				if !filepath.IsAbs(to) {
 					to = filepath.Join(cur, to)
 				}
-				return resolveDepth(filepath.Join(append([]string{to}, rest[i+1:]...)...), depth+1)
+				return resolveDepth(filepath.Join(append([]string{to}, rest[i+1:]...)...), depth+1, prefixes)
 			}
 			next = r
+		}
+		if prefixes != nil {
+			prefixes[key] = next
 		}
 		cur = next
 	}
@@ -340,20 +355,13 @@ func insideRoots(path, r string, roots, resolvedRoots []string) bool {
 	return r == path || allInside([]string{r}, resolvedRoots...) || allInside([]string{r}, roots...)
 }
 
-// pathMemo caches resolveExisting for one evaluation: a command names the same
-// directories many times.
+// pathMemo caches symlink resolution for one evaluation: a command names the
+// same directories many times.
 type pathMemo map[string]string
 
-// resolver returns resolveExisting through m.
+// resolver returns resolveExisting through m (m caches directory prefixes).
 func (m pathMemo) resolver() func(string) string {
-	return func(p string) string {
-		if r, ok := m[p]; ok {
-			return r
-		}
-		r := resolveExisting(p)
-		m[p] = r
-		return r
-	}
+	return func(p string) string { return resolveDepth(p, 0, m) }
 }
 
 // namesProtected reports whether a program's inline code (one word of it) names
