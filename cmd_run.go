@@ -32,6 +32,7 @@ type runFlags struct {
 	addDirs                                stringList
 	maxTurns                               int
 	cont, printPrompt, noSandbox, noDaemon bool
+	allowNetwork                           bool
 	stall                                  time.Duration
 }
 
@@ -52,6 +53,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
 	fs.BoolVar(&f.noDaemon, "no-daemon", false, "open the store in this process, not through the store daemon (it then has it to itself)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "let sandboxed commands reach the network (off by default; like `network = true` in your config.toml)")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	fs.Usage = func() {} // parse errors are one line; --help is answered by cmdRun
@@ -132,7 +134,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
 	report.hooks(herrs)
 	var sandboxWarnings strings.Builder
-	sandboxPolicy := loadSandboxPolicy(ws.Root(), f.noSandbox, &sandboxWarnings)
+	sandboxPolicy := sandboxPolicyFor(ws.Root(), sandboxFlags{NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork}, &sandboxWarnings)
 	report.tables()
 	report.warningLines(sandboxWarnings.String())
 	if err := report.failure(); err != nil {

@@ -47,6 +47,7 @@ func newTUIFlagSet() (*flag.FlagSet, *tuiFlags) {
 	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (repeatable)`)
 	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox; the env allowlist still applies")
+	fs.BoolVar(&f.allowNetwork, "allow-network", false, "let sandboxed commands reach the network (off by default; like `network = true` in your config.toml)")
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use (repeatable)")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	return fs, f
@@ -112,7 +113,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	}
 	report.rules(rerrs)
 	var sandboxWarnings bytes.Buffer // printed by the helper as "pincer: warning: ..." lines
-	sandboxPolicy := loadSandboxPolicy(ws.Root(), f.noSandbox, &sandboxWarnings)
+	sandboxPolicy := sandboxPolicyFor(ws.Root(), sandboxFlags{NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork}, &sandboxWarnings)
 	report.tables()
 	report.warningLines(sandboxWarnings.String())
 	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
