@@ -50,13 +50,13 @@ type target struct {
 type bashPart struct {
 	cmd      shell.Command
 	lists    [][]string // the command's word lists through wrappers (wordLists)
-	full     string   // assignments, then the command text: what allow rules match
-	forms    []string // every text deny and ask rules match
-	readOnly bool     // shell.ReadOnly, write redirects aside (they are checked as edits)
-	fileOp   bool     // mkdir, touch, mv, cp, rm or rmdir with simple options
-	writes   []target // redirect targets (edits)
-	fileArgs []target // file arguments of a file op (edits)
-	readArgs []target // arguments and input redirects of a read-only command (reads)
+	full     string     // assignments, then the command text: what allow rules match
+	forms    []string   // every text deny and ask rules match
+	readOnly bool       // shell.ReadOnly, write redirects aside (they are checked as edits)
+	fileOp   bool       // mkdir, touch, mv, cp, rm or rmdir with simple options
+	writes   []target   // redirect targets (edits)
+	fileArgs []target   // file arguments of a file op (edits)
+	readArgs []target   // arguments and input redirects of a read-only command (reads)
 	// mayWrite are the literal path arguments of a command that is not
 	// read-only: any of them may be written (checked against the protected paths).
 	mayWrite []target
