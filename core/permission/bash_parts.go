@@ -49,7 +49,7 @@ type target struct {
 // bashPart is one simple command and what the rules say about it.
 type bashPart struct {
 	cmd      shell.Command
-	lists    [][]string // the command's word lists through wrappers (wordLists)
+	lists    [][]string // the word lists deny and ask rules see: shell.Command.Forms, runners, git aliases
 	full     string     // assignments, then the command text: what allow rules match
 	forms    []string   // every text deny and ask rules match
 	readOnly bool       // shell.ReadOnly, write redirects aside (they are checked as edits)
