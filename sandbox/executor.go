@@ -110,7 +110,7 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 		}
 	}
 	if e.Policy.Enabled && !e.Policy.Network && err == nil {
-		if h := NetworkHint(res.Output, res.ExitCode); h != "" {
+		if h := NetworkHintFor(strings.Join(c.Args, " "), res.Output, res.ExitCode); h != "" {
 			notes = append(notes, h)
 		}
 	}

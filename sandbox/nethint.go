@@ -6,7 +6,7 @@ import (
 
 // NetworkHintText is the line NetworkHint returns: how to let commands reach
 // the network.
-const NetworkHintText = "network is off in the sandbox: to allow it, run pincer with --allow-network or set `network = true` in the [sandbox] table of your own config.toml (not the project's)"
+const NetworkHintText = "if this needs the network (or a server on this machine's localhost, which the sandbox has its own of): network is off in the sandbox; to allow it, run pincer with --allow-network or set `network = true` in the [sandbox] table of your own config.toml (not the project's)"
 
 // networkFailures are output fragments (lower case) that mean a command could
 // not reach the network: name resolution (glibc, musl, curl, git, Go, Python,
@@ -30,14 +30,23 @@ var networkFailures = []string{
 	"unable to resolve host",
 	"failed to establish a new connection",
 	"couldn't resolve host",
+	"couldn't connect to server",
+	"econnrefused",
+	"connection refused",
+	"no route to host",
+	"ehostunreach",
+	"failed to connect to",
+	"unable to connect to",
+	"network unreachable",
 }
 
 // NetworkHint returns NetworkHintText when output (a failed command's, exit
-// code exitCode) says it could not reach the network, and "" otherwise: a
-// successful command, or a failure that names no network problem, gets no
-// hint. A "connection refused" counts only when no loopback address is named
-// (a test's own server on 127.0.0.1 refusing is not the sandbox's doing).
-// It looks at the last 64 KiB of output.
+// code exitCode) says it could not reach the network — name resolution, an
+// unreachable network, a refused connection (with the network off, loopback
+// refusals count too: the host's localhost services are outside the
+// sandbox's network namespace) — and "" otherwise: a successful command, or a
+// failure that names no network problem, gets no hint. It looks at the last
+// 64 KiB of output.
 func NetworkHint(output string, exitCode int) string {
 	if exitCode == 0 {
 		return ""
@@ -51,20 +60,28 @@ func NetworkHint(output string, exitCode int) string {
 			return NetworkHintText
 		}
 	}
-	for _, line := range strings.Split(low, "\n") {
-		if strings.Contains(line, "connection refused") && !mentionsLoopback(line) {
+	return ""
+}
+
+// NetworkHintFor is NetworkHint that also knows the shell command, for
+// programs told to be quiet: curl -s exiting 5, 6, 7 or 28 (proxy or host not
+// resolved, connection failed, timed out) and wget -q exiting 4 (network
+// failure) print nothing that says so.
+func NetworkHintFor(command, output string, exitCode int) string {
+	if h := NetworkHint(output, exitCode); h != "" {
+		return h
+	}
+	words := strings.FieldsFunc(command, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == '&' || r == '(' || r == ')' || r == '\'' || r == '"'
+	})
+	for _, w := range words {
+		switch w = w[strings.LastIndexByte(w, '/')+1:]; {
+		case w == "curl" && (exitCode == 5 || exitCode == 6 || exitCode == 7 || exitCode == 28):
+			return NetworkHintText
+		case w == "wget" && exitCode == 4:
 			return NetworkHintText
 		}
 	}
 	return ""
 }
 
-// mentionsLoopback reports whether line names a loopback address.
-func mentionsLoopback(line string) bool {
-	for _, l := range []string{"localhost", "127.", "[::1]", "::1:", " ::1", "0.0.0.0"} {
-		if strings.Contains(line, l) {
-			return true
-		}
-	}
-	return false
-}

@@ -22,10 +22,13 @@ func TestNetworkHint(t *testing.T) {
 		{"curl: (7) Failed to connect to 93.184.216.34 port 443 after 0 ms: Connection refused", 7, true},
 		{"dial tcp 10.0.0.5:5432: connect: connection refused", 1, true},
 		{"error: failed to resolve address for github.com", 101, true},
-		// Loopback refusals, successes and unrelated failures: no hint.
-		{"curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused", 7, false},
-		{"dial tcp 127.0.0.1:5432: connect: connection refused", 1, false},
-		{"dial tcp [::1]:80: connect: connection refused", 1, false},
+		// Loopback refusals: the host's localhost is outside the namespace.
+		{"curl: (7) Failed to connect to localhost port 8080 after 0 ms: Connection refused", 7, true},
+		{"curl: (7) Failed to connect to 127.0.0.1 port 41809 after 3 ms: Couldn't connect to server", 7, true},
+		{"dial tcp 127.0.0.1:5432: connect: connection refused", 1, true},
+		{"connect ECONNREFUSED 127.0.0.1:38495", 1, true},
+		{"ssh: connect to host h port 22: No route to host", 255, true},
+		// Successes and unrelated failures: no hint.
 		{"Could not resolve host: example.com", 0, false},
 		{"FAIL: TestAdd (0.00s)\n    tiny_test.go:5: bad sum", 1, false},
 		{"bash: foo: command not found", 127, false},
@@ -39,5 +42,25 @@ func TestNetworkHint(t *testing.T) {
 	}
 	if NetworkHint("Could not resolve host: x", 6) != NetworkHintText {
 		t.Error("wrong text")
+	}
+}
+
+func TestNetworkHintFor(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		code int
+		hint bool
+	}{
+		{"curl -sS -o x https://h/", 6, true},
+		{"/usr/bin/curl -s https://h/ | sh", 7, true},
+		{"wget -q -O- http://h/", 4, true},
+		{"curl -s https://h/", 22, false}, // an HTTP error: the network worked
+		{"wget -q http://h/", 8, false},
+		{"go test ./...", 1, false},
+	}
+	for _, tt := range tests {
+		if got := NetworkHintFor(tt.cmd, "", tt.code) != ""; got != tt.hint {
+			t.Errorf("NetworkHintFor(%q, %d) = %v, want %v", tt.cmd, tt.code, got, tt.hint)
+		}
 	}
 }
