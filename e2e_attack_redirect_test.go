@@ -85,3 +85,72 @@ func TestAttackRedirectDevicesStayUsable(t *testing.T) {
 	})
 	expectAllowed(t, r, nil)
 }
+
+// TestAttackPathArgsAcceptEdits: in acceptEdits, file operations (touch, cp, mv,
+// mkdir, redirects) inside the workspace need no approval — so every path argument
+// must be cleaned and resolved (.., /dev/fd/.., /proc/self/root, a symlink in the
+// workspace pointing out) before deciding: these all reach outside and ask (a
+// headless denial). The outside directory is a temp directory the sandbox may
+// write, so a wrong allow shows as a marker.
+func TestAttackPathArgsAcceptEdits(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	rel, err := filepath.Rel(a.repo, a.outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(a.outside, filepath.Join(a.repo, "outlink")); err != nil {
+		t.Fatal(err)
+	}
+	const up = "/dev/fd/../../.."
+	o := "{O}/PROOF_{ID}"
+	forms := []attackForm{
+		{Name: "touch-devfd", Cmd: `touch ` + up + o},
+		{Name: "touch-dotdot", Cmd: `touch ` + rel + `/PROOF_{ID}`},
+		{Name: "touch-workspace-dotdot", Cmd: `touch {W}/` + rel + `/PROOF_{ID}`},
+		{Name: "touch-proc-root", Cmd: `touch /proc/self/root` + o},
+		{Name: "touch-proc-cwd-dotdot", Cmd: `touch /proc/self/cwd/` + rel + `/PROOF_{ID}`},
+		{Name: "touch-symlink", Cmd: `touch outlink/PROOF_{ID}`},
+		{Name: "cp-devfd", Cmd: `cp hello.txt ` + up + o},
+		{Name: "cp-symlink", Cmd: `cp hello.txt outlink/PROOF_{ID}`},
+		{Name: "cp-into-symlink-dir", Cmd: `cp hello.txt outlink/ && mv outlink/hello.txt outlink/PROOF_{ID}`},
+		{Name: "mv-symlink", Cmd: `cp hello.txt tmp_{ID} && mv tmp_{ID} outlink/PROOF_{ID}`},
+		{Name: "mkdir-dotdot", Cmd: `mkdir ` + rel + `/PROOF_{ID}`},
+		{Name: "mkdir-p-symlink", Cmd: `mkdir -p outlink/PROOF_{ID}/x`},
+		{Name: "redirect-devfd", Cmd: `echo x > ` + up + o},
+		{Name: "redirect-symlink", Cmd: `echo x > outlink/PROOF_{ID}`},
+		{Name: "redirect-dotdot", Cmd: `echo x > ` + rel + `/PROOF_{ID}`},
+		{Name: "rm-symlink-victim", Cmd: `rm outlink/victim_{ID}`, Victim: "{O}/victim_{ID}"},
+		{Name: "rm-dotdot-victim", Cmd: `rm ` + rel + `/victim_{ID}`, Victim: "{O}/victim_{ID}"},
+		{Name: "Write-symlink", Tool: "Write", Args: `{"file_path":"outlink/PROOF_{ID}","content":"x"}`},
+		{Name: "Write-dotdot", Tool: "Write", Args: `{"file_path":"` + rel + `/PROOF_{ID}","content":"x"}`},
+		{Name: "Write-devfd", Tool: "Write", Args: `{"file_path":"` + up + o + `","content":"x"}`},
+		{Name: "Write-proc-root", Tool: "Write", Args: `{"file_path":"/proc/self/root` + o + `","content":"x"}`},
+	}
+	for i := range forms {
+		if forms[i].Marker == "" {
+			forms[i].Marker = o
+		}
+		if forms[i].Victim != "" {
+			forms[i].Marker = "{O}/PROOF_none_{ID}"
+		}
+	}
+	r := a.runForms("pa", forms, "--permission-mode", "acceptEdits")
+	expectBlocked(t, r)
+	// Control: the same operations inside the workspace need no approval, so the
+	// refusals above come from the paths.
+	ctl := a.runForms("pc", []attackForm{
+		{Name: "control-touch", Cmd: `touch inside_{ID}`},
+		{Name: "control-cp", Cmd: `cp hello.txt inside_{ID}`},
+		{Name: "control-redirect", Cmd: `echo x > inside_{ID}`},
+		{Name: "control-mkdir", Cmd: `mkdir -p inside_{ID}/x`},
+		{Name: "control-Write", Tool: "Write", Args: `{"file_path":"inside_{ID}","content":"x"}`},
+	}, "--permission-mode", "acceptEdits")
+	t.Run("control", func(t *testing.T) {
+		expectAllowed(t, ctl, func(t *testing.T, c *callResult) {
+			if !exists(filepath.Join(a.repo, "inside_"+c.ID)) {
+				t.Errorf("made nothing\n  %s", c.describe())
+			}
+		})
+	})
+}
