@@ -64,9 +64,12 @@ type Result struct {
 	Canceled bool
 	// Duration is the wall time from start to return.
 	Duration time.Duration
-	// Notice is set by an Executor, on the first command of the process that
-	// runs with less confinement than its Policy asked for, to say what is
-	// missing (see Report.Degraded). It is empty otherwise.
+	// Notice is set by an Executor, one line each: on the first command of
+	// the process that runs with less confinement than its Policy asked for,
+	// what is missing (see Report.Degraded); when the command created a
+	// protected path, "blocked: the command created NAME, a protected path;
+	// moved to DIR"; when it failed for lack of network (Network false),
+	// NetworkHintText. It is empty otherwise.
 	Notice string
 }
 
