@@ -272,6 +272,20 @@ func TestSandboxProtectedMissing(t *testing.T) {
 			t.Errorf("%q: notice %q", tt.script, res.Notice)
 		}
 	}
+	// A .git that is a file or a link, naming a git dir of the command's choosing.
+	other, _ := NewWorkspace(t.TempDir())
+	e2 := &Executor{Policy: pol, Workspace: other}
+	evil := t.TempDir()
+	for _, script := range []string{"echo 'gitdir: " + evil + "' > .git", "ln -s " + evil + " .git"} {
+		res, err := e2.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", script}, Dir: other.Root(), Timeout: hangGuard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustNotExist(t, filepath.Join(other.Root(), ".git"))
+		if !strings.Contains(res.Notice, "blocked: the command created .git") {
+			t.Errorf("%q: notice %q", script, res.Notice)
+		}
+	}
 	// The quarantine holds them.
 	var moved []string
 	_ = filepath.WalkDir(pol.QuarantineDir, func(p string, d os.DirEntry, err error) error {

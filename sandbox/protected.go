@@ -89,7 +89,7 @@ type guardState struct {
 func snapshotProtected(roots, rel []string) guardState {
 	st := guardState{roots: roots, rel: rel, existed: map[string]bool{}, links: map[string]string{}}
 	for _, root := range roots {
-		for _, p := range append(expandProtected(root, rel), gitHeads(root)...) {
+		for _, p := range append(append(expandProtected(root, rel), gitHeads(root)...), filepath.Join(root, ".git")) {
 			fi, err := os.Lstat(p)
 			if err != nil {
 				continue
@@ -123,6 +123,15 @@ func quarantine(st guardState, qdir string) string {
 	var moved []string
 	var box string
 	for _, root := range st.roots {
+		// A .git the command made that is not a directory (a gitfile or a
+		// symlink naming a git dir elsewhere, with a config of its choosing).
+		gitPath := filepath.Join(root, ".git")
+		if fi, err := os.Lstat(gitPath); err == nil && !st.existed[gitPath] && !fi.IsDir() && len(st.rel) > 0 {
+			if box == "" {
+				box = newQuarantineBox(qdir)
+			}
+			moved = append(moved, movePath(gitPath, box, filepath.Join(filepath.Base(root), ".git")))
+		}
 		for _, p := range expandProtected(root, st.rel) {
 			fi, err := os.Lstat(p)
 			if err != nil {
