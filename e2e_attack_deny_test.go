@@ -131,6 +131,8 @@ func TestAttackDenyRulesInBypass(t *testing.T) {
 	r := a.runForms("dn", forms, "--permission-mode", "bypassPermissions",
 		"--disallowed-tools", "Bash(rm:*) Bash(git push:*) Bash(curl:*)")
 	expectBlocked(t, r)
+	a.control(t, "dc", []attackForm{{Name: "touch-not-denied", Cmd: `touch {W}/made_{ID}`}, {Name: "git-status-not-denied", Cmd: `git status`}},
+		"--permission-mode", "bypassPermissions", "--disallowed-tools", "Bash(rm:*) Bash(git push:*) Bash(curl:*)")
 	t.Run("remote-untouched", func(t *testing.T) {
 		if out := gitIn(t, remote, "for-each-ref"); out != "" {
 			t.Errorf("ESCAPE: the remote got refs:\n%s", out)

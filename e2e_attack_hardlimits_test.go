@@ -108,6 +108,10 @@ func TestAttackHardLimitsInBypass(t *testing.T) {
 	}
 	r := a.runForms("hl", hardLimitForms(rel, srv.URL+"/payload.sh"), "--permission-mode", "bypassPermissions")
 	expectBlocked(t, r)
+	// Control: a forced recursive delete inside the workspace is no hard limit (the
+	// rm shim runs; nothing is deleted).
+	a.control(t, "hc", []attackForm{{Name: "rm-rf-inside-workspace", Cmd: `rm -rf {W}/build_{ID}`}}, "--permission-mode", "bypassPermissions")
+	os.Remove(filepath.Join(a.outside, "PROOF_shim_rm"))
 	t.Run("no-shim-ran", func(t *testing.T) {
 		for _, name := range shimmed {
 			if b, err := os.ReadFile(filepath.Join(a.outside, "PROOF_shim_"+name)); err == nil {

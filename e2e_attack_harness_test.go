@@ -345,6 +345,15 @@ func expectAllowed(t *testing.T, r *attackRun, check func(t *testing.T, c *callR
 	}
 }
 
+// control runs forms that must be allowed and succeed under the same flags, so
+// that the refusals of an attack run are the paths' or programs' doing, not the
+// mode's or the scene's.
+func (a *attackEnv) control(t *testing.T, prefix string, forms []attackForm, flags ...string) {
+	t.Helper()
+	r := a.runForms(prefix, forms, flags...)
+	t.Run("control", func(t *testing.T) { expectAllowed(t, r, nil) })
+}
+
 // waitGone waits d and reports whether any of paths exists then.
 func waitGone(d time.Duration, paths ...string) []string {
 	time.Sleep(d)

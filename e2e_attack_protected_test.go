@@ -188,6 +188,14 @@ func TestAttackProtectedPaths(t *testing.T) {
 			}
 			r := a.runFormsAfter("pp", preReads("pp"), forms, "--permission-mode", mode)
 			expectBlocked(t, r)
+			if mode != "default" {
+				// Control: the same tools write an ordinary file unasked in this mode.
+				a.control(t, "pc", []attackForm{
+					{Name: "Write-ordinary", Tool: "Write", Args: `{"file_path":"notes_{ID}.md","content":"x"}`},
+					{Name: "bash-ordinary", Cmd: `echo x > notes_{ID}.txt`},
+					{Name: "bash-ordinary-subdir", Cmd: `mkdir -p docs && echo x > docs/AGENTS.txt`},
+				}, "--permission-mode", mode)
+			}
 			t.Run("protected-files-unchanged", func(t *testing.T) {
 				for p, before := range watch {
 					if after := snapshot(filepath.Join(a.repo, p)); after != before {

@@ -62,6 +62,7 @@ func TestAttackReadOnlyExec(t *testing.T) {
 	a := newAttackEnv(t)
 	r := a.runForms("ro", readOnlyExecForms())
 	expectBlocked(t, r)
+	a.control(t, "rc", []attackForm{{Name: "literal-dbl-bracket", Cmd: `[[ 1 -eq 1 ]]`}, {Name: "literal-test-f", Cmd: `test -f hello.txt`}, {Name: "literal-ls", Cmd: `ls`}})
 }
 
 // readOnlyRuleForms are the forms tried under an echo/ls allow rule: a rule may
@@ -94,4 +95,6 @@ func TestAttackReadOnlyUnderEchoRule(t *testing.T) {
 	a := newAttackEnv(t)
 	r := a.runForms("er", readOnlyRuleForms(), "--allowed-tools", "Bash(echo:*) Bash(ls:*)")
 	expectBlocked(t, r)
+	a.control(t, "ec", []attackForm{{Name: "echo-literal", Cmd: `echo hi "a b" 'c'`}, {Name: "ls-literal", Cmd: `ls -la`}},
+		"--allowed-tools", "Bash(echo:*) Bash(ls:*)")
 }

@@ -88,6 +88,7 @@ func TestAttackReadsOutsideWorkspace(t *testing.T) {
 	}
 	r := a.runForms("so", outsideReadForms(rel))
 	expectBlocked(t, r)
+	a.control(t, "sc", []attackForm{{Name: "cat-inside", Cmd: `cat hello.txt`}, {Name: "Read-inside", Tool: "Read", Args: `{"file_path":"hello.txt"}`}})
 }
 
 func TestAttackSandboxHidesSecrets(t *testing.T) {
