@@ -222,9 +222,9 @@ func linkBelow(root, p string, links map[string]bool) bool {
 // applyNamespaces makes the helper start in new namespaces (flags). With
 // userNS (an unprivileged pincer, or root without CAP_SYS_ADMIN in a
 // container) they are created inside a new user namespace that maps pincer's
-// own uid and gid, and the helper gets the two capabilities it needs there
-// (mounting, bringing up loopback) as ambient ones; it clears them before it
-// executes the command.
+// own uid and gid, and the helper gets the capabilities it needs there
+// (mounting, bringing up loopback, emptying the bounding set) as ambient ones;
+// it clears them before it runs the command.
 func applyNamespaces(attr *syscall.SysProcAttr, flags uintptr, userNS bool) {
 	attr.Cloneflags |= flags
 	if !userNS {
@@ -234,11 +234,12 @@ func applyNamespaces(attr *syscall.SysProcAttr, flags uintptr, userNS bool) {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
-	attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin}
+	attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin, capSetPCap}
 }
 
 // Capability numbers (linux/capability.h).
 const (
+	capSetPCap  = 8 // to empty the bounding set before the command runs
 	capNetAdmin = 12
 	capSysAdmin = 21
 )
