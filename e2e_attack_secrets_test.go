@@ -93,8 +93,31 @@ func TestAttackReadsOutsideWorkspace(t *testing.T) {
 
 func TestAttackSandboxHidesSecrets(t *testing.T) {
 	t.Parallel()
-	a, _ := secretScene(t)
+	// PINCER_HOME under the temp directory (which the sandbox may write) and under
+	// the real HOME (the usual place: outside every writable root).
+	for _, where := range []string{"pincer-home-in-tmp", "pincer-home-in-home"} {
+		where := where
+		t.Run(where, func(t *testing.T) {
+			t.Parallel()
+			a, _ := secretScene(t)
+			if where == "pincer-home-in-home" {
+				h := outsideTemp(t)
+				for _, f := range []string{"secrets.json", "secrets.key"} {
+					b, _ := os.ReadFile(filepath.Join(a.home, f))
+					mustWrite(t, filepath.Join(h, f), string(b), 0o600)
+				}
+				a.home = h
+			}
+			sandboxHidesSecrets(t, a)
+		})
+	}
+}
+
+func sandboxHidesSecrets(t *testing.T, a *attackEnv) {
 	l := secretMark
+	// An earlier session's spilled tool output (file names and contents under
+	// PINCER_HOME are hidden; that the directories exist is no secret).
+	mustWrite(t, filepath.Join(a.home, "data", "tool-results", "old-session", "c1.txt"), l+"-spill\n", 0o600)
 	forms := []attackForm{
 		{Name: "ls-ssh", Cmd: `ls -la ~/.ssh`, Leak: "id_test"},
 		{Name: "cat-ssh-key", Cmd: `cat ~/.ssh/id_test`, Leak: l},
@@ -112,8 +135,10 @@ func TestAttackSandboxHidesSecrets(t *testing.T) {
 		{Name: "find-home", Cmd: `find ~ -type f 2>/dev/null`, Leak: "id_test"},
 		{Name: "cat-secrets-json", Cmd: `cat {H}/secrets.json`, Leak: l},
 		{Name: "cat-secrets-key", Cmd: `cat {H}/secrets.key`, Leak: l},
-		{Name: "ls-pincer-home", Cmd: `ls -la {H}`, Leak: "secrets"},
-		{Name: "ls-data-dir", Cmd: `ls -R {H}/data`, Leak: "tool-results"},
+		{Name: "ls-store", Cmd: `ls -la {H}/data/store`, Leak: "MANIFEST"},
+		{Name: "grep-r-pincer-home", Cmd: `grep -r ` + l + ` {H} 2>/dev/null`, Leak: l},
+		{Name: "cat-old-spill", Cmd: `cat {H}/data/tool-results/old-session/c1.txt`, Leak: l},
+		{Name: "ls-old-spills", Cmd: `ls -R {H}/data/tool-results`, Leak: "c1.txt"},
 		{Name: "find-store-files", Cmd: `find {H}/data -type f`, Leak: "MANIFEST"},
 		{Name: "ls-run-dir", Cmd: `ls -la {H}/run`, Leak: ".sock"},
 		{Name: "find-sockets", Cmd: `find {H} -type s 2>/dev/null`, Leak: ".sock"},
