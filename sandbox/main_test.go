@@ -28,9 +28,6 @@ func parentMain(dir, script string) int {
 		return 3
 	}
 	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
-	if os.Getenv("PINCER_SANDBOX_TEST_NOMOUNT") != "" {
-		e.probe = withoutMountNS
-	}
 	res, err := e.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", script}, Dir: dir, Timeout: time.Minute})
 	if err != nil {
 		fmt.Println(err)

@@ -84,4 +84,3 @@ func NetworkHintFor(command, output string, exitCode int) string {
 	}
 	return ""
 }
-
