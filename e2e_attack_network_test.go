@@ -74,6 +74,7 @@ func networkForms(host string) []string {
 		"curl -sS --max-time 3 http://2130706433:%[1]d/",
 		"curl -sS --max-time 3 http://[::ffff:127.0.0.1]:%[1]d/",
 		"curl -sS --max-time 3 -x http://127.0.0.1:%[1]d http://example.invalid/",
+		"curl -sS --max-time 3 http://pincer-attack.invalid:%[1]d/", // fails to resolve: the hint is due too
 	}
 	if host != "" {
 		forms = append(forms,
