@@ -80,8 +80,9 @@
 //     on (a project's .pincer/config.toml can only tighten).
 //   - rlimits: CPU time per process (SIGXCPU, SIGKILL 5 s later), file size
 //     (SIGXFSZ) and processes, 10 min, 1 GiB and 4096 by default. The process
-//     limit is the PID namespace's own pid_max (Linux 6.14+), which binds root,
-//     and RLIMIT_NPROC, which the kernel never applies to uid 0.
+//     limit is the PID namespace's own pid_max (Linux 6.14+), which binds root;
+//     where that cannot be set, RLIMIT_NPROC, which counts all the uid's
+//     processes (also outside) and which the kernel never applies to uid 0.
 //   - Capabilities: every one dropped (bounding, inheritable, ambient), so a
 //     root command has none — no mknod, mount, ptrace, raw I/O, DAC override —
 //     and no_new_privs is set.

@@ -25,7 +25,8 @@ import (
 //     the namespace's pid_max (the process limit, which binds root too); then
 //     a fresh chdir so that the working directory sees the mounts;
 //  2. in a network namespace of its own: the loopback device up;
-//  3. rlimits (CPU time, file size, number of processes);
+//  3. rlimits (CPU time, file size, and — where pid_max could not be set —
+//     the number of processes, RLIMIT_NPROC);
 //  4. Landlock (see applyLandlock), with the writable trees carved around the
 //     protected paths that no mount protects;
 //  5. every capability dropped (bounding, inheritable and ambient sets: a
@@ -152,6 +153,7 @@ func confine(spec helperSpec) error {
 			return err
 		}
 	}
+	nproc := spec.MaxProcesses
 	if spec.PidNS && os.Getpid() == 1 {
 		// The Executor gives a PID namespace a mount namespace too.
 		if !spec.MountNS {
@@ -164,7 +166,11 @@ func confine(spec helperSpec) error {
 		}
 		if spec.MaxProcesses > 0 {
 			// Best effort: kernels before 6.14 have one pid_max for all.
-			_ = setNamespacePidMax(spec.MaxProcesses)
+			if setNamespacePidMax(spec.MaxProcesses) == nil {
+				// pid_max bounds the namespace; RLIMIT_NPROC would also
+				// count the uid's processes outside (a desktop's threads).
+				nproc = 0
+			}
 		}
 	}
 	if spec.NetNS {
@@ -172,7 +178,7 @@ func confine(spec helperSpec) error {
 			return err
 		}
 	}
-	if err := applyRlimits(spec.CPUSeconds, spec.FileSize, spec.MaxProcesses); err != nil {
+	if err := applyRlimits(spec.CPUSeconds, spec.FileSize, nproc); err != nil {
 		return err
 	}
 	if spec.Landlock {
