@@ -171,6 +171,13 @@ func (e *Executor) trees() ([]treeSpec, []string) {
 // that they can be bind-mounted.
 func workspaceTree(root string, rel []string) treeSpec {
 	t := treeSpec{Path: root, Mount: true}
+	if len(rel) > 0 {
+		// A .git file (a linked worktree's or a submodule's checkout) names
+		// the git dir, and so the config git runs: keep it as it is.
+		if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.Mode().IsRegular() {
+			t.ReadOnly = append(t.ReadOnly, filepath.Join(root, ".git"))
+		}
+	}
 	links := map[string]bool{} // lstat cache: is this component a symlink
 	for _, p := range expandProtected(root, rel) {
 		t.ReadOnly = append(t.ReadOnly, p)

@@ -40,6 +40,16 @@ var ProtectedInWorkspace = []string{
 	"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md",
 }
 
+// gitRedirects are files, besides ProtectedInWorkspace, that tell git where a
+// repository's configuration lives, so that writing them is as good as
+// writing .git/config: a git dir's "commondir" (git reads config from the
+// directory it names — also in a main repository's .git) and a linked
+// worktree's "gitdir". The sandbox protects them by default too; ".git"
+// itself, when it is a file ("gitdir: PATH"), is protected by workspaceTree.
+var gitRedirects = []string{
+	".git/commondir", ".git/modules/**/commondir", ".git/worktrees/*/commondir", ".git/worktrees/*/gitdir",
+}
+
 // DefaultReadOnlyInWorkspace is ProtectedInWorkspace, the default of
 // Policy.ReadOnlyInWorkspace.
 var DefaultReadOnlyInWorkspace = ProtectedInWorkspace
@@ -122,7 +132,7 @@ func (p Policy) maxProcesses() int {
 // readOnly returns the protected workspace-relative paths in effect.
 func (p Policy) readOnly() []string {
 	if p.ReadOnlyInWorkspace == nil {
-		return slices.Clone(DefaultReadOnlyInWorkspace)
+		return append(slices.Clone(DefaultReadOnlyInWorkspace), gitRedirects...)
 	}
 	return slices.Clone(p.ReadOnlyInWorkspace)
 }

@@ -265,6 +265,7 @@ func TestSandboxProtectedMissing(t *testing.T) {
 		{"printf '[core]\\n\\tfsmonitor = touch PROOF\\n' > .git/config.worktree", ".git/config.worktree"},
 		{"printf '[core]\\n\\tfsmonitor = touch PROOF\\n' > .git/config", ".git/config"},
 		{"mkdir -p .git/modules/m && echo ref > .git/modules/m/HEAD && echo '[core] fsmonitor=x' > .git/modules/m/config", ".git/modules/m/config"},
+		{"echo /tmp > .git/commondir", ".git/commondir"},
 	} {
 		res := sh(t, e, tt.script)
 		mustNotExist(t, filepath.Join(root, tt.path))
@@ -429,5 +430,26 @@ func TestSandboxDegraded(t *testing.T) {
 	second := sh(t, e, "true")
 	if !strings.Contains(first.Notice, "Landlock unavailable") || second.Notice != "" {
 		t.Fatalf("notices: first %q, second %q (want one, once)", first.Notice, second.Notice)
+	}
+}
+
+// TestSandboxGitFile: a workspace whose .git is a file (a linked worktree)
+// keeps it: rewriting it would point git at a config of the command's choosing.
+func TestSandboxGitFile(t *testing.T) {
+	e, root := newSandbox(t, DefaultPolicy())
+	gitdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, attack := range []string{"echo 'gitdir: /tmp' > .git", "rm .git", "mv .git g", "ln -sf /tmp .git", "truncate -s 0 .git"} {
+		if res := sh(t, e, attack); res.ExitCode == 0 {
+			t.Errorf("%q succeeded", attack)
+		}
+		if b, err := os.ReadFile(filepath.Join(root, ".git")); err != nil || string(b) != "gitdir: "+gitdir+"\n" {
+			t.Fatalf("after %q .git holds %q, %v", attack, b, err)
+		}
+	}
+	if res := sh(t, e, "touch new-top.txt"); res.ExitCode != 0 {
+		t.Errorf("the workspace root is not writable: %q", res.Output)
 	}
 }
