@@ -21,10 +21,13 @@ import (
 //     config files are not covered by pincer's protected paths everywhere.
 //
 // What config cannot switch off: diff.external (an empty value makes git fail
-// "cannot run", 2.39) and diff.<driver>.textconv (the driver name comes from
-// .gitattributes). Pass --no-ext-diff --no-textconv (GitSafeDiffArgs) to
-// diff, log -p and show. Both need a setting in a config file, which the
-// sandbox keeps read-only (.git/config) or out of reach (~/.gitconfig).
+// "cannot run", 2.39), diff.<driver>.textconv and filter.<driver>.clean,
+// smudge and process (the driver name comes from .gitattributes; `git status`
+// may run a clean filter on a file whose stat changed). Pass --no-ext-diff
+// --no-textconv (GitSafeDiffArgs) to diff, log -p and show. All of them need
+// a setting in a config file, which the sandbox keeps read-only (.git/config,
+// its include files under .git, and the redirects commondir and a .git file)
+// or out of reach (~/.gitconfig).
 var gitSafeConfig = [][2]string{
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", "/dev/null"},
