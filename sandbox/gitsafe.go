@@ -25,9 +25,9 @@ import (
 // smudge and process (the driver name comes from .gitattributes; `git status`
 // may run a clean filter on a file whose stat changed). Pass --no-ext-diff
 // --no-textconv (GitSafeDiffArgs) to diff, log -p and show. All of them need
-// a setting in a config file, which the sandbox keeps read-only (.git/config,
-// its include files under .git, and the redirects commondir and a .git file)
-// or out of reach (~/.gitconfig).
+// a setting in a config file, which the sandbox keeps read-only (.git/config
+// and the redirects to another one: commondir, a .git file) or out of reach
+// (~/.gitconfig).
 var gitSafeConfig = [][2]string{
 	{"core.fsmonitor", "false"},
 	{"core.hooksPath", "/dev/null"},
