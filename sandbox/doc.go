@@ -46,7 +46,8 @@
 //     outside the sandbox (ABI 6+); with Network false, no abstract UNIX sockets
 //     either, and no connecting to pathname UNIX sockets outside (ABI 9+).
 //   - Protected paths (ProtectedInWorkspace: git's config, hooks and info, also
-//     of submodules and worktrees; .pincer, .claude, .mcp.json, .envrc,
+//     of submodules and worktrees, and what redirects git to another config —
+//     commondir, a .git file; .pincer, .claude, .mcp.json, .envrc,
 //     .vscode, .idea; AGENTS.md, CLAUDE.md, CLAUDE.local.md,
 //     AGENTS.override.md): in a mount namespace, read-only bind mounts, with
 //     every directory from the workspace root down to them pinned by a bind
@@ -100,6 +101,11 @@
 //     makes one and removes it again leaves no trace to report. If pincer is
 //     killed during the call, the check does not run: what the command created
 //     stays (the permission layer and the user's next session see it).
+//   - With the network on (the user's choice), the daemon sockets stay
+//     reachable: a command may ask Docker or systemd (D-Bus) to start
+//     processes outside its namespaces.
+//   - The network hint is a guess from the output and exit code; a command's
+//     own refused connection on its loopback gets it too.
 //   - The writable caches are shared with the user's unsandboxed runs: a
 //     command can poison them (a crafted GOCACHE entry, an npm tarball).
 //   - Reads are confined only by the hidden paths: a command can read the rest
