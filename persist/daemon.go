@@ -28,6 +28,7 @@ type DaemonFiles struct {
 	Socket string // the Unix socket, mode 0600
 	Lock   string // flock taken while a daemon starts or exits
 	Log    string // the daemon's stdout and stderr
+	Token  string // the daemon's token (NewDaemonToken), mode 0600; "" is TokenFor(Socket)
 }
 
 // FilesFor names the daemon files of the store in storeDir, inside runDir: the
@@ -38,7 +39,7 @@ func FilesFor(runDir, storeDir string) DaemonFiles {
 	}
 	sum := sha256.Sum256([]byte(storeDir))
 	base := filepath.Join(runDir, "store-"+hex.EncodeToString(sum[:6]))
-	return DaemonFiles{Socket: base + ".sock", Lock: base + ".lock", Log: base + ".log"}
+	return DaemonFiles{Socket: base + ".sock", Lock: base + ".lock", Log: base + ".log", Token: base + ".token"}
 }
 
 // LockFor is the start-up lock of the daemon serving on socket: the socket's path
@@ -115,7 +116,18 @@ func RunDaemon(ctx context.Context, cfg DaemonConfig) error {
 		ready(err)
 		return err
 	}
+	tokenPath := cfg.Files.Token
+	if tokenPath == "" {
+		tokenPath = TokenFor(cfg.Files.Socket)
+	}
+	token, err := NewDaemonToken(tokenPath)
+	if err != nil {
+		l.Close()
+		ready(err)
+		return err
+	}
 	srv := NewServer(store, cfg.Version, store.Dir())
+	srv.RequireToken(token) // clients without it, or of another uid, are refused
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	ready(nil)

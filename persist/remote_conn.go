@@ -38,6 +38,10 @@ type Client struct {
 	attached chan struct{} // closed once the first Attach is answered
 	attachWG sync.WaitGroup
 
+	tokenMu       sync.Mutex
+	token         string // the daemon's token as last read (clientToken)
+	attachRefused bool   // the last Attach was refused (401): read the token again; attachLoop only
+
 	mu     sync.Mutex
 	closed bool
 	leases map[Lease]struct{} // held leases (SessionID and Owner), sent on re-attach
@@ -56,6 +60,9 @@ type RemoteOptions struct {
 	// named by its --ready-fd 3 argument when it serves (or cannot). nil: never
 	// start one, only connect.
 	Command []string
+	// Token is the daemon's token file (NewDaemonToken), read by the client and
+	// sent with every request; "" is TokenFor(Socket).
+	Token string
 	// Env is added to the daemon's environment.
 	Env []string
 	// Log receives the daemon's stdout and stderr; "" is /dev/null.
@@ -70,6 +77,9 @@ type RemoteOptions struct {
 func OpenRemote(ctx context.Context, opts RemoteOptions) (*Client, error) {
 	if opts.Lock == "" {
 		opts.Lock = LockFor(opts.Socket)
+	}
+	if opts.Token == "" {
+		opts.Token = TokenFor(opts.Socket)
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 10 * time.Second
@@ -167,17 +177,26 @@ func (c *Client) do(ctx context.Context, method string, args *wireArgs, out any,
 	if err != nil {
 		return fmt.Errorf("persist: %s: encode request: %w", method, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://pincer-store"+pathPrefix+method, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	c.header(req, retry)
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+	var resp *http.Response
+	for reload := false; ; reload = true {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://pincer-store"+pathPrefix+method, bytes.NewReader(body))
+		if err != nil {
+			return err
 		}
-		return &connError{err: err}
+		c.header(req, retry, reload)
+		resp, err = c.hc.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &connError{err: err}
+		}
+		if resp.StatusCode != http.StatusUnauthorized || reload {
+			break
+		}
+		// A daemon started since the token was read has a new one: read it again once.
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
 	defer resp.Body.Close()
 	if err := checkProtocol(resp); err != nil {
@@ -212,8 +231,9 @@ func (c *Client) do(ctx context.Context, method string, args *wireArgs, out any,
 	return rep.Error.decode()
 }
 
-func (c *Client) header(req *http.Request, retry bool) {
+func (c *Client) header(req *http.Request, retry, reloadToken bool) {
 	req.Header.Set(hdrProtocol, ProtocolVersion)
+	req.Header.Set(hdrToken, c.clientToken(reloadToken))
 	req.Header.Set(hdrClient, c.id)
 	req.Header.Set("Content-Type", "application/json")
 	if retry {
@@ -304,7 +324,7 @@ func (c *Client) attachOnce(answered func()) error {
 	if err != nil {
 		return err
 	}
-	c.header(req, false)
+	c.header(req, false, c.attachRefused)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return err
@@ -313,6 +333,7 @@ func (c *Client) attachOnce(answered func()) error {
 	if err := checkProtocol(resp); err != nil {
 		return err
 	}
+	c.attachRefused = resp.StatusCode == http.StatusUnauthorized
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("attach: %s", resp.Status)
 	}

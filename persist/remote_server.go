@@ -36,6 +36,8 @@ type Server struct {
 	httpSrv *http.Server
 	done    chan struct{} // closed by Close: ends Attach requests
 
+	token string // required in every request when set (RequireToken)
+
 	mu       sync.Mutex
 	closing  bool
 	busy     int       // requests in flight, Attach included
@@ -142,6 +144,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set(hdrProtocol, ProtocolVersion)
 	h.Set(hdrPID, strconv.Itoa(s.info.PID))
 	h.Set(hdrVersion, s.info.Version)
+	if status, err := s.authorize(r); err != nil {
+		writeReply(w, status, nil, err)
+		return
+	}
 	method, ok := strings.CutPrefix(r.URL.Path, pathPrefix)
 	if r.Method != http.MethodPost || !ok {
 		writeReply(w, http.StatusNotFound, nil, errors.New("not a pincer store request"))
