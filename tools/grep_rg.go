@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"pincer/sandbox"
 )
 
 // grepMaxLines bounds how many result lines a search collects (both backends), so
@@ -91,6 +93,7 @@ func grepRipgrep(ctx context.Context, rgPath string, q *grepQuery) ([]grepFile, 
 	args[len(args)-1] = st.arg
 	cmd := exec.CommandContext(runCtx, rgPath, args...)
 	cmd.Dir = st.dir
+	cmd.Env = sandbox.WithoutSecrets(os.Environ()) // rg runs outside the sandbox: no keys for it or anything it starts
 	cmd.ExtraFiles = st.extra
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
