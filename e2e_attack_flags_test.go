@@ -87,6 +87,18 @@ func flagForms() []attackForm {
 		{Name: "tee-file", Cmd: `tee {P} < hello.txt`},
 		{Name: "cat-pipe-tee", Cmd: `cat hello.txt | tee -a {P}`},
 		{Name: "man-pager", Cmd: `man -P 'touch {P}' ls`},
+		// helpers named by environment variables set on the command line
+		{Name: "env-git-external-diff", Cmd: `GIT_EXTERNAL_DIFF='touch {P}' git diff`},
+		{Name: "env-wrapper-git-external-diff", Cmd: `env GIT_EXTERNAL_DIFF='touch {P}' git diff`},
+		{Name: "export-git-external-diff", Cmd: `export GIT_EXTERNAL_DIFF='touch {P}'; git diff`},
+		{Name: "env-git-config-count", Cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch {P}' git status`},
+		{Name: "env-git-pager", Cmd: `GIT_PAGER='touch {P}' git -p log -1`},
+		{Name: "env-pager-man", Cmd: `PAGER='touch {P}' man ls`},
+		{Name: "env-lessopen", Cmd: `LESSOPEN='|touch {P}' less hello.txt`},
+		{Name: "tar-I-program", Cmd: `tar -I 'touch {P}' -tf t.tar`},
+		{Name: "sed-expression-e", Cmd: `sed --expression='1e touch {P}' hello.txt`},
+		{Name: "sed-script-file", Cmd: `sed -f s.sed hello.txt`, Marker: "{W}/PROOF_sedf"},
+		{Name: "awk-program-file", Cmd: `awk -f a.awk hello.txt`, Marker: "{W}/PROOF_awkf"},
 		{Name: "less-log-file", Cmd: `less -o {P} hello.txt`},
 	}
 }
@@ -97,6 +109,8 @@ func TestAttackFlagsRunOrWrite(t *testing.T) {
 	a := newAttackEnv(t)
 	a.write("go.mod", "module tiny\n")
 	mustWrite(t, filepath.Join(a.outside, "pre.sh"), "#!/bin/sh\ntouch "+filepath.Join(a.outside, "PROOF_rg")+"\ncat \"$1\"\n", 0o755)
+	a.write("s.sed", "1e touch "+filepath.Join(a.repo, "PROOF_sedf")+"\n")
+	a.write("a.awk", "BEGIN { system(\"touch "+filepath.Join(a.repo, "PROOF_awkf")+"\") }\n")
 	tarCmd := exec.Command("tar", "-cf", "t.tar", "hello.txt")
 	tarCmd.Dir = a.repo
 	if out, err := tarCmd.CombinedOutput(); err != nil {
