@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"pincer/sandbox"
 )
@@ -84,3 +86,47 @@ func (r *Redactor) Redact(s string) string {
 
 // Active reports whether r knows at least one secret.
 func (r *Redactor) Active() bool { return r != nil && r.r != nil }
+
+// maxRedactFile bounds the size of a spilled output file RedactFiles rewrites.
+const maxRedactFile = 64 << 20
+
+// RedactFiles rewrites, with secrets redacted, the regular files directly in
+// dir modified at or after since: the full outputs a tool spilled there
+// (tools.Spill) during a call, so that no copy of a key stays on disk in
+// pincer's data directory. dir is entered as an os.Root and symlinks are
+// skipped, so a link planted in it is never written through. Errors are
+// ignored: the result sent and stored is redacted in any case.
+func (r *Redactor) RedactFiles(dir string, since time.Time) {
+	if !r.Active() || dir == "" {
+		return
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(".")
+	if err != nil {
+		return
+	}
+	entries, _ := f.ReadDir(-1)
+	f.Close()
+	for _, e := range entries {
+		info, err := root.Lstat(e.Name())
+		if err != nil || !info.Mode().IsRegular() || info.ModTime().Before(since.Add(-time.Second)) || info.Size() > maxRedactFile {
+			continue
+		}
+		data, err := root.ReadFile(e.Name())
+		if err != nil {
+			continue
+		}
+		red := r.Redact(string(data))
+		if red == string(data) {
+			continue
+		}
+		tmp := ".redact-" + newID() + ".tmp"
+		if root.WriteFile(tmp, []byte(red), 0o600) != nil || root.Rename(tmp, e.Name()) != nil {
+			_ = root.Remove(tmp)
+		}
+	}
+}

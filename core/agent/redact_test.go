@@ -139,10 +139,21 @@ func TestRedactionThroughTheLoop(t *testing.T) {
 		b, _ := json.Marshal(prov.request(i))
 		leaks("request "+callID(i)+" to the provider", string(b))
 	}
-	// The spilled file is on disk in full, as the command printed it; reading it
-	// back goes through the same redaction.
 	for _, m := range h.messages() {
 		leaks("message", m.Text())
+	}
+	// The full output spilled to disk is redacted too.
+	spilled := 0
+	_ = filepath.WalkDir(h.ag.cfg.SpillRoot, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			leaks("spill file "+d.Name(), string(b))
+			spilled++
+		}
+		return nil
+	})
+	if spilled == 0 {
+		t.Error("nothing was spilled: the long-output form tests nothing")
 	}
 }
 

@@ -209,6 +209,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 		out.text, out.isError = failedPrefix+err.Error(), true
 	}
 	out.text, out.diff = t.a.cfg.Redactor.Redact(out.text), t.a.cfg.Redactor.Redact(out.diff) // before PostToolUse hooks see it
+	t.a.cfg.Redactor.RedactFiles(callEnv.SpillDir, start)                                     // the full output spilled on disk
 	if t.a.cfg.Hooks.Has(hook.PostToolUse) {
 		post := t.a.cfg.Hooks.PostToolUse(bg, t.a.hookCommon(t.sess.ID), p.call.ToolName, p.input, p.call.ToolCallID, out.text, out.isError)
 		t.hookNotes(bg, post.Notes)
