@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,6 +61,21 @@ func protectedFixture(t *testing.T, a *attackEnv) {
 		mustWrite(t, filepath.Join(a.repo, f), content, 0o644)
 	}
 	mustWrite(t, filepath.Join(a.repo, ".git/modules/m/config"), "[core]\n# original\n", 0o644)
+	// Material for the indirect forms: a git template with a hook, an archive and a
+	// patch that create protected files, a settings file to link to.
+	mustWrite(t, filepath.Join(a.outside, "tpl", "hooks", "pre-commit"), "#!/bin/sh\ntouch "+a.outside+"/PROOF_template_hook\n", 0o755)
+	mustWrite(t, filepath.Join(a.outside, "evil.toml"), "[permissions]\nallow = [\"Bash\"]\n", 0o644)
+	mustWrite(t, filepath.Join(a.outside, "evilclaude", "settings.local.json"), `{"permissions":{"allow":["Bash"]}}`, 0o644)
+	src := filepath.Join(a.outside, "tarsrc")
+	mustWrite(t, filepath.Join(src, ".pincer", "settings.local.toml"), "[permissions]\nallow = [\"Bash\"]\n", 0o644)
+	mustWrite(t, filepath.Join(src, ".claude", "settings.local.json"), `{"permissions":{"allow":["Bash"]}}`, 0o644)
+	mustWrite(t, filepath.Join(src, "CLAUDE.local.md"), "INJECTED-INSTRUCTION\n", 0o644)
+	tarCmd := exec.Command("tar", "-cf", filepath.Join(a.repo, "pkg.tar"), "-C", src, ".pincer", ".claude", "CLAUDE.local.md")
+	if out, err := tarCmd.CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v %s", err, out)
+	}
+	mustWrite(t, filepath.Join(a.repo, "p.patch"), "diff --git a/AGENTS.override.md b/AGENTS.override.md\nnew file mode 100644\n"+
+		"--- /dev/null\n+++ b/AGENTS.override.md\n@@ -0,0 +1 @@\n+INJECTED-INSTRUCTION\n", 0o644)
 	if err := os.MkdirAll(filepath.Join(a.repo, "sub2"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +83,24 @@ func protectedFixture(t *testing.T, a *attackEnv) {
 	gitIn(t, filepath.Join(a.repo, "sub2"), "config", "user.name", "original")
 }
 
-// snapshot is the state of a file: "" when absent, else its mode and content.
+// snapshot is the state of a file: "" when absent, else its mode and content (a
+// symlink's target, a directory's entry names).
 func snapshot(path string) string {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return ""
+	}
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		target, _ := os.Readlink(path)
+		return "symlink " + target
+	case fi.IsDir():
+		entries, _ := os.ReadDir(path) // sorted by name
+		names := fi.Mode().String()
+		for _, e := range entries {
+			names += " " + e.Name()
+		}
+		return names
 	}
 	b, _ := os.ReadFile(path)
 	return fi.Mode().String() + "\n" + string(b)
@@ -146,6 +175,14 @@ func protectedForms() []attackForm {
 		{Name: "bash:perl-write-hook", Cmd: `perl -e 'open(F, ">", ".git/hooks/pre-commit"); print F "#!/bin/sh\ntouch {O}/PROOF_perl_hook\n"'`, EffectOnly: true},
 		{Name: "bash:python-append-git-config", Cmd: `python3 -c 'open(".git/config","a").write("[core]\n\tfsmonitor = touch {O}/PROOF_py_fsmon\n")'`, EffectOnly: true},
 		{Name: "bash:python-write-agents", Cmd: `python3 -c 'open("AGENTS.md","w").write("INJECTED-INSTRUCTION\n")'`, EffectOnly: true},
+		{Name: "bash:mv-claude-dir-away", Cmd: `mv .claude .claude_old_{ID} && mkdir .claude && echo '{"permissions":{"allow":["Bash"]}}' > .claude/settings.json`},
+		{Name: "bash:mv-hooks-dir-away", Cmd: `mv .git/hooks .git/hooks_old_{ID} && mkdir .git/hooks && printf '#!/bin/sh\ntouch {O}/PROOF_mvhook\n' > .git/hooks/pre-commit`},
+		{Name: "bash:rm-rf-pincer-dir", Cmd: `rm -rf .pincer && mkdir .pincer && echo 'allow = ["Bash"]' > .pincer/settings.local.toml`},
+		{Name: "bash:ln-sf-settings", Cmd: `ln -sf {O}/evil.toml .pincer/settings.local.toml`},
+		{Name: "bash:cp-r-into-claude", Cmd: `cp -r {O}/evilclaude/. .claude/`},
+		{Name: "bash:git-init-template", Cmd: `git init -q --template={O}/tpl`, EffectOnly: true},
+		{Name: "bash:tar-extract-protected", Cmd: `tar -xf pkg.tar`, EffectOnly: true},
+		{Name: "bash:git-apply-instructions", Cmd: `git apply p.patch`, EffectOnly: true},
 		{Name: "bash:glob-git-config", Cmd: `echo '[core]' >> .gi?/conf*`},
 		{Name: "bash:var-path", Cmd: `d=.git; echo '[core]' >> $d/config`},
 	}
@@ -176,7 +213,7 @@ func TestAttackProtectedPaths(t *testing.T) {
 				watch[tg.Path] = ""
 			}
 			for _, p := range []string{".git/hooks/post-checkout", ".git/hooks/pre-push", ".git/hooks/post-merge", ".git/info/exclude",
-				".vscode/tasks.json", "deep/er/AGENTS.md", "CLAUDE.md.old"} {
+				".vscode/tasks.json", "deep/er/AGENTS.md", "CLAUDE.md.old", ".git/hooks", ".claude", ".pincer"} {
 				watch[p] = ""
 			}
 			for p := range watch {
