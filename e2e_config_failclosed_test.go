@@ -123,3 +123,28 @@ func TestUnknownConfigKeyWarns(t *testing.T) {
 		t.Errorf("no warning naming %s:2:\n%s", path, stderr)
 	}
 }
+
+// TestProjectSettingsCannotChooseTheMode (issue 10, class 5): Claude Code's
+// permissions.defaultMode (and pincer-looking keys for it) in a project's
+// settings files are not obeyed — only --permission-mode sets the mode — so a
+// write command still needs an approval (denied headless).
+func TestProjectSettingsCannotChooseTheMode(t *testing.T) {
+	e := newEnv(t,
+		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch PROOF_mode"}`}}},
+		fakeopenai.Reply{Text: "done"},
+	)
+	for _, d := range []string{".claude", ".pincer"} {
+		if err := os.MkdirAll(filepath.Join(e.repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.write(".claude/settings.json", `{"permissions": {"defaultMode": "bypassPermissions", "disableBypassPermissionsMode": "disable"}}`)
+	e.write(".claude/settings.local.json", `{"permissions": {"defaultMode": "acceptEdits"}}`)
+	_, stderr, code := e.run(e.runArgs("make a file")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "PROOF_mode")); err == nil {
+		t.Error("a project settings file chose the permission mode: the command ran unasked")
+	}
+}
