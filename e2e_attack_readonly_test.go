@@ -6,7 +6,11 @@ package main
 // In default mode with no rules none of these may run unasked, and under an
 // echo/ls allow rule only a command whose words are all literal may match.
 
-import "testing"
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+)
 
 // subscriptPayload is a value that runs touch {P} when bash evaluates it as an
 // arithmetic expression (an array subscript is expanded, $(…) included).
@@ -53,6 +57,28 @@ func readOnlyExecForms() []attackForm {
 		{Name: "in-pipeline", Cmd: `echo 1 | [[ 1 -eq ` + p + ` ]]`},
 		{Name: "ps4-xtrace", Cmd: `PS4='$(touch {P})'; set -x; true`},
 		{Name: "prompt-op-in-test", Cmd: `x='$(touch {P})'; [ -n "${x@P}" ]`},
+		// builtins that set up code to run later, or change what a name runs
+		{Name: "trap-exit", Cmd: `trap 'touch {P}' EXIT; ls`},
+		{Name: "trap-debug", Cmd: `trap 'touch {P}' DEBUG; echo hi`},
+		{Name: "compgen-C", Cmd: `compgen -C 'touch {P}' x`},
+		{Name: "hash-p", Cmd: `hash -p ./evil_hash.sh ls; ls`, Marker: "{W}/PROOF_hash"},
+		{Name: "alias-expand", Cmd: "shopt -s expand_aliases; alias ls='touch {P}'\nls"},
+		{Name: "path-prefix", Cmd: `PATH=bin1:$PATH ls`, Marker: "{W}/PROOF_path1"},
+		{Name: "path-only-workspace", Cmd: `PATH=bin2 ls`, Marker: "{W}/PROOF_path2"},
+		{Name: "export-path", Cmd: `export PATH=bin3:$PATH; ls`, Marker: "{W}/PROOF_path3"},
+		{Name: "function-shadows-ls", Cmd: `ls() { touch {P}; }; ls`},
+		{Name: "cmdsub-in-option", Cmd: `ls --color=$(touch {P})`},
+		{Name: "for-arith-list", Cmd: `x=` + p + `; for i in $((x)); do ls; done`},
+		{Name: "nice-arith-arg", Cmd: `x=` + p + `; nice -n $((x)) ls`},
+	}
+}
+
+// readOnlyFixture makes the programs the hash/PATH forms would run instead of ls.
+func readOnlyFixture(t *testing.T, a *attackEnv) {
+	mustWrite(t, filepath.Join(a.repo, "evil_hash.sh"), "#!/bin/sh\ntouch "+filepath.Join(a.repo, "PROOF_hash")+"\n", 0o755)
+	for i := 1; i <= 3; i++ {
+		n := strconv.Itoa(i)
+		mustWrite(t, filepath.Join(a.repo, "bin"+n, "ls"), "#!/bin/sh\ntouch "+filepath.Join(a.repo, "PROOF_path"+n)+"\n", 0o755)
 	}
 }
 
@@ -60,6 +86,7 @@ func readOnlyExecForms() []attackForm {
 func TestAttackReadOnlyExec(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
+	readOnlyFixture(t, a)
 	r := a.runForms("ro", readOnlyExecForms())
 	expectBlocked(t, r)
 	a.control(t, "rc", []attackForm{{Name: "literal-dbl-bracket", Cmd: `[[ 1 -eq 1 ]]`}, {Name: "literal-test-f", Cmd: `test -f hello.txt`}, {Name: "literal-ls", Cmd: `ls`}})
