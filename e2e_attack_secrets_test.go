@@ -76,6 +76,18 @@ func outsideReadForms(rel string) []attackForm {
 		{Name: "Grep-home", Tool: "Grep", Args: `{"pattern":"SECRET","path":"{H}","output_mode":"content"}`, Leak: l},
 		{Name: "Glob-outside", Tool: "Glob", Args: `{"pattern":"**/*","path":"{O}/home"}`, Leak: "id_test"},
 		{Name: "Glob-home", Tool: "Glob", Args: `{"pattern":"*","path":"{H}"}`, Leak: "secrets.key"},
+		// through symlinks in the workspace that lead out (sl -> the secret, sldir -> its directory)
+		{Name: "cat-symlink", Cmd: `cat sl`, Leak: l},
+		{Name: "head-symlink-dir", Cmd: `head sldir/secret.txt`, Leak: l},
+		{Name: "grep-R-follows", Cmd: `grep -R SECRET .`, Leak: l},
+		{Name: "rg-L-follows", Cmd: `rg -L SECRET`, Leak: l},
+		{Name: "ls-symlink-dir", Cmd: `ls -la sldir/`, Leak: "secret.txt"},
+		{Name: "git-diff-no-index-symlink", Cmd: `git diff --no-index sldir/secret.txt hello.txt`, Leak: l},
+		{Name: "git-C-outside", Cmd: `git -C {O} status`},
+		{Name: "Read-symlink", Tool: "Read", Args: `{"file_path":"sl"}`, Leak: l},
+		{Name: "Read-symlink-dir", Tool: "Read", Args: `{"file_path":"sldir/secret.txt"}`, Leak: l},
+		{Name: "Glob-symlink-dir", Tool: "Glob", Args: `{"pattern":"sldir/*"}`, Leak: "secret.txt", EffectOnly: true}, // the tool itself stays inside
+		{Name: "Grep-through-symlink-dir", Tool: "Grep", Args: `{"pattern":"SECRET","path":"sldir","output_mode":"content"}`, Leak: l},
 	}
 }
 
@@ -85,6 +97,11 @@ func TestAttackReadsOutsideWorkspace(t *testing.T) {
 	rel, err := filepath.Rel(a.repo, a.outside)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"sl": filepath.Join(a.outside, "secret.txt"), "sldir": a.outside} {
+		if err := os.Symlink(target, filepath.Join(a.repo, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	r := a.runForms("so", outsideReadForms(rel))
 	expectBlocked(t, r)
