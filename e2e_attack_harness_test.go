@@ -58,6 +58,7 @@ type callResult struct {
 	Requested bool   // a permission.requested event was seen for the call
 	Resolved  string // the permission.resolved decision, when one was seen
 	Output    string
+	Diff      string // the tool result's diff (file edits)
 	IsError   bool
 	Completed bool
 }
@@ -189,6 +190,7 @@ type attackEvent struct {
 	ToolCallID string `json:"toolCallId"`
 	Name       string `json:"name"`
 	Output     string `json:"output"`
+	Diff       string `json:"diff"`
 	IsError    bool   `json:"isError"`
 	Decision   string `json:"decision"`
 	By         string `json:"by"`
@@ -212,7 +214,7 @@ func (a *attackEnv) collect(r *attackRun) {
 		}
 		switch ev.Type {
 		case "tool.completed":
-			c.Completed, c.Output, c.IsError = true, ev.Output, ev.IsError
+			c.Completed, c.Output, c.Diff, c.IsError = true, ev.Output, ev.Diff, ev.IsError
 		case "permission.requested":
 			c.Requested = true
 		case "permission.resolved":

@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"pincer/internal/fakeopenai"
 )
 
 func redactForms() []attackForm {
@@ -34,6 +36,8 @@ func redactForms() []attackForm {
 		{Name: "Read-env", Tool: "Read", Args: `{"file_path":".env"}`},
 		{Name: "Read-config-js", Tool: "Read", Args: `{"file_path":"config.js"}`},
 		{Name: "Grep-content", Tool: "Grep", Args: `{"pattern":"sk-","path":".","output_mode":"content"}`},
+		{Name: "Edit-env-diff", Tool: "Edit", Args: `{"file_path":".env","old_string":"PLAIN=hello","new_string":"PLAIN=bye"}`},
+		{Name: "git-diff-env", Cmd: `git diff -- .env`},
 	}
 }
 
@@ -44,7 +48,11 @@ func TestAttackSecretsRedactedFromToolOutput(t *testing.T) {
 	a.write(".env", "OPENAI_API_KEY="+markerOpenAIKey+"\nPINCER_API_KEY="+markerPincerKey+"\nANTHROPIC_API_KEY="+markerAnthropicKey+
 		"\nGITHUB_TOKEN="+markerGHToken+"\nPLAIN=hello\n")
 	a.write("config.js", "module.exports = { key: '"+markerOpenAIKey+"' };\n")
-	r := a.runForms("rx", redactForms(), "--permission-mode", "bypassPermissions")
+	gitIn(t, a.repo, "add", ".env")
+	gitIn(t, a.repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "env")
+	a.write(".env", strings.Replace(a.read(".env"), "PLAIN=hello", "PLAIN=hello\nMORE=1", 1)) // so git diff shows the keys as context
+	pre := []fakeopenai.Call{{ID: "rxread", Name: "Read", Args: `{"file_path":".env","limit":50}`}}
+	r := a.runFormsAfter("rx", pre, redactForms(), "--permission-mode", "bypassPermissions")
 	for _, c := range r.Results {
 		c := c
 		t.Run(c.Form.Name, func(t *testing.T) {
@@ -52,11 +60,11 @@ func TestAttackSecretsRedactedFromToolOutput(t *testing.T) {
 				t.Fatalf("no result\n  %s", c.describe())
 			}
 			for _, v := range secretValues {
-				if strings.Contains(c.Output, v) {
-					t.Errorf("ESCAPE: the tool result holds %s…\n  %s", v[:12], c.describe())
+				if strings.Contains(c.Output, v) || strings.Contains(c.Diff, v) {
+					t.Errorf("ESCAPE: the tool result (or its diff) holds %s…\n  %s", v[:12], c.describe())
 				}
 			}
-			if !strings.Contains(c.Output, "[redacted: ") {
+			if !strings.Contains(c.Output+c.Diff, "[redacted: ") {
 				t.Errorf("the tool result shows no [redacted: NAME]\n  %s", c.describe())
 			}
 		})
