@@ -281,6 +281,11 @@ func expectBlocked(t *testing.T, r *attackRun) {
 		c := c
 		t.Run(c.Form.Name, func(t *testing.T) {
 			c.checkEffects(t)
+			if c.Decision == "" {
+				// Refused before the permission engine (bad input, a duplicate call,
+				// an unknown tool): the form tested nothing.
+				t.Errorf("HARNESS: the call never reached the permission engine (no audit entry)\n  %s", c.describe())
+			}
 			if c.Form.EffectOnly {
 				t.Logf("decision %q by %q (effect judged only)", c.Decision, c.By)
 				return
