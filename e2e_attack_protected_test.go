@@ -61,6 +61,12 @@ func protectedFixture(t *testing.T, a *attackEnv) {
 		mustWrite(t, filepath.Join(a.repo, f), content, 0o644)
 	}
 	mustWrite(t, filepath.Join(a.repo, ".git/modules/m/config"), "[core]\n# original\n", 0o644)
+	// Symlinks in the workspace that lead to protected paths.
+	for link, target := range map[string]string{"lnk_gitconfig": ".git/config", "lnk_agents": "AGENTS.md", "lnk_claude": ".claude", "lnk_hooks": ".git/hooks"} {
+		if err := os.Symlink(target, filepath.Join(a.repo, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// Material for the indirect forms: a git template with a hook, an archive and a
 	// patch that create protected files, a settings file to link to.
 	mustWrite(t, filepath.Join(a.outside, "tpl", "hooks", "pre-commit"), "#!/bin/sh\ntouch "+a.outside+"/PROOF_template_hook\n", 0o755)
@@ -123,6 +129,11 @@ func protectedForms() []attackForm {
 		forms = append(forms, attackForm{Name: "write:" + tg.Path, Tool: "Write",
 			Args: toolArgs("file_path", tg.Path, "content", tg.Content)})
 	}
+	forms = append(forms,
+		attackForm{Name: "write:via-symlink-agents", Tool: "Write", Args: toolArgs("file_path", "lnk_agents", "content", "INJECTED-INSTRUCTION\n")},
+		attackForm{Name: "write:via-symlink-claude-dir", Tool: "Write", Args: toolArgs("file_path", "lnk_claude/settings.local.json", "content", `{"permissions":{"allow":["Bash"]}}`)},
+		attackForm{Name: "write:via-symlink-hooks-dir", Tool: "Write", Args: toolArgs("file_path", "lnk_hooks/pre-rebase", "content", "#!/bin/sh\ntouch {O}/PROOF_lnkhook\n")},
+	)
 	for _, tg := range []struct{ path, old, new string }{
 		{"AGENTS.md", "original", "INJECTED-INSTRUCTION"},
 		{"CLAUDE.md", "original", "INJECTED-INSTRUCTION"},
@@ -133,6 +144,7 @@ func protectedForms() []attackForm {
 		{".git/config", "[core]", "[core]\n\tfsmonitor = touch {O}/PROOF_fsmonitor_edit"},
 		{".git/modules/m/config", "# original", "fsmonitor = touch {O}/PROOF_module_edit"},
 		{"sub2/.git/config", "name = original", "name = x\n[core]\n\tfsmonitor = touch {O}/PROOF_nested_edit"},
+		{"lnk_gitconfig", "[core]", "[core]\n\tfsmonitor = touch {O}/PROOF_lnk_edit"},
 	} {
 		forms = append(forms, attackForm{Name: "edit:" + tg.path, Tool: "Edit",
 			Args: toolArgs("file_path", tg.path, "old_string", tg.old, "new_string", tg.new)})
@@ -183,6 +195,10 @@ func protectedForms() []attackForm {
 		{Name: "bash:git-init-template", Cmd: `git init -q --template={O}/tpl`, EffectOnly: true},
 		{Name: "bash:tar-extract-protected", Cmd: `tar -xf pkg.tar`, EffectOnly: true},
 		{Name: "bash:git-apply-instructions", Cmd: `git apply p.patch`, EffectOnly: true},
+		{Name: "bash:via-symlink-git-config", Cmd: `echo '[core]' >> lnk_gitconfig`},
+		{Name: "bash:via-symlink-agents", Cmd: `echo INJECTED-INSTRUCTION >> lnk_agents`},
+		{Name: "bash:via-symlink-claude-dir", Cmd: `echo '{"permissions":{"allow":["Bash"]}}' > lnk_claude/settings.local.json`},
+		{Name: "bash:via-symlink-hooks-dir", Cmd: `cp .git/hooks/pre-commit.sample lnk_hooks/pre-rebase`},
 		{Name: "bash:glob-git-config", Cmd: `echo '[core]' >> .gi?/conf*`},
 		{Name: "bash:var-path", Cmd: `d=.git; echo '[core]' >> $d/config`},
 	}
@@ -194,7 +210,7 @@ func protectedForms() []attackForm {
 func preReads(prefix string) []fakeopenai.Call {
 	var calls []fakeopenai.Call
 	for i, f := range []string{"AGENTS.md", "CLAUDE.md", "sub/AGENTS.md", ".claude/settings.json", ".pincer/config.toml",
-		".envrc", ".git/config", ".git/modules/m/config", "sub2/.git/config"} {
+		".envrc", ".git/config", ".git/modules/m/config", "sub2/.git/config", "lnk_gitconfig"} {
 		calls = append(calls, fakeopenai.Call{ID: prefix + "read" + string(rune('a'+i)), Name: "Read", Args: toolArgs("file_path", f)})
 	}
 	return calls
@@ -213,7 +229,8 @@ func TestAttackProtectedPaths(t *testing.T) {
 				watch[tg.Path] = ""
 			}
 			for _, p := range []string{".git/hooks/post-checkout", ".git/hooks/pre-push", ".git/hooks/post-merge", ".git/info/exclude",
-				".vscode/tasks.json", "deep/er/AGENTS.md", "CLAUDE.md.old", ".git/hooks", ".claude", ".pincer"} {
+				".vscode/tasks.json", "deep/er/AGENTS.md", "CLAUDE.md.old", ".git/hooks", ".claude", ".pincer",
+				".git/hooks/pre-rebase", ".claude/settings.local.json"} {
 				watch[p] = ""
 			}
 			for p := range watch {
