@@ -9,6 +9,8 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -135,4 +137,76 @@ func TestAttackNetworkAllowedByFlag(t *testing.T) {
 			t.Errorf("with --allow-network the command did not connect\n  %s", c.describe())
 		}
 	}
+}
+
+// TestAttackHostSockets: with the network off, a sandboxed command reaches no
+// socket of the host: not an abstract Unix socket (it lives in the host's network
+// namespace), not the user's ssh-agent (SSH_AUTH_SOCK, a socket under the temp
+// directory, which the sandbox shows).
+func TestAttackHostSockets(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	abstract := fmt.Sprintf("pincer-attack-%d", time.Now().UnixNano())
+	agentDir, err := os.MkdirTemp("", "ssh-pincerattack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(agentDir) })
+	agent := filepath.Join(agentDir, "agent.1")
+	a.extraEnv = append(a.extraEnv, "SSH_AUTH_SOCK="+agent)
+	type sock struct {
+		name, network, addr, cmd string
+	}
+	socks := []sock{
+		{"abstract-unix", "unix", "@" + abstract, "curl -sS --max-time 3 --abstract-unix-socket " + abstract + " http://x/"},
+		{"ssh-agent-by-path", "unix", agent, "curl -sS --max-time 3 --unix-socket " + agent + " http://x/"},
+		{"ssh-agent-by-env", "", "", `curl -sS --max-time 3 --unix-socket "$SSH_AUTH_SOCK" http://x/`},
+		{"ssh-agent-by-glob", "", "", `for s in /tmp/ssh-*/agent.*; do curl -sS --max-time 3 --unix-socket "$s" http://x/; done`},
+	}
+	var counts []*atomic.Int32
+	listeners := map[string]*atomic.Int32{}
+	for _, s := range socks {
+		if s.network == "" {
+			counts = append(counts, listeners[agent]) // the same agent socket
+			continue
+		}
+		ln, err := net.Listen(s.network, s.addr)
+		if err != nil {
+			t.Fatalf("listen %s: %v", s.addr, err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		n := new(atomic.Int32)
+		listeners[s.addr] = n
+		counts = append(counts, n)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				n.Add(1)
+				_, _ = c.Write([]byte("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nok\n"))
+				c.Close()
+			}
+		}()
+	}
+	var forms []attackForm
+	for _, s := range socks {
+		forms = append(forms, attackForm{Name: s.name, Cmd: s.cmd})
+	}
+	agentCount := listeners[agent]
+	before := int32(0)
+	r := a.runForms("hs", forms, "--permission-mode", "bypassPermissions")
+	time.Sleep(200 * time.Millisecond)
+	t.Run("abstract-unix", func(t *testing.T) {
+		if n := counts[0].Load(); n > 0 {
+			t.Errorf("ESCAPE: the host's abstract socket got %d connection(s)\n  %s", n, r.Results[0].describe())
+		}
+	})
+	t.Run("ssh-agent", func(t *testing.T) {
+		if n := agentCount.Load(); n > before {
+			t.Errorf("ESCAPE: the user's ssh-agent socket got %d connection(s)\n  %s\n  %s\n  %s", n,
+				r.Results[1].describe(), r.Results[2].describe(), r.Results[3].describe())
+		}
+	})
 }
