@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"pincer/internal/fakeopenai"
 )
@@ -361,18 +360,6 @@ func (a *attackEnv) control(t *testing.T, prefix string, forms []attackForm, fla
 	t.Run("control", func(t *testing.T) { expectAllowed(t, r, nil) })
 }
 
-// waitGone waits d and reports whether any of paths exists then.
-func waitGone(d time.Duration, paths ...string) []string {
-	time.Sleep(d)
-	var found []string
-	for _, p := range paths {
-		if exists(p) {
-			found = append(found, p)
-		}
-	}
-	return found
-}
-
 // proofFiles lists files named PROOF* under dir.
 func proofFiles(dir string) []string {
 	var found []string
@@ -406,11 +393,4 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 	return string(out)
-}
-
-// jsonStr is s as a JSON string literal (without the quotes' escaping concerns in
-// Args templates).
-func jsonStr(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }

@@ -195,7 +195,6 @@ func TestAttackHostSockets(t *testing.T) {
 		forms = append(forms, attackForm{Name: s.name, Cmd: s.cmd})
 	}
 	agentCount := listeners[agent]
-	before := int32(0)
 	r := a.runForms("hs", forms, "--permission-mode", "bypassPermissions")
 	time.Sleep(200 * time.Millisecond)
 	t.Run("abstract-unix", func(t *testing.T) {
@@ -204,7 +203,7 @@ func TestAttackHostSockets(t *testing.T) {
 		}
 	})
 	t.Run("ssh-agent", func(t *testing.T) {
-		if n := agentCount.Load(); n > before {
+		if n := agentCount.Load(); n > 0 {
 			t.Errorf("ESCAPE: the user's ssh-agent socket got %d connection(s)\n  %s\n  %s\n  %s", n,
 				r.Results[1].describe(), r.Results[2].describe(), r.Results[3].describe())
 		}
