@@ -139,3 +139,22 @@ func TestAttackDenyRulesInBypass(t *testing.T) {
 		}
 	})
 }
+
+// TestAttackAskRulesInBypass: ask rules (here from the user's config.toml) match
+// through the same wrappers and paths as deny rules; headless, an ask is a denial.
+func TestAttackAskRulesInBypass(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	mustWrite(t, filepath.Join(a.home, "config.toml"), "[permissions]\nask = [\"Bash(touch:*)\"]\n", 0o644)
+	var forms []attackForm
+	for _, c := range []string{
+		`touch {P}`, `/usr/bin/touch {P}`, `env touch {P}`, `sudo touch {P}`, `$(echo touch) {P}`, `nice touch {P}`,
+		`timeout 5 touch {P}`, `command touch {P}`, `exec touch {P}`, `sh -c 'touch {P}'`, `echo {P} | xargs touch`,
+		`t=touch; $t {P}`, `"touch" {P}`, `to\uch {P}`, `find . -maxdepth 0 -exec touch {P} \;`,
+	} {
+		forms = append(forms, attackForm{Name: c, Cmd: c})
+	}
+	r := a.runForms("ak", forms, "--permission-mode", "bypassPermissions")
+	expectBlocked(t, r)
+	a.control(t, "akc", []attackForm{{Name: "mkdir-not-asked", Cmd: `mkdir {W}/made_{ID}`}}, "--permission-mode", "bypassPermissions")
+}
