@@ -147,7 +147,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	spillRoot := toolResultsDir(ws)
+	spillRoot := toolResultsDir()
 	registry := tools.Default()
 	systemPrompt := buildSystemPrompt(ws, registry, mc.ID())
 	home, _ := os.UserHomeDir()
@@ -329,16 +329,18 @@ func instructionsText(ws *sandbox.Workspace) string {
 	return in.Text
 }
 
-// toolResultsDir is where long tool outputs are saved ($data/tool-results/<session>),
-// added to the workspace so the model can Read or Grep them; "" when it cannot be
-// made (outputs are then cut in the middle instead).
-func toolResultsDir(ws *sandbox.Workspace) string {
+// toolResultsDir is the root under which long tool outputs are saved
+// ($data/tool-results/<session>); "" when it cannot be made (outputs are then cut
+// in the middle instead). The root itself is not part of the workspace: the agent
+// adds each session's own directory when that session runs tools, so a session
+// (and its sandboxed commands) never sees another session's outputs.
+func toolResultsDir() string {
 	dir, err := dataDir()
 	if err != nil {
 		return ""
 	}
 	root := filepath.Join(dir, "tool-results")
-	if os.MkdirAll(root, 0o700) != nil || ws.AddDir(root) != nil {
+	if os.MkdirAll(root, 0o700) != nil {
 		return ""
 	}
 	return root

@@ -184,7 +184,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		ag, err := agent.New(agent.Config{
 			Store: store, Provider: prov, Model: mc.Model, ModelName: modelName,
 			Tools: registry, Workspace: ws, Sandbox: sandboxPolicy,
-			Rules: rules, Hooks: hooks, Home: home, SpillRoot: toolResultsDir(ws), Redactor: sessionRedactor(mc),
+			Rules: rules, Hooks: hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
 			DynamicPrompt: func() string { return dynamicPrompt(ws, registry, modelName) },
 			Instructions:  func() string { return instructionsText(ws) }, PermissionMode: mode,
 			SystemPrompt: buildSystemPrompt(ws, registry, modelName), Approver: wb.Approver(),

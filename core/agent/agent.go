@@ -107,7 +107,9 @@ type Config struct {
 	// for the view after a compaction.
 	Instructions func() string
 	// SpillRoot, when set, is where long tool outputs are saved in full, one
-	// directory per session (it must be readable through Workspace).
+	// directory per session (SpillRoot/<session ID>, mode 0700). The agent adds a
+	// session's directory to Workspace when the session first runs tools; the
+	// root itself stays outside it, so no session reads another's outputs.
 	SpillRoot string
 	// Cost, when set, prices a model call's usage in USD (nil: unknown); a cost the
 	// provider reported itself is kept.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -96,9 +95,7 @@ func jsonErr(err error) string {
 func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error {
 	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
 		Sandbox: t.a.cfg.Sandbox}
-	if t.a.cfg.SpillRoot != "" {
-		env.SpillDir = filepath.Join(t.a.cfg.SpillRoot, t.sess.ID)
-	}
+	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
 	ps := make([]*prepared, len(calls))
 	parallel := len(calls) > 1
 	for i, c := range calls {
