@@ -119,14 +119,17 @@ func DefaultPolicy() Policy {
 }
 
 // maxProcesses returns the process limit, 0 meaning none.
-func (p Policy) maxProcesses() int {
+func (p Policy) maxProcesses() int { return limitOr(p.MaxProcesses, DefaultMaxProcesses) }
+
+// limitOr reads a Policy limit: zero means def, negative means none (0).
+func limitOr[T int | int64](v, def T) T {
 	switch {
-	case p.MaxProcesses == 0:
-		return DefaultMaxProcesses
-	case p.MaxProcesses < 0:
+	case v == 0:
+		return def
+	case v < 0:
 		return 0
 	}
-	return p.MaxProcesses
+	return v
 }
 
 // readOnly returns the protected workspace-relative paths in effect.
@@ -150,12 +153,4 @@ func (p Policy) cpuSeconds() uint64 {
 }
 
 // fileSize returns the RLIMIT_FSIZE value in bytes, 0 meaning no limit.
-func (p Policy) fileSize() int64 {
-	switch {
-	case p.FileSizeLimit == 0:
-		return DefaultFileSizeLimit
-	case p.FileSizeLimit < 0:
-		return 0
-	}
-	return p.FileSizeLimit
-}
+func (p Policy) fileSize() int64 { return limitOr(p.FileSizeLimit, DefaultFileSizeLimit) }
