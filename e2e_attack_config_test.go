@@ -104,3 +104,24 @@ func TestAttackRepeatedRuleFlagsAddUp(t *testing.T) {
 		})
 	})
 }
+
+// TestAttackMalformedDenyFlag: a deny rule given on the command line that does not
+// parse is not silently dropped: pincer stops (exit 2) or still denies.
+func TestAttackMalformedDenyFlag(t *testing.T) {
+	t.Parallel()
+	for _, rule := range []string{"Bash(touch:*", "Bash(touch:*))", "Bash touch", "bash(touch:*)"} {
+		rule := rule
+		t.Run(rule, func(t *testing.T) {
+			t.Parallel()
+			a := newAttackEnv(t)
+			r := a.runForms("md", []attackForm{{Name: "touch", Cmd: `touch {P}`}}, "--permission-mode", "bypassPermissions", "--disallowed-tools", rule)
+			c := r.Results[0]
+			if exists(c.Marker) {
+				t.Errorf("ESCAPE: --disallowed-tools %q was dropped and the command ran (exit %d, stderr %q)\n  %s", rule, r.Code, r.Stderr, c.describe())
+			}
+			if r.Code != 2 && c.Decision != "deny" {
+				t.Errorf("exit %d and decision %q: neither stopped nor denied\n  %s", r.Code, c.Decision, c.describe())
+			}
+		})
+	}
+}
