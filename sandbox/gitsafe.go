@@ -18,15 +18,27 @@ import (
 //     helper runs on fetch or push;
 //   - log.showSignature=false: `git log` would otherwise run gpg.program;
 //   - submodule.recurse=false: no recursion into submodules, whose own
-//     config files are not covered by pincer's protected paths everywhere.
+//     config files are not covered by pincer's protected paths everywhere;
+//   - protocol.ext.allow=never: no "ext::COMMAND" remote (which runs
+//     COMMAND) even where the repository allows it, e.g. for the lazy fetch
+//     of a partial clone.
 //
-// What config cannot switch off: diff.external (an empty value makes git fail
-// "cannot run", 2.39), diff.<driver>.textconv and filter.<driver>.clean,
-// smudge and process (the driver name comes from .gitattributes; `git status`
-// may run a clean filter on a file whose stat changed). Pass --no-ext-diff
-// --no-textconv (GitSafeDiffArgs) to diff, log -p and show. All of them need
-// a setting in a config file, which the sandbox keeps read-only (.git/config
-// and the redirects to another one: commondir, a .git file) or out of reach
+// The helpers whose key names a driver (.gitattributes) or a remote —
+// diff.<driver>.textconv and .command, filter.<driver>.clean, smudge and
+// process, remote.<name>.uploadpack — and diff.external, core.sshCommand,
+// gpg.program, whose off value is not empty (an empty diff.external or
+// textconv makes git fail "cannot run", 2.39), cannot be listed here:
+// GitHelperOverrides finds them in the repository's configuration for each
+// command (and in its submodules' configs under .git/modules/) and overrides
+// each with a harmless value (GitSafeEnvFor). What no override reaches: a
+// repository other than the one around the command's directory (`git -C
+// other`, `cd sub && git`, a nested or embedded repository whose .git is a
+// directory in the work tree, also when status looks into it as a gitlink)
+// and core.gitProxy (its first match wins, so a repository's entry beats the
+// command scope; git:// only). Pincer's own diff, log -p and show also pass
+// --no-ext-diff --no-textconv (GitSafeDiffArgs). All of them need a setting in
+// a config file, which the sandbox keeps read-only (.git/config and the
+// redirects to another one: commondir, a .git file) or out of reach
 // (~/.gitconfig).
 var gitSafeConfig = [][2]string{
 	{"core.fsmonitor", "false"},
@@ -35,6 +47,7 @@ var gitSafeConfig = [][2]string{
 	{"credential.helper", ""},
 	{"log.showSignature", "false"},
 	{"submodule.recurse", "false"},
+	{"protocol.ext.allow", "never"},
 }
 
 // GitSafeEnv returns KEY=VALUE entries that disable every helper program a
@@ -42,13 +55,22 @@ var gitSafeConfig = [][2]string{
 // (status, diff, log, show, add, commit): the settings above through
 // GIT_CONFIG_COUNT / GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n> (git 2.31+,
 // "command" scope, so they beat .git/config), plus GIT_PAGER=cat and
-// GIT_TERMINAL_PROMPT=0 (no credential prompt). Every sandboxed command gets
-// them (CommandEnv); pincer's own git should get them too, with GitSafeArgs.
+// GIT_TERMINAL_PROMPT=0 (no credential prompt). Every command gets them
+// (CommandEnv), and Run adds the overrides for the repository around the
+// command's directory (GitSafeEnvFor); pincer's own git should get them too,
+// with GitSafeArgs.
 // The caller's environment must not carry GIT_CONFIG_PARAMETERS from
 // elsewhere (CommandEnv drops it).
 func GitSafeEnv() []string {
-	out := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(gitSafeConfig))}
-	for i, kv := range gitSafeConfig {
+	return gitSafeEnvWith(nil)
+}
+
+// gitSafeEnvWith is GitSafeEnv with more settings (GitHelperOverrides)
+// numbered after gitSafeConfig's: the one place GIT_CONFIG_COUNT is counted.
+func gitSafeEnvWith(more [][2]string) []string {
+	all := append(slices.Clone(gitSafeConfig), more...)
+	out := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(all))}
+	for i, kv := range all {
 		n := strconv.Itoa(i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}

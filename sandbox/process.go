@@ -75,7 +75,8 @@ type Result struct {
 
 // Run starts c in a session and process group of its own (Setsid: no
 // controlling terminal) with stdin from /dev/null and the CommandEnv environment
-// (an allowlist), and waits for it. On timeout or when ctx ends, the whole
+// (an allowlist; git's helpers off, including those the repository around
+// c.Dir configures: GitSafeEnvFor), and waits for it. On timeout or when ctx ends, the whole
 // group gets SIGTERM and, KillGrace later, SIGKILL; Run then returns even if a
 // grandchild still holds the output pipe. Stray members of the group left behind
 // by a command that exited normally are killed too. A non-zero exit is reported in
@@ -99,7 +100,10 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	out := newHeadTail(limit)
 	cmd := exec.CommandContext(runCtx, c.Path, c.Args...)
 	cmd.Dir = c.Dir
-	cmd.Env = CommandEnvAllow(c.EnvAllow, c.Env...)
+	// The git part of the environment (GitSafeEnv) with the overrides for the
+	// helpers the repository around c.Dir configures (GitSafeEnvFor: one `git
+	// config` when there is a repository), before c.Env.
+	cmd.Env = CommandEnvAllow(c.EnvAllow, append(GitSafeEnvFor(ctx, c.Dir), c.Env...)...)
 	cmd.Stdout = out // Stdin stays nil: the child reads /dev/null.
 	cmd.Stderr = out
 	// A new session is also a new process group whose id is the leader's pid.

@@ -55,8 +55,8 @@ func DetectGit(dir string, timeout time.Duration) GitInfo {
 		return GitInfo{}
 	}
 	info := GitInfo{IsRepo: true, Root: strings.TrimSpace(root)}
-	filters := repoFilters(ctx, dir)
-	status, err := runGit(ctx, dir, filters, "-c", "status.relativePaths=false", "status", "--short", "--branch", "--ignore-submodules=all")
+	gitEnv := sandbox.GitSafeEnvFor(ctx, dir)
+	status, err := runGit(ctx, dir, gitEnv, "-c", "status.relativePaths=false", "status", "--short", "--branch", "--ignore-submodules=all")
 	if err != nil {
 		info.Incomplete = true
 		return info
@@ -67,7 +67,7 @@ func DetectGit(dir string, timeout time.Duration) GitInfo {
 		info.Status = info.Status[:MaxStatusLines]
 	}
 	// A repository without commits has no log: leave Commits empty.
-	if log, err := runGit(ctx, dir, filters, append(append([]string{"log", "--oneline", "--no-decorate", "--no-show-signature", "--no-mailmap"}, sandbox.GitSafeDiffArgs()...), fmt.Sprintf("-n%d", maxCommits))...); err == nil {
+	if log, err := runGit(ctx, dir, gitEnv, append(append([]string{"log", "--oneline", "--no-decorate", "--no-show-signature", "--no-mailmap"}, sandbox.GitSafeDiffArgs()...), fmt.Sprintf("-n%d", maxCommits))...); err == nil {
 		info.Commits = nonEmptyLines(log)
 	}
 	return info
@@ -75,56 +75,25 @@ func DetectGit(dir string, timeout time.Duration) GitInfo {
 
 // runGit runs git with args in dir, without locks, prompts, pagers or
 // translations, with every helper the repository's configuration can name
-// switched off (sandbox.GitSafeArgs, --no-optional-locks, and the filter
-// drivers of filters), in an environment without secrets
-// (sandbox.OwnGitEnv), and returns its standard output. This git runs outside
-// the sandbox on every model call, in a repository the model may have written
-// to: nothing it starts may come from the repository.
-func runGit(ctx context.Context, dir string, filters []string, args ...string) (string, error) {
+// switched off (sandbox.GitSafeArgs, --no-optional-locks, and gitEnv: the
+// entries of sandbox.GitSafeEnvFor, which override the helpers the repository
+// configures — its filter drivers, since `git status` runs a clean filter on
+// every file whose stat data changed, textconv, diff.external...), in an
+// environment without secrets (sandbox.OwnGitEnv), and returns its standard
+// output. This git runs outside the sandbox on every model call, in a
+// repository the model may have written to: nothing it starts may come from
+// the repository. A driver the user's ~/.gitconfig defines (git-lfs) keeps
+// working unless the repository redefines it.
+func runGit(ctx context.Context, dir string, gitEnv []string, args ...string) (string, error) {
 	full := append(sandbox.GitSafeArgs(), "-C", dir, "--no-optional-locks", "-c", "core.quotePath=off")
-	for _, f := range filters {
-		full = append(full, "-c", "filter."+f+".clean=", "-c", "filter."+f+".smudge=",
-			"-c", "filter."+f+".process=", "-c", "filter."+f+".required=false")
-	}
 	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = sandbox.OwnGitEnv(os.Environ())
+	// A later entry wins (os/exec keeps the last of duplicate keys): gitEnv's
+	// GIT_CONFIG_COUNT and numbering replace OwnGitEnv's.
+	cmd.Env = append(sandbox.OwnGitEnv(os.Environ()), gitEnv...)
 	cmd.WaitDelay = 200 * time.Millisecond
 	out, err := cmd.Output()
 	return string(out), err
-}
-
-// repoFilters names the filter drivers (filter.<name>.*) that configuration
-// other than the user's own (global) and the administrator's (system) defines:
-// the repository's .git/config, its worktree config, or files they include.
-// Their clean, smudge and process commands are blanked for pincer's own git,
-// since `git status` runs a clean filter on every file whose stat data changed.
-// A driver the user's ~/.gitconfig defines (git-lfs) keeps working unless the
-// repository redefines it.
-func repoFilters(ctx context.Context, dir string) []string {
-	out, err := runGit(ctx, dir, nil, "config", "--show-scope", "--name-only", "--null", "--get-regexp", `^filter\.`)
-	if err != nil {
-		return nil // no filter configured (exit 1), or git failed: status fails alike
-	}
-	seen := map[string]bool{}
-	var names []string
-	fields := strings.Split(out, "\x00")
-	for i := 0; i+1 < len(fields); i += 2 {
-		scope, key := fields[i], fields[i+1]
-		if scope == "global" || scope == "system" {
-			continue
-		}
-		rest := strings.TrimPrefix(key, "filter.")
-		j := strings.LastIndex(rest, ".")
-		if j <= 0 {
-			continue
-		}
-		if name := rest[:j]; !seen[name] {
-			seen[name] = true
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // parseStatus splits the output of `git status --short --branch` into the branch,
