@@ -40,16 +40,29 @@ type flagRule struct {
 // writes anything (checked per program in readonly_test.go). git is
 // checked by gitReadOnly on top of gitFlags.
 var readOnlyFlags = map[string]flagRule{
-	"ls": {}, "cat": {}, "head": {}, "tail": {}, "wc": {}, "grep": {}, "pwd": {}, "echo": {},
-	"stat": {}, "du": {}, "which": {}, "diff": {},
+	"cat": {}, "head": {}, "tail": {}, "pwd": {}, "echo": {}, "stat": {}, "which": {}, "diff": {},
+	// Options that follow symbolic links while recursing, or read a list of
+	// file names from a file: the permission engine resolves the paths it
+	// sees in the words, not links met below them or names inside a list, so
+	// these could read outside the workspace unasked.
+	//   grep -R / --dereference-recursive (plain -r follows only the named paths);
+	//   ls -L / --dereference (with -R, every link below); du -L / --dereference;
+	//   wc and du --files0-from=F (names to read, taken from F).
+	"ls":   {exact: []string{"--dereference"}, short: "L", shortArg: "ITw"},
+	"grep": {exact: []string{"--dereference-recursive"}, short: "R", shortArg: "efmABCdD"},
+	"du":   {exact: []string{"--dereference", "--files0-from"}, short: "L", shortArg: "BdtX"},
+	"wc":   {exact: []string{"--files0-from"}},
 	"true": {}, "false": {}, ":": {}, "test": {}, "[": {}, "[[": {}, "((": {},
 	// rg: --pre runs a preprocessor on every file (--pre-glob selects the
 	// files for it), --hostname-bin runs a program to get the host name,
 	// -z/--search-zip runs decompressors (gzip, xz, bzip2, ...) from PATH.
-	"rg": {exact: []string{"--pre", "--pre-glob", "--hostname-bin", "--search-zip"}, short: "z",
+	// -L/--follow follows symbolic links (maybe out of the workspace).
+	"rg": {exact: []string{"--pre", "--pre-glob", "--hostname-bin", "--search-zip", "--follow"}, short: "zL",
 		shortArg: "ABCdEefgjMmrTt"},
-	// find: actions that run commands, delete, or write files.
-	"find": {exact: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"},
+	// find: actions that run commands, delete, or write files; -L and
+	// -follow follow symbolic links below the starting points.
+	"find": {exact: []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf",
+		"-L", "-follow", "-files0-from"},
 		prefixes: []string{"-fprint"}, noDashDash: true},
 	"git": gitFlags,
 }

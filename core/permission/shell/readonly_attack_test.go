@@ -192,6 +192,18 @@ func TestReadOnlyFlagTables(t *testing.T) {
 		{"rg -g -- --pre x", false}, {"rg --glob -- --pre x", false}, {"rg foo -- --pre", true},
 		{"rg -e z foo", true}, {"rg -ez foo", true}, {"rg -Az 3 foo", true}, {"rg -tz foo", true},
 		{"rg --no-search-zip foo", true}, {"rg --pretty foo", true},
+		{"rg -L foo", false}, {"rg --follow foo", false}, {"rg -iL foo", false}, {"rg -e L foo", true},
+		// following symbolic links while recursing, file lists read from a file
+		{"grep -R foo .", false}, {"grep -rR foo .", false}, {"grep -nR foo .", false},
+		{"grep --dereference-recursive foo .", false}, {"grep -r foo .", true}, {"grep -e R -r foo .", true},
+		{"grep -eR foo", true}, {"grep -rn foo .", true},
+		{"find -L . -name x", false}, {"find . -follow -name x", false}, {"find . -files0-from l", false},
+		{"find . -name L", true},
+		{"ls -LR /w", false}, {"ls -L x", false}, {"ls --dereference x", false}, {"ls -la", true}, {"ls -R", true},
+		{"ls -I L", true},
+		{"du -aL .", false}, {"du -L .", false}, {"du --dereference .", false}, {"du --files0-from=l", false},
+		{"du -sh .", true}, {"du -d 1 .", true},
+		{"wc --files0-from=l", false}, {"wc --files0-from l", false}, {"wc -l a", true},
 		// find
 		{"find . -exec rm {} \\;", false}, {"find . -execdir ls \\;", false}, {"find . -ok rm {} \\;", false},
 		{"find . -okdir rm {} \\;", false}, {"find . -delete", false}, {"find . -fprint out", false},
@@ -225,11 +237,11 @@ func TestReadOnlyFlagTables(t *testing.T) {
 		{"git push", false}, {"git commit -m x", false}, {"git config core.pager x", false}, {"git", false},
 		{"git -C x", false}, {"git grep -O x", false}, {"git difftool", false}, {"git stash show", false},
 		{"git log -- --output=x", true},
-		// every other program of the set: no option disqualifies
+		// every other program of the set: no option disqualifies (but the file lists above)
 		{"ls -la --color=always -R --hyperlink", true}, {"cat -v -A f", true}, {"head -c 10 f", true},
-		{"tail -F --pid 1 f", true}, {"wc --files0-from=list", true}, {"grep -f pats -r --include='*.go' x .", true},
+		{"tail -F --pid 1 f", true}, {"wc --files0-from=list", false}, {"grep -f pats -r --include='*.go' x .", true},
 		{"grep -P 'x(?=y)' f", true}, {"pwd -P", true}, {"echo -e 'a\\n'", true}, {"stat --printf=%s f", true},
-		{"du --files0-from=list -a", true}, {"which -a go", true}, {"diff --to-file=a b c", true},
+		{"du --files0-from=list -a", false}, {"which -a go", true}, {"diff --to-file=a b c", true},
 		{"diff -r --from-file=x y", true}, {"true --help", true}, {"false x", true}, {": x y", true},
 		// programs kept out of the set
 		{"sed -n p f", false}, {"sed -i s/a/b/ f", false}, {"sed 'e id' f", false}, {"sed 'w out' f", false},
