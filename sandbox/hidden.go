@@ -90,6 +90,38 @@ func DefaultHiddenPaths() []string {
 			out = append(out, filepath.Join(xdg, sub))
 		}
 	}
+	return dedupe(append(out, AgentSockets(os.Getenv)...))
+}
+
+// AgentSockets returns the sockets of the user's credential agents, which a
+// sandboxed command could ask to sign or decrypt for it: ssh-agent's
+// SSH_AUTH_SOCK (its private directory when it has one of its own, as
+// ssh-agent's /tmp/ssh-XXXX/agent.PID), every /tmp/ssh-* directory (and the
+// same under $TMPDIR), and gpg-agent's and the keyring daemon's directories
+// under $XDG_RUNTIME_DIR. Paths that do not exist are dropped later (hiddenFor).
+func AgentSockets(getenv func(string) string) []string {
+	var out []string
+	if s := getenv("SSH_AUTH_SOCK"); s != "" && filepath.IsAbs(s) {
+		s = filepath.Clean(s)
+		if dir := filepath.Dir(s); strings.HasPrefix(filepath.Base(dir), "ssh-") {
+			out = append(out, dir)
+		} else {
+			out = append(out, s)
+		}
+	}
+	tmps := []string{"/tmp"}
+	if t := getenv("TMPDIR"); t != "" && filepath.IsAbs(t) {
+		tmps = append(tmps, filepath.Clean(t))
+	}
+	for _, t := range tmps {
+		if m, err := filepath.Glob(filepath.Join(t, "ssh-*")); err == nil {
+			out = append(out, m...)
+		}
+	}
+	if x := getenv("XDG_RUNTIME_DIR"); x != "" && filepath.IsAbs(x) {
+		out = append(out, filepath.Join(x, "gnupg"), filepath.Join(x, "keyring"),
+			filepath.Join(x, "ssh-agent.socket"), filepath.Join(x, "gcr"))
+	}
 	return dedupe(out)
 }
 
