@@ -59,6 +59,9 @@ func buildEnv(environ, allow []string, extra ...string) []string {
 	for _, kv := range environ {
 		key, _, ok := strings.Cut(kv, "=")
 		if ok && key != "" && (envAllowed(key, BaseEnvAllow) || envAllowed(key, ToolchainEnvAllow) || envAllowed(key, allow)) {
+			if key == "PATH" {
+				kv = "PATH=" + AbsolutePath(kv[len("PATH="):])
+			}
 			kept = append(kept, kv)
 		}
 	}
@@ -90,4 +93,19 @@ func envAllowed(key string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// AbsolutePath returns the PATH value path without its relative entries: "",
+// ".", "node_modules/.bin" and the like name directories relative to wherever a
+// command runs — the workspace, which the model writes — so a "read-only" `ls`
+// or `git` could run a program the repository ships. Absolute entries keep
+// their order.
+func AbsolutePath(path string) string {
+	var keep []string
+	for _, dir := range strings.Split(path, ":") {
+		if strings.HasPrefix(dir, "/") {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, ":")
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,26 @@ func TestBuildEnv(t *testing.T) {
 	want = append(want, "EXTRA=1")
 	if !slices.Equal(got, want) {
 		t.Fatalf("buildEnv =\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestAbsolutePathDropsRelativeEntries(t *testing.T) {
+	cases := map[string]string{
+		"/usr/bin:/bin":                   "/usr/bin:/bin",
+		"node_modules/.bin:.:/usr/bin":    "/usr/bin",
+		"/usr/local/bin::/usr/bin:":       "/usr/local/bin:/usr/bin",
+		"./bin:bin:~/bin:/opt/x/bin:../y": "/opt/x/bin",
+		"":                                "",
+	}
+	for in, want := range cases {
+		if got := AbsolutePath(in); got != want {
+			t.Errorf("AbsolutePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	env := buildEnv([]string{"PATH=.:node_modules/.bin:/usr/bin"}, nil)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") && kv != "PATH=/usr/bin" {
+			t.Errorf("command env has %s", kv)
+		}
 	}
 }

@@ -17,6 +17,8 @@ var HomeSecrets = []string{
 	".config/gh", ".config/hub", ".git-credentials", ".config/git/credentials",
 	".config/gcloud", ".azure", ".local/share/keyrings", ".password-store",
 	".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
+	".npmrc", ".yarnrc.yml", ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties",
+	".terraform.d/credentials.tfrc.json", ".vault-token", ".s3cfg", ".boto", ".config/op",
 }
 
 // PincerDirs returns pincer's own directories, which sandboxed commands must

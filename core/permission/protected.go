@@ -18,18 +18,21 @@ import (
 // protects a directory and everything below it; "**/" means at any depth, so the
 // instruction files and nested repositories (sub/.git/config) are covered. The
 // .git entries hold git's executable configuration (config, hooks, info, and the
-// same inside .git/modules/ and the linked worktrees' git dirs); objects, refs,
+// same inside .git/modules/ and the linked worktrees' git dirs) and the files
+// that tell git where that configuration lives (commondir, a worktree's gitdir); objects, refs,
 // the index, HEAD and logs stay writable so `git add` and `git commit` work. The
 // .git directory entry itself is protected too (moving or linking it away).
 var ProtectedPaths = []string{
 	"**/.git",
 	"**/.git/config",
 	"**/.git/config.worktree",
+	"**/.git/commondir",
 	"**/.git/hooks/",
 	"**/.git/info/",
 	"**/.git/modules",
 	"**/.git/modules/**/config",
 	"**/.git/modules/**/config.worktree",
+	"**/.git/modules/**/commondir",
 	"**/.git/modules/**/hooks/",
 	"**/.git/modules/**/info/",
 	"**/.git/worktrees/*/config",
@@ -135,13 +138,13 @@ func gitProtected(rest []string) bool {
 		return true // the .git entry itself
 	}
 	switch rest[0] {
-	case "config", "config.worktree":
+	case "config", "config.worktree", "commondir": // commondir: where git reads config from
 		return len(rest) == 1
 	case "hooks", "info":
 		return true
 	case "modules": // modules/<name>/ is a git dir of its own (a name may hold slashes)
 		for j, c := range rest[1:] {
-			if c == "hooks" || c == "info" || j == len(rest)-2 && (c == "config" || c == "config.worktree") {
+			if c == "hooks" || c == "info" || j == len(rest)-2 && (c == "config" || c == "config.worktree" || c == "commondir") {
 				return true
 			}
 		}

@@ -15,7 +15,7 @@ func TestProtected(t *testing.T) {
 		"/w/.git", "/w/.git/config", "/w/.git/config.worktree", "/w/.git/hooks", "/w/.git/hooks/pre-commit",
 		"/w/.git/info/exclude", "/w/.git/modules", "/w/.git/modules/lib/config", "/w/.git/modules/a/b/hooks/x",
 		"/w/.git/modules/lib/info/attributes", "/w/.git/modules/a/modules/b/config", "/w/.git/worktrees/wt/config.worktree",
-		"/w/.git/worktrees/wt/commondir", "/w/.git/worktrees/wt/gitdir", "/w/sub/.git/config", "/w/sub/.git/hooks/x",
+		"/w/.git/worktrees/wt/commondir", "/w/.git/worktrees/wt/gitdir", "/w/.git/commondir", "/w/.git/modules/m/commondir", "/w/sub/.git/config", "/w/sub/.git/hooks/x",
 		"/w/.pincer", "/w/.pincer/config.toml", "/w/.pincer/settings.local.toml", "/w/.claude/settings.json",
 		"/w/.mcp.json", "/w/.envrc", "/w/sub/.envrc", "/w/.vscode/tasks.json", "/w/.idea/x.xml", "/w/AGENTS.md",
 		"/w/docs/AGENTS.md", "/w/CLAUDE.md", "/w/CLAUDE.local.md", "/w/AGENTS.override.md", "/w/.GIT/CONFIG",
@@ -93,7 +93,9 @@ func TestProtectedAgreesWithSandbox(t *testing.T) {
 	// A submodule's config.worktree is mounted by the sandbox only as far as
 	// its list says; the engine asks for it either way.
 	permissionOnly := map[string]bool{"**/.git": true, "**/.git/modules": true, "**/.git/modules/**/config.worktree": true,
-		"**/.git/worktrees/*/commondir": true, "**/.git/worktrees/*/gitdir": true}
+		"**/.git/worktrees/*/commondir": true, "**/.git/worktrees/*/gitdir": true,
+		// the sandbox mounts these through its own list of git's config redirects
+		"**/.git/commondir": true, "**/.git/modules/**/commondir": true}
 	sb := map[string]bool{}
 	for _, p := range sandbox.ProtectedInWorkspace {
 		sb[strings.TrimSuffix(p, "/")] = true
