@@ -226,6 +226,12 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 	if p.opaque == "" {
 		p.opaque = runnerOpaque
 	}
+	if p.opaque == "" {
+		p.opaque = laterCode(c, p.lists)
+	}
+	if p.inline == "" {
+		p.inline = makeInline(p.lists)
+	}
 	p.gitConfig = gitConfigWrite(p.lists)
 	noWrites := c
 	noWrites.Redirects = nil

@@ -22,12 +22,13 @@ type bashResult struct {
 //  2. The hard deny list (shell.HardDeny), in every mode.
 //  3. Deny rules on the raw text and on every part: Bash rules on each command's
 //     forms (through wrappers, program paths and git's global options; a part
-//     whose program is not literal or comes from standard input matches every
-//     Bash rule), Edit rules on redirect targets and file-op arguments, Read rules
+//     whose program is not literal or comes from standard input, or that
+//     evaluates or defines code deny rules cannot see (bash_code.go), matches
+//     every Bash rule), Edit rules on redirect targets and file-op arguments, Read rules
 //     on the arguments of read-only commands.
 //  4. Plan mode: any command outside the read-only set, or any write, is denied.
 //  5. With Bash deny rules, a part that runs code not in its words (python3 -c,
-//     node -e, a heredoc, xargs) asks: it may do what a deny rule forbids.
+//     node -e, a heredoc, xargs, make -f/--eval) asks: it may do what a deny rule forbids.
 //  6. Protected paths: a redirect target, file-op argument or path argument of a
 //     command that is not read-only that is protected, or git writing its own
 //     configuration (git config, init, submodule, ...), asks in every mode.

@@ -15,7 +15,11 @@
 //     ask rules match a command through wrappers, program paths and git's global
 //     options (`sudo /bin/rm`, `git -C . push`); a command whose program they
 //     cannot name (non-literal, or read from standard input) matches every Bash
-//     deny and ask rule. Allow rules match only commands whose words are all
+//     deny and ask rule, and so does one that holds code bash evaluates from
+//     text (`printf -v 'a[$(cmd)]' x`), defines code run later (mapfile -C,
+//     alias, complete -C, bind -x, enable -f, PROMPT_COMMAND=, BASH_ENV=,
+//     source of a non-literal file) or gives an editor shell commands (`vim -c
+//     '!cmd'`, `less +!cmd`); see bash_code.go. Allow rules match only commands whose words are all
 //     literal (a bare `Bash` rule aside).
 //  3. A write to a protected path (Protected: git's executable configuration,
 //     .pincer/, .claude/, .mcp.json, .envrc, .vscode/, .idea/, the instruction

@@ -171,6 +171,7 @@ func (w *walker) add(c ctx, ws []word, outer []word, assigns []string, assignsLi
 		Origin:     c.origin,
 		Redirects:  copyRedirects(redirs),
 		PipedInput: c.piped,
+		EvalCode:   evaluatesCode(ws),
 	}
 	if len(outer) > len(ws) {
 		cmd.Outer = values(outer)

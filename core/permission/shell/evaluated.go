@@ -67,7 +67,27 @@ func subscriptish(s string) bool { return strings.ContainsAny(s, "[$`") }
 func evaluated(w word) word {
 	w.lit = false
 	w.val = w.src
+	w.code = true
 	return w
+}
+
+// codeText reports whether text bash evaluates as code holds what runs a
+// command or expands a parameter there: $( , a backtick or ${.
+func codeText(s string) bool {
+	return strings.Contains(s, "$(") || strings.Contains(s, "`") || strings.Contains(s, "${")
+}
+
+// evaluatesCode reports whether one of ws is text bash evaluates as code
+// (arithmetic, a subscript) that holds a command substitution or a
+// parameter expansion: `printf -v 'a[$(cmd)]' x` runs cmd, though no
+// word of it is a substitution the analysis sees.
+func evaluatesCode(ws []word) bool {
+	for _, w := range ws {
+		if w.code && codeText(w.src) {
+			return true
+		}
+	}
+	return false
 }
 
 // declNames are the builtins that take variable names as arguments.

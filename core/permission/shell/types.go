@@ -80,6 +80,13 @@ type Command struct {
 	// the Risk "interpreter reading a program from stdin". Wrappers,
 	// sudo and exec are looked through. See InterpreterProgram.
 	ProgramFromStdin bool
+	// EvalCode reports that a word bash evaluates as code (an arithmetic
+	// expression or array subscript: printf -v, read, unset, declare,
+	// test -v, [[ -eq ]], (( )), let; see markEvaluated) holds a command
+	// substitution, a backtick or a parameter expansion as text: `printf
+	// -v 'a[$(cmd)]' x` runs cmd, which no word names. The permission
+	// engine treats such a command as matching every deny rule's program.
+	EvalCode bool
 }
 
 // Redirect is one redirection of a simple command.

@@ -69,7 +69,7 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 			// for (( init; cond; post )): arithmetic like (( ))
 			e := w.source(cl)
 			e = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(e), "(("), "))")
-			w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(cl) && numericExpr(e)}, raw("))")}, nil, nil, true, nil, c.redirs)
+			w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(cl) && numericExpr(e), code: true}, raw("))")}, nil, nil, true, nil, c.redirs)
 		}
 		if it, ok := x.Loop.(*syntax.WordIter); ok && !noExpansion(it) {
 			// the list is expanded (`for i in $((x))` evaluates x): a
@@ -118,7 +118,7 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		}
 	case *syntax.ArithmCmd:
 		e := w.source(x.X)
-		w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(x) && numericExpr(e)}, raw("))")}, nil, nil, true, nil, c.redirs)
+		w.add(c, []word{raw("(("), {val: e, src: e, lit: noExpansion(x) && numericExpr(e), code: true}, raw("))")}, nil, nil, true, nil, c.redirs)
 		w.subsCtx(x, c.piped)
 	case *syntax.TestClause:
 		ws := append(w.testWords(x.X, []word{raw("[[")}), raw("]]"))
@@ -128,7 +128,7 @@ func (w *walker) command(cmd syntax.Command, c ctx) {
 		ws := []word{raw("let")}
 		for _, e := range x.Exprs {
 			s := w.source(e)
-			ws = append(ws, word{val: s, src: s, lit: noExpansion(e) && numericExpr(strings.NewReplacer(`"`, "", "'", "").Replace(s))})
+			ws = append(ws, word{val: s, src: s, lit: noExpansion(e) && numericExpr(strings.NewReplacer(`"`, "", "'", "").Replace(s)), code: true})
 		}
 		w.add(c, ws, nil, nil, true, nil, c.redirs)
 		w.subsCtx(x, c.piped)

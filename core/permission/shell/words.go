@@ -14,6 +14,7 @@ type word struct {
 	src    string // source text as written
 	lit    bool   // the word expands to exactly val, with no expansion
 	approx string // quotes removed and escapes resolved, expansions left as written
+	code   bool   // bash evaluates the word's text as code (arithmetic, a subscript; see evaluated.go)
 }
 
 // literalWord computes the value of w when it is literal. A word is literal
