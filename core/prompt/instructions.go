@@ -87,10 +87,13 @@ func (in Instructions) TotalBytes() int {
 // Each file is followed by the files it imports with @path (relative to the
 // file's real directory, @~/ under home, or absolute), depth first, up to
 // MaxImportDepth hops. A file is included once, however often it is found or
-// imported, which also cuts cycles. Empty files are skipped. Imports from the user's own files may go anywhere;
-// imports from project files must stay inside the project root, ~/.claude or
-// $PINCER_HOME, so that a cloned repository cannot pull ~/.ssh into a
-// transcript. Problems are recorded in Notes; the error is only for a cwd that
+// imported, which also cuts cycles. Empty files are skipped. Imports from the
+// user's own files (step 1) may go anywhere; imports from the repository's files
+// (AGENTS.md, CLAUDE.md, CLAUDE.local.md and what they import) must stay inside
+// the project root, with symlinks resolved, and never reach $PINCER_HOME or
+// ~/.claude even when the root holds them: a cloned repository must not pull
+// ~/.ssh, pincer's own configuration or a secret kept beside it into the system
+// prompt and the transcript. Problems are recorded in Notes; the error is only for a cwd that
 // cannot be made absolute.
 func LoadInstructions(cwd, pincerHome, home string) (Instructions, error) {
 	if cwd == "" {
@@ -101,15 +104,11 @@ func LoadInstructions(cwd, pincerHome, home string) (Instructions, error) {
 		return Instructions{}, err
 	}
 	root := projectRoot(cwd)
-	l := &loader{home: home, seen: map[string]bool{}}
-	for _, r := range []string{root, joinIf(home, ".claude"), pincerHome} {
-		if r == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			l.allowed = append(l.allowed, real)
-		} else {
-			l.allowed = append(l.allowed, filepath.Clean(r))
+	l := &loader{home: home, seen: map[string]bool{}, allowed: realPath(root)}
+	for _, r := range []string{joinIf(home, ".claude"), pincerHome} {
+		// the user's configuration directories, unless the project is inside one
+		if r != "" && !within(realPath(r), l.allowed) {
+			l.userDirs = append(l.userDirs, realPath(r))
 		}
 	}
 	if pincerHome != "" {
@@ -133,7 +132,8 @@ func LoadInstructions(cwd, pincerHome, home string) (Instructions, error) {
 // loader accumulates files, sections and notes for LoadInstructions.
 type loader struct {
 	home     string
-	allowed  []string        // real paths project-scope files may import from
+	allowed  string          // the real project root: project-scope files import only from inside it
+	userDirs []string        // the real $PINCER_HOME and ~/.claude: never imported by project-scope files
 	seen     map[string]bool // real paths already included
 	total    int
 	files    []InstructionFile
@@ -157,7 +157,7 @@ func (l *loader) load(path string, scope Scope, depth int, importer string) bool
 		return false
 	}
 	if importer != "" && scope != ScopeUser && !l.allowedPath(real) {
-		l.note(path, importer, "refused: a project file may import only from the project, ~/.claude or $PINCER_HOME")
+		l.note(path, importer, "refused: a project file may import only from inside the project (not $PINCER_HOME or ~/.claude)")
 		return false
 	}
 	content, cut, err := readInstructionFile(real)
@@ -205,14 +205,26 @@ func (l *loader) note(path, importer, msg string) {
 	l.notes = append(l.notes, path+": "+msg)
 }
 
-// allowedPath reports whether real lies inside one of the allowed roots.
+// allowedPath reports whether a project-scope file may import real: inside
+// the project root and outside the user's configuration directories.
 func (l *loader) allowedPath(real string) bool {
-	for _, r := range l.allowed {
-		if within(r, real) {
-			return true
+	if !within(l.allowed, real) {
+		return false
+	}
+	for _, d := range l.userDirs {
+		if within(d, real) {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// realPath is p with symlinks resolved, or cleaned when it cannot be.
+func realPath(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return filepath.Clean(p)
 }
 
 // readInstructionFile reads a regular text file, cutting it at

@@ -165,16 +165,18 @@ func TestImports(t *testing.T) {
 		"```",
 		"Missing: @docs/nope.md",
 		"Outside: @" + outside + " and @" + filepath.Join(l.home, "secret.md"),
+		"Pincer's home: @" + filepath.Join(l.pincer, "secret.txt"),
 	}, "\n"))
 	style := write(t, l.repo, "docs/style.md", "style; more in @../rules/naming.md")
 	naming := write(t, l.repo, "rules/naming.md", "naming; back to @../AGENTS.md and on to @../docs/style.md")
-	mine := write(t, l.home, ".claude/mine.md", "my own notes")
+	write(t, l.home, ".claude/mine.md", "MINE")
+	write(t, l.pincer, "secret.txt", "PINCERSECRET")
 	write(t, l.repo, "docs/inline.md", "INLINE")
 	write(t, l.repo, "docs/fenced.md", "FENCED")
 	write(t, l.home, "secret.md", "SECRET")
 
 	ins, paths := l.load(t, l.repo)
-	want := []string{root, style, naming, mine}
+	want := []string{root, style, naming}
 	if !slices.Equal(paths, want) {
 		t.Fatalf("files = %q\nwant %q", paths, want)
 	}
@@ -183,7 +185,7 @@ func TestImports(t *testing.T) {
 			t.Errorf("%s: imported %v scope %s", f.Path, f.Imported, f.Scope)
 		}
 	}
-	for _, s := range []string{"INLINE", "FENCED", "SECRET", "OUTSIDE"} {
+	for _, s := range []string{"INLINE", "FENCED", "SECRET", "OUTSIDE", "MINE", "PINCERSECRET"} {
 		if strings.Contains(ins.Text, s) {
 			t.Errorf("Text includes %s", s)
 		}
@@ -196,13 +198,58 @@ func TestImports(t *testing.T) {
 		filepath.Join(l.repo, "docs/nope.md") + ": not found (imported by " + root + ")",
 		outside + ": refused",
 		filepath.Join(l.home, "secret.md") + ": refused",
+		// a repository file imports only from inside the project: not from
+		// ~/.claude or $PINCER_HOME either
+		filepath.Join(l.home, ".claude/mine.md") + ": refused: a project file may import only from inside the project",
+		filepath.Join(l.pincer, "secret.txt") + ": refused: a project file may import only from inside the project",
 	} {
 		if !strings.Contains(notes, s) {
 			t.Errorf("notes lack %q:\n%s", s, notes)
 		}
 	}
-	if len(ins.Notes) != 3 {
-		t.Errorf("want 3 notes (a cycle is cut silently), got %q", ins.Notes)
+	if len(ins.Notes) != 5 {
+		t.Errorf("want 5 notes (a cycle is cut silently), got %q", ins.Notes)
+	}
+}
+
+// TestProjectImportsNotFromUserDirs: $PINCER_HOME and ~/.claude stay closed to
+// a repository's files even when the project root holds them (a dotfiles
+// repository in the home directory), and the user's own files still import
+// from them.
+func TestProjectImportsNotFromUserDirs(t *testing.T) {
+	l := newLayout(t)
+	l.repo = l.home
+	if err := os.MkdirAll(filepath.Join(l.home, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pincer := filepath.Join(l.home, ".pincer")
+	secret := write(t, pincer, "secret.txt", "PINCERSECRET")
+	claudeNote := write(t, l.home, ".claude/notes.md", "CLAUDENOTE")
+	mine := write(t, l.home, ".claude/mine.md", "MINE")
+	userFile := write(t, l.home, ".claude/CLAUDE.md", "mine: @mine.md")
+	repoFile := write(t, l.home, "AGENTS.md", "@.pincer/secret.txt @.claude/notes.md @docs/ok.md")
+	ok := write(t, l.home, "docs/ok.md", "OK")
+	ins, err := LoadInstructions(l.home, pincer, l.home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range ins.Files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{userFile, mine, repoFile, ok}; !slices.Equal(paths, want) {
+		t.Fatalf("files = %q\nwant %q", paths, want)
+	}
+	for _, s := range []string{"PINCERSECRET", "CLAUDENOTE"} {
+		if strings.Contains(ins.Text, s) {
+			t.Errorf("a repository file imported %s:\n%s", s, ins.Text)
+		}
+	}
+	notes := strings.Join(ins.Notes, "\n")
+	for _, p := range []string{secret, claudeNote} {
+		if !strings.Contains(notes, p+": refused: a project file may import only from inside the project") {
+			t.Errorf("notes lack the refusal of %s:\n%s", p, notes)
+		}
 	}
 }
 
