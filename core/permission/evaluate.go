@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -99,6 +100,10 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
 			in.Tool, path, why), "protected", ""}), true
 	}
+	if path, ok := instructionIn(in.Paths, in); ok {
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s: the project's instructions import it); writes to it ask in every mode",
+			in.Tool, path, whyInstructions), "protected", ""}), true
+	}
 	if len(in.Linked) > 0 {
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
 			in.Tool, in.Linked[0]), "protected", ""}), true
@@ -135,4 +140,22 @@ func (in Input) resolvePath(p string) string {
 		return resolveExisting(p)
 	}
 	return in.resolve(p)
+}
+
+// instructionIn returns the first of paths that is one of in.Instructions, the
+// files the project's instructions import, compared cleaned and with symlinks
+// resolved on both sides.
+func instructionIn(paths []string, in Input) (string, bool) {
+	if len(in.Instructions) == 0 {
+		return "", false
+	}
+	for _, p := range paths {
+		cp, rp := filepath.Clean(p), in.resolvePath(p)
+		for _, f := range in.Instructions {
+			if cf := filepath.Clean(f); cf == cp || cf == rp || in.resolvePath(f) == rp {
+				return p, true
+			}
+		}
+	}
+	return "", false
 }

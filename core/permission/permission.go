@@ -131,6 +131,12 @@ type Input struct {
 	AddedDirs []string
 	// Linked lists the paths among Paths that are regular files with more than one hard link.
 	Linked []string
+	// Instructions are the absolute paths of the files that make up the project's
+	// instructions beyond the fixed names of ProtectedPaths: the files an
+	// AGENTS.md or CLAUDE.md imports with @path (prompt.LoadInstructions). A
+	// write to one asks in every mode, as for a protected path: the next session
+	// gives its text to the model.
+	Instructions []string
 
 	resolve func(string) string // resolveExisting, memoised per evaluation (set by normalize)
 }
