@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"pincer/core/agent"
-	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/prompt"
@@ -32,7 +31,7 @@ type runFlags struct {
 	addDirs                                stringList
 	maxTurns                               int
 	cont, printPrompt, noSandbox, noDaemon bool
-	allowNetwork                           bool
+	allowNetwork, trustProjectHooks        bool
 	stall                                  time.Duration
 }
 
@@ -54,6 +53,7 @@ func newRunFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.noDaemon, "no-daemon", false, "open the store in this process, not through the store daemon (it then has it to itself)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "let sandboxed commands reach the network (off by default; like `network = true` in your config.toml)")
+	fs.BoolVar(&f.trustProjectHooks, "trust-project-hooks", false, "run the hooks of this project's .pincer/config.toml and .claude/settings*.json, and remember that until they change (see pincer trust)")
 	fs.BoolVar(&f.printPrompt, "print-system-prompt", false, "print the system prompt a new session would get, and exit")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	fs.Usage = func() {} // parse errors are one line; --help is answered by cmdRun
@@ -131,8 +131,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return 0, err
 	}
 	report.rules(rerrs)
-	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
+	hooks, herrs, trustWarning := loadHooksTrusted(ws.Root(), f.trustProjectHooks)
 	report.hooks(herrs)
+	if trustWarning != "" {
+		report.warnings = append(report.warnings, trustWarning)
+	}
 	var sandboxWarnings strings.Builder
 	sandboxPolicy := sandboxPolicyFor(ws.Root(), sandboxFlags{NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork}, &sandboxWarnings)
 	report.tables()

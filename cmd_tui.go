@@ -15,7 +15,6 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/config/modelflow"
-	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
@@ -49,6 +48,7 @@ func newTUIFlagSet() (*flag.FlagSet, *tuiFlags) {
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox; the env allowlist still applies")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "let sandboxed commands reach the network (off by default; like `network = true` in your config.toml)")
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use (repeatable)")
+	fs.BoolVar(&f.trustProjectHooks, "trust-project-hooks", false, "run the hooks of this project's .pincer/config.toml and .claude/settings*.json, and remember that until they change (see pincer trust)")
 	fs.DurationVar(&f.stall, "stall-timeout", 90*time.Second, "fail a stream that sends no bytes for this long")
 	return fs, f
 }
@@ -116,8 +116,11 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	sandboxPolicy := sandboxPolicyFor(ws.Root(), sandboxFlags{NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork}, &sandboxWarnings)
 	report.tables()
 	report.warningLines(sandboxWarnings.String())
-	hooks, herrs := hook.Load(ws.Root(), os.Getenv("PINCER_HOME"))
+	hooks, herrs, trustWarning := loadHooksTrusted(ws.Root(), f.trustProjectHooks)
 	report.hooks(herrs)
+	if trustWarning != "" {
+		report.warnings = append(report.warnings, trustWarning)
+	}
 	warnings = append(warnings, report.warnings...)
 	home, _ := os.UserHomeDir()
 	registry := tools.Default()

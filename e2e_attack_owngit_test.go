@@ -136,7 +136,7 @@ func TestAttackOwnGitRunsNoRepoCode(t *testing.T) {
 		fakeopenai.Reply{Text: "done"},
 		fakeopenai.Reply{Text: "again"},
 	)
-	out, stderr, code := a.runPincer(a.runArgs("--output-format", "stream-json", "--permission-mode", "bypassPermissions", "look")...)
+	out, stderr, code := a.runPincer(a.runArgs("--output-format", "stream-json", "--permission-mode", "bypassPermissions", "--trust-project-hooks", "look")...)
 	if code != 0 {
 		t.Fatalf("pincer run: exit %d: %s", code, stderr)
 	}

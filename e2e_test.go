@@ -553,7 +553,7 @@ func TestRulesHooksAndAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"if grep -q forbidden; then echo 'not that file' >&2; exit 2; fi"}]}]}}`)
-	_, stderr, code := e.run(e.runArgs("--allowed-tools", "Bash(touch allowed.txt) Bash(touch forbidden.txt)", "make files")...)
+	_, stderr, code := e.run(e.runArgs("--trust-project-hooks", "--allowed-tools", "Bash(touch allowed.txt) Bash(touch forbidden.txt)", "make files")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

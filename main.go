@@ -43,6 +43,7 @@ Usage:
                                        providers, models and API keys
   pincer audit [--session ID] [--json] permission decisions, newest first
   pincer doctor                        what this machine lets pincer enforce and use
+  pincer trust                         list this project's hooks and trust them (until they change)
   pincer version                       the version
   pincer help                          this text
 
@@ -74,6 +75,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		code, err = cmdSessions(args[1:], stdout)
 	case args[0] == "model":
 		code, err = cmdModel(args[1:], stdin, stdout, stderr)
+	case args[0] == "trust":
+		code, err = cmdTrust(args[1:], stdout)
 	case args[0] == "audit":
 		code, err = cmdAudit(args[1:], stdout)
 	case args[0] == "doctor":

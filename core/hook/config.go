@@ -27,6 +27,7 @@ type Def struct {
 	Command string        // run by bash -c (sh -c without bash) in the project directory
 	Timeout time.Duration // zero: DefaultTimeout
 	Source  string        // the file it came from, for messages; may be empty
+	Project bool          // it came from a project file (Source.Project): runs only once trusted
 }
 
 // Format is the syntax of a configuration file.
@@ -46,6 +47,9 @@ const (
 type Source struct {
 	Path   string
 	Format Format
+	// Project marks the project's own files (committed with the repository, so
+	// not trusted): their hooks run only once the user trusts them (see trust.go).
+	Project bool
 }
 
 // FileError is a problem with one configuration file. Line is 1-based, zero when
@@ -95,19 +99,19 @@ func DefaultSources(projectDir, pincerHome string) []Source {
 	var srcs []Source
 	switch {
 	case pincerHome != "":
-		srcs = append(srcs, Source{filepath.Join(pincerHome, "config.toml"), FormatTOML})
+		srcs = append(srcs, Source{Path: filepath.Join(pincerHome, "config.toml"), Format: FormatTOML})
 	case os.Getenv("XDG_CONFIG_HOME") != "":
-		srcs = append(srcs, Source{filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "pincer", "config.toml"), FormatTOML})
+		srcs = append(srcs, Source{Path: filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "pincer", "config.toml"), Format: FormatTOML})
 	case home != "":
-		srcs = append(srcs, Source{filepath.Join(home, ".config", "pincer", "config.toml"), FormatTOML})
+		srcs = append(srcs, Source{Path: filepath.Join(home, ".config", "pincer", "config.toml"), Format: FormatTOML})
 	}
 	if home != "" {
-		srcs = append(srcs, Source{filepath.Join(home, ".claude", "settings.json"), FormatClaude})
+		srcs = append(srcs, Source{Path: filepath.Join(home, ".claude", "settings.json"), Format: FormatClaude})
 	}
 	return append(srcs,
-		Source{filepath.Join(projectDir, ".pincer", "config.toml"), FormatTOML},
-		Source{filepath.Join(projectDir, ".claude", "settings.json"), FormatClaude},
-		Source{filepath.Join(projectDir, ".claude", "settings.local.json"), FormatClaude},
+		Source{filepath.Join(projectDir, ".pincer", "config.toml"), FormatTOML, true},
+		Source{filepath.Join(projectDir, ".claude", "settings.json"), FormatClaude, true},
+		Source{filepath.Join(projectDir, ".claude", "settings.local.json"), FormatClaude, true},
 	)
 }
 
@@ -153,7 +157,10 @@ func LoadSources(projectDir string, srcs []Source) (*Runner, []error) {
 		}
 		errs = append(errs, ferrs...)
 		for _, ev := range Events {
-			defs[ev] = append(defs[ev], got[ev]...)
+			for _, d := range got[ev] {
+				d.Project = src.Project
+				defs[ev] = append(defs[ev], d)
+			}
 		}
 	}
 	r, rerrs := NewRunner(defs, projectDir)

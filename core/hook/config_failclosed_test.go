@@ -41,9 +41,9 @@ func TestLoadFailsClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, errs := LoadSources(proj, []Source{
-				{filepath.Join(proj, ".pincer", "config.toml"), FormatTOML},
-				{filepath.Join(proj, ".claude", "settings.json"), FormatClaude},
-				{filepath.Join(proj, ".claude", "settings.local.json"), FormatClaude},
+				{filepath.Join(proj, ".pincer", "config.toml"), FormatTOML, true},
+				{filepath.Join(proj, ".claude", "settings.json"), FormatClaude, true},
+				{filepath.Join(proj, ".claude", "settings.local.json"), FormatClaude, true},
 			})
 			fatal := Fatal(errs)
 			if len(fatal) == 0 {
@@ -68,8 +68,8 @@ func TestLoadWarningsOnly(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}}`), 0o644)
 	_ = os.WriteFile(filepath.Join(proj, ".claude", "settings.local.json"), []byte("\n"), 0o644)
 	_, errs := LoadSources(proj, []Source{
-		{filepath.Join(proj, ".claude", "settings.json"), FormatClaude},
-		{filepath.Join(proj, ".claude", "settings.local.json"), FormatClaude},
+		{filepath.Join(proj, ".claude", "settings.json"), FormatClaude, true},
+		{filepath.Join(proj, ".claude", "settings.local.json"), FormatClaude, true},
 	})
 	if len(errs) != 1 || len(Fatal(errs)) != 0 {
 		t.Fatalf("errs %v, fatal %v", errs, Fatal(errs))

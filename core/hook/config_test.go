@@ -36,11 +36,11 @@ func TestDefaultSources(t *testing.T) {
 	home := isolate(t)
 	proj := "/p"
 	want := []Source{
-		{filepath.Join(home, ".config/pincer/config.toml"), FormatTOML},
-		{filepath.Join(home, ".claude/settings.json"), FormatClaude},
-		{"/p/.pincer/config.toml", FormatTOML},
-		{"/p/.claude/settings.json", FormatClaude},
-		{"/p/.claude/settings.local.json", FormatClaude},
+		{filepath.Join(home, ".config/pincer/config.toml"), FormatTOML, false},
+		{filepath.Join(home, ".claude/settings.json"), FormatClaude, false},
+		{"/p/.pincer/config.toml", FormatTOML, true},
+		{"/p/.claude/settings.json", FormatClaude, true},
+		{"/p/.claude/settings.local.json", FormatClaude, true},
 	}
 	if got := DefaultSources(proj, ""); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultSources = %v\nwant %v", got, want)
@@ -87,13 +87,13 @@ command = "user-start"
 		PreToolUse: {
 			{Matcher: "Edit|Write", Command: "user-toml", Timeout: 30 * time.Second, Source: filepath.Join(pincerHome, "config.toml")},
 			{Matcher: "Bash", Command: "user-claude", Timeout: 5 * time.Second, Source: filepath.Join(home, ".claude/settings.json")},
-			{Command: "project-toml", Timeout: 1500 * time.Millisecond, Source: filepath.Join(proj, ".pincer/config.toml")},
-			{Command: "project-claude-1", Source: filepath.Join(proj, ".claude/settings.json")},
-			{Command: "project-claude-2", Source: filepath.Join(proj, ".claude/settings.json")},
+			{Command: "project-toml", Timeout: 1500 * time.Millisecond, Source: filepath.Join(proj, ".pincer/config.toml"), Project: true},
+			{Command: "project-claude-1", Source: filepath.Join(proj, ".claude/settings.json"), Project: true},
+			{Command: "project-claude-2", Source: filepath.Join(proj, ".claude/settings.json"), Project: true},
 		},
 		SessionStart: {{Command: "user-start", Source: filepath.Join(pincerHome, "config.toml")}},
-		Stop:         {{Command: "project-stop", Source: filepath.Join(proj, ".claude/settings.json")}},
-		PostToolUse:  {{Matcher: "*", Command: "local-post", Source: filepath.Join(proj, ".claude/settings.local.json")}},
+		Stop:         {{Command: "project-stop", Source: filepath.Join(proj, ".claude/settings.json"), Project: true}},
+		PostToolUse:  {{Matcher: "*", Command: "local-post", Source: filepath.Join(proj, ".claude/settings.local.json"), Project: true}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Defs =\n%v\nwant\n%v", got, want)
