@@ -111,6 +111,15 @@ func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
+	if env.ReadDenied != nil {
+		kept := files[:0]
+		for _, f := range files {
+			if !env.readDenied(f.path) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
+	}
 	if len(files) == 0 {
 		return Result{Output: "No files found"}, nil
 	}

@@ -171,6 +171,15 @@ func (g Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err != nil {
 		return Result{}, err
 	}
+	if env.ReadDenied != nil { // both backends: no line or name of a denied file
+		kept := files[:0]
+		for _, f := range files {
+			if !env.readDenied(f.path) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
+	}
 	return Result{Output: formatGrep(env, q, files, in.HeadLimit)}, nil
 }
 

@@ -76,4 +76,14 @@ type Env struct {
 	// means the environment allowlist and a process group of their own only,
 	// without rlimits or the OS sandbox.
 	Sandbox *sandbox.Policy
+	// ReadDenied reports whether a Read deny rule denies reading the file at
+	// the absolute path abs; Grep and Glob drop such files from their results
+	// (lines and names), as Claude Code applies Read rules, best effort, to
+	// every tool that reads. nil means nothing is denied.
+	ReadDenied func(abs string) bool
+}
+
+// readDenied reports whether env's ReadDenied denies abs.
+func (env *Env) readDenied(abs string) bool {
+	return env != nil && env.ReadDenied != nil && env.ReadDenied(abs)
 }

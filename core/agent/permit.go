@@ -16,9 +16,8 @@ import (
 // permissionInput describes a prepared call to the permission engine: its paths for
 // file tools, its command for Bash, its URL for fetches.
 func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
-	in := permission.Input{Tool: p.call.ToolName, Kind: string(p.tool.Kind()), Summary: p.summary,
-		Paths: p.tool.Paths(env, p.input), Workspace: t.a.cfg.Workspace.Root(),
-		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home, AddedDirs: t.a.cfg.Workspace.Dirs()}
+	in := t.fileInput(p.call.ToolName, string(p.tool.Kind()), p.tool.Paths(env, p.input))
+	in.Summary = p.summary
 	var fields struct {
 		Command string `json:"command"`
 		URL     string `json:"url"`
@@ -32,6 +31,13 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 	}
 	in.URL = fields.URL
 	return in
+}
+
+// fileInput is the permission input of a call of tool (of kind) on paths, in
+// this agent's workspace.
+func (t *turn) fileInput(tool, kind string, paths []string) permission.Input {
+	return permission.Input{Tool: tool, Kind: kind, Paths: paths, Workspace: t.a.cfg.Workspace.Root(),
+		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home, AddedDirs: t.a.cfg.Workspace.Dirs()}
 }
 
 // hardLinked returns the paths among paths that are regular files with more

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -96,6 +97,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
 		Sandbox: t.a.cfg.Sandbox}
 	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
+	env.ReadDenied = t.readDenied()
 	ps := make([]*prepared, len(calls))
 	parallel := len(calls) > 1
 	for i, c := range calls {
@@ -141,6 +143,21 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 		}
 	}
 	return nil
+}
+
+// readDenied is tools.Env.ReadDenied for this turn's rules: true for a file a
+// rule denies reading (a Read call on it is denied by a rule, not by a mode or
+// the protected paths); nil when no Read deny rule exists. The rules are taken
+// now: approvals during the batch only add allow rules.
+func (t *turn) readDenied() func(abs string) bool {
+	rules, mode := t.rules, t.a.Mode()
+	if !slices.ContainsFunc(rules.Deny, func(r permission.Rule) bool { return r.Tool == "Read" }) {
+		return nil
+	}
+	return func(abs string) bool {
+		d := permission.Evaluate(mode, rules, t.fileInput("Read", permission.KindRead, []string{abs}))
+		return d.Behavior == permission.Deny && d.Rule != ""
+	}
 }
 
 // execute takes one prepared call through the hook, the permission decision, the run

@@ -71,6 +71,9 @@ func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 	if d, ok := protectedWrites(mode, parts, in); ok {
 		return bashResult{decision: d}
 	}
+	if d, ok := readsPastDeny(mode, rules, parts, in); ok { // readdeny.go
+		return bashResult{decision: d}
+	}
 	classify(mode, rules.Allow, raw, parts, in, len(a.Risks) > 0)
 	always, note := alwaysOf(raw, a, parts, rules.Ask, in)
 	if d, ok := restrictive(Ask, mode, rules.Ask, raw, parts, in); ok {
@@ -128,7 +131,7 @@ func restrictive(b Behavior, mode Mode, rules []Rule, raw string, parts []bashPa
 			}
 		}
 		for _, t := range p.readArgs {
-			if r, ok := firstAny(rules, fileInput(in, "Read", KindRead, t.paths)); ok {
+			if r, ok := firstAny(rules, fileInput(in, "Read", KindRead, withResolved(t.paths, in))); ok {
 				return found(r, fmt.Sprintf("reading %s", t.word))
 			}
 		}
