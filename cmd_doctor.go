@@ -77,6 +77,11 @@ func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
 	} else {
 		fmt.Fprintln(w, "  network: off (loopback only; --allow-network or `network = true` in your config.toml turns it on)")
 	}
+	if r.PIDNamespace && r.MountNamespace {
+		fmt.Fprintln(w, "  pid namespace: yes (every process of a command ends with it, and with pincer)")
+	} else {
+		fmt.Fprintln(w, "  pid namespace: NO (background processes can outlive their command)")
+	}
 	fmt.Fprintln(w, "  hidden from commands:")
 	for _, line := range sandbox.DescribeHidden(r) {
 		fmt.Fprintf(w, "    %s\n", line)
