@@ -29,6 +29,9 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 	if p.tool.Kind() == tools.KindEdit {
 		in.Linked = hardLinked(t.a.cfg.Workspace, in.Paths)
 	}
+	if k := p.tool.Kind(); k == tools.KindEdit || k == tools.KindExecute {
+		in.Instructions = t.a.importedInstructions()
+	}
 	in.URL = fields.URL
 	return in
 }

@@ -101,8 +101,8 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 			in.Tool, path, why), "protected", ""}), true
 	}
 	if path, ok := instructionIn(in.Paths, in); ok {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s: the project's instructions import it); writes to it ask in every mode",
-			in.Tool, path, whyInstructions), "protected", ""}), true
+		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			in.Tool, path, whyImported), "protected", ""}), true
 	}
 	if len(in.Linked) > 0 {
 		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
@@ -141,6 +141,9 @@ func (in Input) resolvePath(p string) string {
 	}
 	return in.resolve(p)
 }
+
+// whyImported is the reason a file of Input.Instructions is protected.
+const whyImported = whyInstructions + ": the project's instructions import it"
 
 // instructionIn returns the first of paths that is one of in.Instructions, the
 // files the project's instructions import, compared cleaned and with symlinks

@@ -360,11 +360,17 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 			if path, why, ok := protectedIn(t.paths, roots, in.Home, in.resolvePath); ok {
 				return ask(what, "writes", path, why)
 			}
+			if path, ok := instructionIn(t.paths, in); ok {
+				return ask(what, "writes", path, whyImported)
+			}
 		}
 		for _, ts := range [][]target{p.fileArgs, p.mayWrite} {
 			for _, t := range ts {
 				if path, why, ok := protectedIn(t.paths, roots, in.Home, in.resolvePath); ok {
 					return ask(what, "may write (it names it and is not read-only)", path, why)
+				}
+				if path, ok := instructionIn(t.paths, in); ok {
+					return ask(what, "may write (it names it and is not read-only)", path, whyImported)
 				}
 			}
 		}
