@@ -126,8 +126,15 @@ func restrictive(b Behavior, mode Mode, rules []Rule, raw string, parts []bashPa
 			}
 		}
 		for _, t := range append(append([]target{}, p.writes...), p.fileArgs...) {
-			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, t.paths)); ok {
+			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, withResolved(t.paths, in))); ok {
 				return found(r, fmt.Sprintf("writing %s", t.word))
+			}
+		}
+		// Any literal path a command that is not read-only names may be written
+		// (`sed -i F`, `tee F`, `dd of=F`): Edit rules see those too.
+		for _, t := range p.mayWrite {
+			if r, ok := firstAny(rules, fileInput(in, "Edit", KindEdit, withResolved(t.paths, in))); ok {
+				return found(r, fmt.Sprintf("`%s` may write %s", shorten(p.full), t.word))
 			}
 		}
 		for _, t := range p.readArgs {
