@@ -17,8 +17,10 @@ import (
 )
 
 // Dir returns the absolute path of shared/cases/streams, found by walking up from the
-// working directory until a directory holding shared/cases/streams appears. It calls
-// t.Fatal when none is found.
+// working directory until a directory holding shared/cases/streams appears. When
+// none is found (a fresh clone without shared/ beside it) it skips the test with one
+// line saying so: the captures are a conformance suite on top of the packages' own
+// fixtures, never a requirement of `make test`.
 func Dir(t testing.TB) string {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -32,7 +34,7 @@ func Dir(t testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatalf("streamcase: no shared/cases/streams above %s (shared/ must sit beside the repository)", wd)
+			t.Skipf("streamcase: no shared/cases/streams above %s: conformance capture skipped (put shared/ beside the repository to run it)", wd)
 		}
 		dir = parent
 	}
