@@ -65,10 +65,15 @@ func buildEnv(environ, allow []string, extra ...string) []string {
 			kept = append(kept, kv)
 		}
 	}
-	kept = append(append(append(kept, nonInteractiveEnv...), GitSafeEnv()...), extra...)
+	return mergeEnv(append(append(append(kept, nonInteractiveEnv...), GitSafeEnv()...), extra...))
+}
+
+// mergeEnv returns the KEY=VALUE entries of kvs with one entry per key: a later
+// entry replaces an earlier one with the same key, in the earlier one's place.
+func mergeEnv(kvs []string) []string {
 	index := map[string]int{}
-	out := make([]string, 0, len(kept))
-	for _, kv := range kept {
+	out := make([]string, 0, len(kvs))
+	for _, kv := range kvs {
 		key, _, _ := strings.Cut(kv, "=")
 		if i, ok := index[key]; ok {
 			out[i] = kv

@@ -127,18 +127,22 @@ func listHelpers(ctx context.Context, where ...string) (string, bool) {
 	}
 	args = append(args, "--no-optional-locks", "config")
 	args = append(append(args, where...), "--show-scope", "--name-only", "--null", "--get-regexp", gitHelperRegexp)
+	return ownGitConfig(ctx, args)
+}
+
+// ownGitConfig runs a `git config` listing (args) as pincer's own git
+// (OwnGitEnv) and returns its output; git's exit status 1 ("nothing found")
+// is an empty listing, any other failure (or ctx ending) makes ok false.
+func ownGitConfig(ctx context.Context, args []string) (out string, ok bool) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = OwnGitEnv(os.Environ())
 	cmd.WaitDelay = 200 * time.Millisecond
-	out, err := cmd.Output()
+	b, err := cmd.Output()
 	if err != nil {
 		var ee *exec.ExitError
-		if errors.As(err, &ee) && ee.ExitCode() == 1 && ctx.Err() == nil {
-			return "", true // nothing configured
-		}
-		return "", false
+		return "", errors.As(err, &ee) && ee.ExitCode() == 1 && ctx.Err() == nil
 	}
-	return string(out), true
+	return string(b), true
 }
 
 // inTreeSubmoduleConfigs returns the config files of the submodules that
@@ -152,15 +156,11 @@ func inTreeSubmoduleConfigs(ctx context.Context, top string) (configs []string, 
 		return nil, true
 	}
 	args := append(GitSafeArgs(), "config", "--file", gm, "--null", "--get-regexp", `^submodule\..+\.path$`)
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = OwnGitEnv(os.Environ())
-	cmd.WaitDelay = 200 * time.Millisecond
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		return nil, errors.As(err, &ee) && ee.ExitCode() == 1 && ctx.Err() == nil
+	out, ok := ownGitConfig(ctx, args)
+	if !ok {
+		return nil, false
 	}
-	for _, entry := range strings.Split(string(out), "\x00") {
+	for _, entry := range strings.Split(out, "\x00") {
 		_, p, found := strings.Cut(entry, "\n")
 		if !found || p == "" || filepath.IsAbs(p) || len(configs) >= maxSubmoduleConfigs {
 			continue

@@ -88,26 +88,13 @@ func WithoutSecrets(environ []string) []string {
 // GIT_OPTIONAL_LOCKS=0 and LC_ALL=C. A later entry replaces an earlier one
 // with the same key. Use it with GitSafeArgs.
 func OwnGitEnv(environ []string) []string {
-	var out []string
-	index := map[string]int{}
-	add := func(kv string) {
-		key, _, _ := strings.Cut(kv, "=")
-		if i, ok := index[key]; ok {
-			out[i] = kv
-			return
-		}
-		index[key] = len(out)
-		out = append(out, kv)
-	}
+	var kept []string
 	for _, kv := range WithoutSecrets(environ) {
 		if strings.HasPrefix(kv, "GIT_CONFIG_COUNT=") || strings.HasPrefix(kv, "GIT_CONFIG_KEY_") ||
 			strings.HasPrefix(kv, "GIT_CONFIG_VALUE_") || strings.HasPrefix(kv, "GIT_CONFIG_PARAMETERS=") {
 			continue
 		}
-		add(kv)
+		kept = append(kept, kv)
 	}
-	for _, kv := range append(GitSafeEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C") {
-		add(kv)
-	}
-	return out
+	return mergeEnv(append(append(kept, GitSafeEnv()...), "GIT_CONFIG_NOSYSTEM=1", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"))
 }
