@@ -3,7 +3,10 @@ package permission
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"pincer/sandbox"
 )
 
 // Protected paths (issue 10, class 5): files that change what runs outside the
@@ -189,10 +192,10 @@ func userProtectedDirs(getenv func(string) string) []userDir {
 }
 
 // secretDirs are the files below the home directory that hold credentials:
-// reading them asks even when the workspace contains them (the workspace is the
-// home directory), as the sandbox hides them.
-var secretDirs = []string{".ssh", ".aws", ".gnupg", ".netrc", ".docker", ".kube", ".config/gh", ".git-credentials",
-	".config/gcloud", ".pincer", ".config/pincer", ".local/share/keyrings", ".password-store"}
+// the ones the sandbox hides from commands (sandbox.HomeSecrets, the one list),
+// plus pincer's own configuration. Reading them asks even when the workspace
+// contains them (the workspace is the home directory).
+var secretDirs = append(slices.Clone(sandbox.HomeSecrets), ".pincer", ".config/pincer")
 
 // secretPath reports whether reading path reads credentials: the files of
 // secretDirs below home, or pincer's user configuration directory (its
