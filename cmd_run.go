@@ -294,14 +294,14 @@ func loadRules(workspace string, f *runFlags) (rules permission.RuleSet, fileErr
 	for _, v := range f.allowedTools {
 		allow, err := permission.ParseRuleList(v, "--allowed-tools")
 		if err != nil {
-			return rules, fileErrs, usagef("--allowed-tools: %v", err)
+			return rules, fileErrs, usagef("%v", err) // the error names the flag
 		}
 		rules = rules.Add(permission.Allow, allow...)
 	}
 	for _, v := range f.disallowedTools {
 		deny, err := permission.ParseRuleList(v, "--disallowed-tools")
 		if err != nil {
-			return rules, fileErrs, usagef("--disallowed-tools: %v", err)
+			return rules, fileErrs, usagef("%v", err)
 		}
 		rules = rules.Add(permission.Deny, deny...)
 	}
