@@ -1,0 +1,172 @@
+// Package cli is pincer's command line: the table of subcommands (name, usage,
+// flags, run) from which the top-level usage is generated, the flags `pincer run`
+// and the workbench share, and the exit codes. It parses and reports; what a
+// command runs is built by the composition root (core/app).
+//
+// Exit codes: 0 on success, 1 when the turn failed or was cancelled (or pincer could
+// not start it), 2 on bad usage or a config or settings file that does not parse
+// ("FILE:LINE: what is wrong"). Every failure prints one clear line on stderr.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Version is pincer's version, set at build time with
+// -ldflags "-X pincer/ui/cli.Version=...".
+var Version = "dev"
+
+// exitUsage is the exit code for bad usage.
+const exitUsage = 2
+
+// usageError marks an error caused by the command line (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// stdio is a command's standard streams.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// command is one entry of the command table. Synopses are its lines of the
+// top-level usage, each a pair (synopsis after "pincer", what it does). Run gets the
+// arguments after the command's name and returns the exit code, or an error that
+// Main prints as one line and maps to an exit code (usage and config errors: 2).
+type command struct {
+	Name     string
+	Synopses [][2]string
+	Run      func(args []string, s stdio) (int, error)
+}
+
+// commands is every visible subcommand, in the order of the usage text. The
+// workbench (no command, or flags only) and the hidden re-exec entries of main.go
+// (the sandbox helper, the store daemon) are not in it.
+var commands = []command{
+	{Name: "run", Synopses: [][2]string{{"run [flags] [PROMPT]", "run one turn headless (PROMPT or stdin)"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdRun(a, s.in, s.out, s.err) }},
+	{Name: "sessions", Synopses: [][2]string{
+		{"sessions [list] [--json]", "list sessions, newest first"},
+		{"sessions show ID [--json]", "a session's transcript and events"},
+		{"sessions watch ID", "follow a session's events live (JSON lines)"}},
+		Run: func(a []string, s stdio) (int, error) {
+			if len(a) > 0 && a[0] == "watch" {
+				return cmdSessionsWatch(a[1:], s.out)
+			}
+			return cmdSessions(a, s.out)
+		}},
+	{Name: "model", Synopses: [][2]string{{"model [status|list|configure|switch|default|refresh|add-model|set]", "providers, models and API keys"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdModel(a, s.in, s.out, s.err) }},
+	{Name: "audit", Synopses: [][2]string{{"audit [--session ID] [--json]", "permission decisions, newest first"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdAudit(a, s.out) }},
+	{Name: "doctor", Synopses: [][2]string{{"doctor", "what this machine lets pincer enforce and use"}},
+		Run: func(_ []string, s stdio) (int, error) { return cmdDoctor(s.out), nil }},
+	{Name: "trust", Synopses: [][2]string{{"trust", "list this project's hooks and trust them (until they change)"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdTrust(a, s.out) }},
+	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
+		Run: func(_ []string, s stdio) (int, error) { fmt.Fprintln(s.out, "pincer", Version); return 0, nil }},
+	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table
+}
+
+func init() {
+	help, _ := lookup("help")
+	help.Run = func(_ []string, s stdio) (int, error) { fmt.Fprint(s.out, usageText()); return 0, nil }
+	commands[len(commands)-1] = help
+}
+
+// aliases maps the spellings that stand for a command.
+var aliases = map[string]string{"--version": "version", "-h": "help", "--help": "help"}
+
+// lookup returns the command named name (or an alias of it).
+func lookup(name string) (command, bool) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	for _, c := range commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// usageText is the top-level usage, generated from the command table.
+func usageText() string {
+	rows := [][2]string{{"[flags]", "the full-screen workbench in this directory"}}
+	for _, c := range commands {
+		rows = append(rows, c.Synopses...)
+	}
+	var b strings.Builder
+	b.WriteString("pincer — a coding agent for the terminal\n\nUsage:\n")
+	const col = 37
+	for _, r := range rows {
+		syn := "pincer " + r[0]
+		if len(syn) >= col {
+			fmt.Fprintf(&b, "  %s\n  %-*s%s\n", syn, col, "", r[1])
+			continue
+		}
+		fmt.Fprintf(&b, "  %-*s%s\n", col, syn, r[1])
+	}
+	b.WriteString(`
+Run "pincer run --help" for the flags of run.
+Environment: PINCER_HOME (root of config and data), PINCER_API_KEY / OPENAI_API_KEY,
+PINCER_MODEL (default model as PROVIDER/MODEL).
+`)
+	return b.String()
+}
+
+// Main runs one command line (the arguments after the program name) and returns
+// the exit code: the workbench when args is empty or starts with a flag, else the
+// command args[0] names.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	s := stdio{in: stdin, out: stdout, err: stderr}
+	var code int
+	var err error
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && aliases[args[0]] == "" {
+		code, err = cmdTUI(args, stdout, stderr)
+	} else if c, ok := lookup(args[0]); ok {
+		code, err = c.Run(args[1:], s)
+	} else {
+		err = usagef("unknown command %q (see \"pincer help\")", args[0])
+	}
+	if err == nil {
+		return code
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintf(stderr, "pincer: %v\n", err)
+	var ue usageError
+	var cf *configFailure
+	if errors.As(err, &ue) || errors.As(err, &cf) {
+		return exitUsage
+	}
+	return 1
+}
+
+// parseInterspersed parses fs allowing flags before and after positional arguments,
+// as `pincer run "fix it" --model openai/gpt-4.1` expects.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"pincer/core/agent"
+	"pincer/core/message"
+	"pincer/core/prompt"
+	"pincer/persist"
+	"pincer/sandbox"
+)
+
+// showContext answers `pincer run "/context"` (with --continue or --session for an
+// existing session) without calling the model: the model and its window, how much
+// of it the next call would use, and which instruction files are loaded.
+func showContext(ctx context.Context, ag *agent.Agent, store persist.Store, f *runFlags, ws *sandbox.Workspace,
+	mc modelChoice, systemPrompt string, w io.Writer) error {
+	var use agent.ContextUse
+	if f.cont || f.session != "" {
+		id, _, err := pickSession(ctx, ag, store, f, ws.Root())
+		if err != nil {
+			return err
+		}
+		if use, err = ag.EstimateContext(ctx, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Session %s\n", id)
+	} else {
+		use = agent.ContextUse{Tokens: agent.EstimateTokens([]message.Message{message.NewText(message.RoleSystem, systemPrompt)}), Messages: 1}
+		fmt.Fprintln(w, "New session (system prompt only)")
+	}
+	fmt.Fprintf(w, "Model %s\n", mc.ID())
+	if m, ok := lookupWindow(mc); ok {
+		use.Window = m
+	}
+	if use.Window > 0 {
+		fmt.Fprintf(w, "Context ~%d of %d tokens (%.1f%%), %d messages\n", use.Tokens, use.Window,
+			100*float64(use.Tokens)/float64(use.Window), use.Messages)
+	} else {
+		fmt.Fprintf(w, "Context ~%d tokens, window unknown (no automatic compaction), %d messages\n", use.Tokens, use.Messages)
+	}
+	home, _ := os.UserHomeDir()
+	in, err := prompt.LoadInstructions(ws.Root(), os.Getenv("PINCER_HOME"), home)
+	if err != nil {
+		return err
+	}
+	if len(in.Files) == 0 {
+		fmt.Fprintln(w, "Instructions: none (AGENTS.md, CLAUDE.md)")
+	} else {
+		fmt.Fprintf(w, "Instructions (%d bytes):\n", in.TotalBytes())
+		for _, file := range in.Files {
+			note := ""
+			if file.Imported {
+				note = " (imported)"
+			}
+			fmt.Fprintf(w, "  %6d  %s%s\n", file.Bytes, file.Path, note)
+		}
+	}
+	for _, n := range in.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"pincer/sandbox"
+)
+
+// cmdDoctor is `pincer doctor`: what this machine lets pincer enforce and use — the
+// OS sandbox's capabilities (Landlock, namespaces, rlimits), the policy in effect
+// here (network on or off, the PID namespace, hidden paths, and how each protected
+// path of the current workspace is kept), ripgrep, the store's location, and which
+// API-key variables are set (never their values).
+func cmdDoctor(stdout io.Writer) int {
+	fmt.Fprintln(stdout, "pincer", Version)
+	fmt.Fprintln(stdout, "\nSandbox:")
+	report := sandbox.Probe()
+	fmt.Fprint(stdout, indent(strings.TrimRight(report.String(), "\n"), "  ")+"\n")
+	doctorSandboxPolicy(stdout, report)
+	fmt.Fprintln(stdout, "\nTools:")
+	if p, err := exec.LookPath("rg"); err == nil {
+		fmt.Fprintf(stdout, "  ripgrep: %s (Grep uses it)\n", p)
+	} else {
+		fmt.Fprintln(stdout, "  ripgrep: not installed (Grep uses its Go fallback; apt-get install ripgrep)")
+	}
+	if p, err := exec.LookPath("git"); err == nil {
+		fmt.Fprintf(stdout, "  git: %s\n", p)
+	} else {
+		fmt.Fprintln(stdout, "  git: not installed")
+	}
+	fmt.Fprintln(stdout, "\nStore:")
+	if dir, err := storeDir(); err == nil {
+		fmt.Fprintf(stdout, "  %s\n", dir)
+	} else {
+		fmt.Fprintf(stdout, "  unknown: %v\n", err)
+	}
+	fmt.Fprintln(stdout, "\nAPI keys in the environment:")
+	any := false
+	for _, k := range []string{"PINCER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY"} {
+		if os.Getenv(k) != "" {
+			fmt.Fprintf(stdout, "  %s is set\n", k)
+			any = true
+		}
+	}
+	if !any {
+		fmt.Fprintln(stdout, "  none (pincer run needs one, except for ollama/ and lmstudio/ models)")
+	}
+	return 0
+}
+
+// doctorSandboxPolicy prints the sandbox policy this directory gets (the config
+// files as `pincer run` reads them, without flags) and how it is enforced: the
+// network, the PID namespace, the hidden paths and each protected path.
+func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(w, "  policy: unknown (%v)\n", err)
+		return
+	}
+	var warns strings.Builder
+	p := loadSandboxPolicy(cwd, false, &warns)
+	for _, line := range strings.Split(strings.TrimSpace(warns.String()), "\n") {
+		if line != "" {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	if p == nil {
+		fmt.Fprintln(w, "  policy: OS sandbox OFF ([sandbox] enabled = false in your config)")
+		return
+	}
+	if p.Network {
+		fmt.Fprintln(w, "  network: on (allowed by your config)")
+	} else {
+		fmt.Fprintln(w, "  network: off (loopback only; --allow-network or `network = true` in your config.toml turns it on)")
+	}
+	if r.PIDNamespace && r.MountNamespace {
+		fmt.Fprintln(w, "  pid namespace: yes (every process of a command ends with it, and with pincer)")
+	} else {
+		fmt.Fprintln(w, "  pid namespace: NO (background processes can outlive their command)")
+	}
+	fmt.Fprintln(w, "  hidden from commands:")
+	for _, line := range sandbox.DescribeHidden(r) {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+	fmt.Fprintf(w, "  protected paths in %s:\n", cwd)
+	for _, line := range sandbox.DescribeProtected(cwd, p.ReadOnlyInWorkspace, r) {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+}

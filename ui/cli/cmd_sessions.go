@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/persist"
+	"pincer/tools"
+)
+
+// cmdSessions is `pincer sessions [list|show ID] [--json]`.
+func cmdSessions(args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("sessions", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "Usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
+		}
+		return 0, err
+	}
+	sub := "list"
+	if len(pos) > 0 {
+		sub = pos[0]
+	}
+	switch {
+	case sub == "list" && len(pos) <= 1:
+	case sub == "show" && len(pos) == 2:
+	case sub == "show":
+		return 0, usagef("usage: pincer sessions show ID [--json]")
+	default:
+		return 0, usagef("usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
+	}
+	store, err := openExistingStore()
+	if errors.Is(err, errNoStore) {
+		store = persist.NewMemory() // nothing stored yet: list nothing, create nothing
+	} else if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if sub == "list" {
+		return 0, listSessions(ctx, store, stdout, *asJSON)
+	}
+	return 0, showSession(ctx, store, pos[1], stdout, *asJSON)
+}
+
+func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON bool) error {
+	list, err := store.ListSessions(ctx, 0)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if list == nil {
+			list = []persist.Session{}
+		}
+		return json.NewEncoder(w).Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(w, "No sessions yet. Start one with: pincer run PROMPT")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tDIRECTORY\tTITLE")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.UpdatedAt.Local().Format(time.DateTime),
+			s.Status, s.Model, s.Cwd, s.Title)
+	}
+	return tw.Flush()
+}
+
+// sessionDump is the JSON of `pincer sessions show ID --json`.
+type sessionDump struct {
+	Session  persist.Session   `json:"session"`
+	Messages []message.Message `json:"messages"`
+	Events   []event.Event     `json:"events"`
+}
+
+func showSession(ctx context.Context, store persist.Store, id string, w io.Writer, asJSON bool) error {
+	id = expandSessionID(ctx, store, id)
+	s, err := store.GetSession(ctx, id)
+	if errors.Is(err, persist.ErrNotFound) {
+		return fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+	}
+	if err != nil {
+		return err
+	}
+	msgs, merr := store.ListMessages(ctx, id)
+	evs, eerr := store.ListEvents(ctx, id, 0, 0)
+	if asJSON {
+		if err := json.NewEncoder(w).Encode(sessionDump{s, msgs, evs}); err != nil {
+			return err
+		}
+		return errors.Join(merr, eerr)
+	}
+	fmt.Fprintf(w, "Session %s — %s — %s — %s\n", s.ID, s.Status, s.Model, s.Cwd)
+	fmt.Fprintf(w, "Created %s, updated %s\n\n", s.CreatedAt.Local().Format(time.DateTime), s.UpdatedAt.Local().Format(time.DateTime))
+	fmt.Fprintln(w, "Transcript:")
+	for _, m := range msgs {
+		writeMessage(w, m)
+	}
+	if todos := agent.TodosOf(msgs); todos != nil {
+		fmt.Fprintf(w, "\nTodos:\n%s\n", indent(tools.RenderTodos(todos), "  "))
+	}
+	fmt.Fprintf(w, "\nEvents (%d):\n", len(evs))
+	for _, ev := range evs {
+		fmt.Fprintf(w, "  %5d  %s  %-22s %s\n", ev.Sequence, ev.Timestamp.Local().Format("15:04:05.000"), ev.Type, ev.TurnID)
+	}
+	return errors.Join(merr, eerr)
+}
+
+// writeMessage prints one transcript message as indented text.
+func writeMessage(w io.Writer, m message.Message) {
+	mark := ""
+	if m.Interrupted {
+		mark = " (interrupted)"
+	}
+	fmt.Fprintf(w, "  [%d] %s%s\n", m.Seq, m.Role, mark)
+	for _, p := range m.Parts {
+		switch p.Type {
+		case message.PartText:
+			if m.Role == message.RoleSystem {
+				fmt.Fprintf(w, "      (system prompt, %d chars)\n", len(p.Text))
+				continue
+			}
+			fmt.Fprintln(w, indent(p.Text, "      "))
+		case message.PartReasoning:
+			fmt.Fprintln(w, indent("(reasoning) "+p.Text, "      "))
+		case message.PartToolCall:
+			fmt.Fprintf(w, "      → %s %s  [%s]\n", p.ToolName, p.Input, p.ToolCallID)
+		case message.PartToolResult:
+			status := "ok"
+			if p.IsError {
+				status = "error"
+			}
+			fmt.Fprintf(w, "      ← %s %s [%s]\n%s\n", p.ToolName, status, p.ToolCallID, indent(p.Text, "        "))
+		}
+	}
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
+}
+
+// expandSessionID turns a short session ID (its random suffix, as the workbench's
+// status line shows it, or any unique prefix or suffix) into the full one. An exact
+// ID, or one that matches no session or several, is returned as it is: the caller's
+// lookup then reports it.
+func expandSessionID(ctx context.Context, store persist.Store, id string) string {
+	if id == "" {
+		return id
+	}
+	if _, err := store.GetSession(ctx, id); err == nil {
+		return id
+	}
+	list, err := store.ListSessions(ctx, 0)
+	if err != nil {
+		return id
+	}
+	match := ""
+	for _, s := range list {
+		if strings.HasSuffix(s.ID, id) || strings.HasPrefix(s.ID, id) {
+			if match != "" {
+				return id // ambiguous
+			}
+			match = s.ID
+		}
+	}
+	if match == "" {
+		return id
+	}
+	return match
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"pincer/core/event"
+	"pincer/persist"
+)
+
+// cmdSessionsWatch is `pincer sessions watch ID [--after N]`: it prints the
+// session's events as JSON lines (the stream-json form of `pincer run`) as they
+// happen, whichever pincer process drives the session, until a turn ends. By
+// default it starts at the running turn's turn.started (so a watcher that comes
+// late sees the whole turn), or, when no turn runs, waits for the next one;
+// --after N starts after sequence N instead.
+func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("sessions watch", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	after := fs.Int64("after", -1, "print the events after this sequence (default: from the running turn's start)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "Usage: pincer sessions watch ID [--after N]   (JSON lines until the turn ends)")
+		}
+		return 0, err
+	}
+	if len(pos) != 1 || strings.TrimSpace(pos[0]) == "" {
+		return 0, usagef("usage: pincer sessions watch ID [--after N]")
+	}
+	id := pos[0]
+	store, err := openExistingStore()
+	if errors.Is(err, errNoStore) {
+		return 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer store.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if _, err := store.GetSession(ctx, id); errors.Is(err, persist.ErrNotFound) {
+		return 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+	} else if err != nil && !errors.Is(err, persist.ErrCorrupt) {
+		return 0, err
+	}
+	cursor := uint64(max(*after, 0))
+	if *after < 0 {
+		if cursor, err = watchCursor(ctx, store, id); err != nil {
+			return 0, err
+		}
+	}
+	enc := json.NewEncoder(stdout)
+	err = event.NewLog(store).Follow(ctx, id, cursor, func(ev event.Event) error {
+		if err := enc.Encode(ev); err != nil {
+			return err
+		}
+		switch ev.Type {
+		case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
+			return event.ErrStop
+		}
+		return nil
+	})
+	if ctx.Err() != nil {
+		return 1, fmt.Errorf("stopped watching session %s", id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("watching session %s: %w", id, err)
+	}
+	return 0, nil
+}
+
+// watchCursor is where a watch starts by default: just before the running
+// turn's turn.started, or after the last event when no turn runs.
+func watchCursor(ctx context.Context, store persist.Store, id string) (uint64, error) {
+	evs, err := store.ListEvents(ctx, id, 0, 0)
+	if err != nil && !errors.Is(err, persist.ErrCorrupt) {
+		return 0, err
+	}
+	var start, last uint64
+	running := ""
+	for _, ev := range evs {
+		last = ev.Sequence
+		switch ev.Type {
+		case event.TurnStarted:
+			start, running = ev.Sequence, ev.TurnID
+		case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
+			if ev.TurnID == running {
+				running = ""
+			}
+		}
+	}
+	if running != "" {
+		return start - 1, nil
+	}
+	return last, nil
+}

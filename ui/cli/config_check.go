@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"pincer/core/hook"
+	"pincer/core/permission"
+	"pincer/tools"
+)
+
+// Failing closed on configuration (issue 10, class 13). Each reader of the
+// config and settings files (permission rules, hooks, pincer's own tables, the
+// model configuration) reports its problems; the ones that could drop a deny
+// rule, an ask rule, a hook or a sandbox setting are fatal. `pincer run` stops
+// with exit code 2 and one "FILE:LINE: what is wrong" line per problem; the
+// workbench opens, shows the problems and denies every tool call until the
+// files are fixed and it is restarted. pincer never runs with fewer deny rules
+// than the user wrote.
+
+// configFailure is the error of a run stopped by configuration problems; runMain
+// exits 2 for it.
+type configFailure struct{ problems []string }
+
+// Error is the first problem, then each other one on its own "pincer: " line,
+// then what to do.
+func (e *configFailure) Error() string {
+	var b strings.Builder
+	for i, p := range e.problems {
+		if i > 0 {
+			b.WriteString("\npincer: ")
+		}
+		b.WriteString(p)
+	}
+	b.WriteString("\npincer: fix the configuration above; nothing was run (pincer does not run with rules, hooks or sandbox settings it could not read)")
+	return b.String()
+}
+
+// configReport collects the problems of every reader.
+type configReport struct {
+	fatal    []string
+	warnings []string
+}
+
+// rules adds LoadRules' errors: fatal unless permission.Fatal lets them pass.
+func (r *configReport) rules(errs []error) {
+	fatal := permission.Fatal(errs)
+	for _, e := range errs {
+		if contains(fatal, e) {
+			r.fatal = append(r.fatal, e.Error())
+		} else {
+			r.warnings = append(r.warnings, "permissions: "+e.Error())
+		}
+	}
+}
+
+// hooks adds hook.Load's errors: fatal unless hook.Fatal lets them pass.
+func (r *configReport) hooks(errs []error) {
+	fatal := hook.Fatal(errs)
+	for _, e := range errs {
+		if contains(fatal, e) {
+			r.fatal = append(r.fatal, e.Error()) // FILE:LINE first; the message names the hooks table
+		} else {
+			r.warnings = append(r.warnings, "hooks: "+e.Error())
+		}
+	}
+}
+
+// tables adds the config tables ([sandbox], [keys]) that could not be applied.
+func (r *configReport) tables() {
+	for _, m := range takeTableFailures() {
+		if !containsString(r.fatal, m) {
+			r.fatal = append(r.fatal, m)
+		}
+	}
+}
+
+// warningLines adds the "pincer: warning: " lines a helper printed to a buffer,
+// except those already recorded as fatal.
+func (r *configReport) warningLines(text string) {
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		line = strings.TrimPrefix(line, "pincer: warning: ")
+		if line != "" && !containsString(r.fatal, line) {
+			r.warnings = append(r.warnings, line)
+		}
+	}
+}
+
+// failure is the *configFailure for the fatal problems, nil when there are none.
+// The same file often fails in several readers; each message is kept once.
+func (r *configReport) failure() error {
+	if len(r.fatal) == 0 {
+		return nil
+	}
+	return &configFailure{problems: dedupe(r.fatal)}
+}
+
+// denyAll returns rules that deny every tool of registry, naming the problems
+// as the rule's source so that the model and the person see why: the
+// workbench's way of keeping tools from running while the configuration is
+// broken. Deny rules hold in every permission mode.
+func denyAll(rules permission.RuleSet, registry *tools.Registry, problems []string) permission.RuleSet {
+	src := "a broken configuration (" + strings.Join(dedupe(problems), "; ") + "): fix it and restart pincer"
+	var deny []permission.Rule
+	for _, name := range registry.Names() {
+		deny = append(deny, permission.Rule{Tool: name, Source: src})
+	}
+	return rules.Add(permission.Deny, deny...)
+}
+
+func contains(list []error, e error) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupe keeps the first message of each FILE:LINE place (several readers
+// parse the same file and fail on the same line), and every message without
+// one.
+func dedupe(list []string) []string {
+	var out []string
+	places := map[string]bool{}
+	for _, s := range list {
+		if containsString(out, s) {
+			continue
+		}
+		if m := placeRE.FindStringSubmatch(strings.TrimPrefix(s, "hooks: ")); m != nil {
+			if places[m[1]] {
+				continue
+			}
+			places[m[1]] = true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// placeRE finds the "FILE:LINE" a message starts with.
+var placeRE = regexp.MustCompile(`^(\S+?:\d+):`)
+
+// String renders the report's fatal problems for a notice.
+func (r *configReport) String() string {
+	return fmt.Sprintf("%d configuration problem(s): %s", len(dedupe(r.fatal)), strings.Join(dedupe(r.fatal), "; "))
+}

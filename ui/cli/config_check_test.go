@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pincer/core/permission"
+	"pincer/tools"
+)
+
+// TestWorkbenchDeniesEveryToolOnBrokenConfig: the workbench's way of failing
+// closed — deny rules for every tool, naming the problem — holds in every mode
+// for every tool, read-only ones included.
+func TestWorkbenchDeniesEveryToolOnBrokenConfig(t *testing.T) {
+	ws := t.TempDir()
+	path := filepath.Join(ws, ".pincer", "config.toml")
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	_ = os.WriteFile(path, []byte("[permissions]\ndeny = [\"Bash(rm:*)\"\n"), 0o644)
+	var report configReport
+	rules, errs, err := loadRules(ws, &runFlags{allowedTools: stringList{"Bash Read Write Edit Grep Glob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report.rules(errs)
+	if report.failure() == nil {
+		t.Fatal("a broken file is not a failure")
+	}
+	registry := tools.Default()
+	rules = denyAll(rules, registry, report.fatal)
+	inputs := map[string]permission.Input{
+		"Bash":  {Tool: "Bash", Kind: "execute", Command: "ls", Summary: "ls"},
+		"Read":  {Tool: "Read", Kind: "read", Paths: []string{filepath.Join(ws, "a.txt")}},
+		"Write": {Tool: "Write", Kind: "edit", Paths: []string{filepath.Join(ws, "a.txt")}},
+		"Grep":  {Tool: "Grep", Kind: "read", Paths: []string{ws}},
+	}
+	for _, mode := range []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModeBypass, permission.ModePlan} {
+		for name, in := range inputs {
+			in.Workspace, in.Cwd = ws, ws
+			d := permission.Evaluate(mode, rules, in)
+			if d.Behavior != permission.Deny {
+				t.Errorf("%s %s: %s (%s), want deny", mode, name, d.Behavior, d.Reason)
+				continue
+			}
+			if !strings.Contains(d.Reason+d.By, "config.toml:3") && !strings.Contains(d.Reason+d.By, "broken configuration") {
+				t.Errorf("%s %s: the reason does not name the problem: %q / %q", mode, name, d.Reason, d.By)
+			}
+		}
+	}
+	for _, name := range registry.Names() {
+		found := false
+		for _, r := range rules.Deny {
+			found = found || r.Tool == name
+		}
+		if !found {
+			t.Errorf("no deny rule for %s", name)
+		}
+	}
+}
+
+// TestConfigFailureMessage: one FILE:LINE line per problem, each place once.
+func TestConfigFailureMessage(t *testing.T) {
+	r := configReport{fatal: []string{"/a/config.toml:3:9: toml: bad", "/a/config.toml:3: [sandbox] not applied: bad", "/b.json:1: x"}}
+	msg := r.failure().Error()
+	if strings.Count(msg, "/a/config.toml:3") != 1 || !strings.Contains(msg, "\npincer: /b.json:1: x") {
+		t.Errorf("message:\n%s", msg)
+	}
+}

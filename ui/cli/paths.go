@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"pincer/persist"
+)
+
+// dataDir is where pincer keeps its data: $PINCER_HOME/data, else
+// $XDG_DATA_HOME/pincer, else ~/.local/share/pincer.
+func dataDir() (string, error) {
+	if h := os.Getenv("PINCER_HOME"); h != "" {
+		return filepath.Join(h, "data"), nil
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "pincer"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find a data directory: set PINCER_HOME (%v)", err)
+	}
+	return filepath.Join(home, ".local", "share", "pincer"), nil
+}
+
+// errNoStore is returned by openExistingStore when pincer has never stored anything.
+var errNoStore = errors.New("no store yet")
+
+// storeDir is where the Badger store lives.
+func storeDir() (string, error) {
+	dir, err := dataDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "store"), nil
+}
+
+// openExistingStore opens the store for reading commands, which must not create one:
+// errNoStore when there is none. Like openStore it goes through the store daemon
+// unless PINCER_NO_DAEMON is set.
+func openExistingStore() (persist.Store, error) {
+	dir, err := storeDir()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil, errNoStore
+	}
+	if useDirectStore() {
+		return persist.OpenBadger(dir)
+	}
+	return openDaemonStore(dir)
+}
+
+// openStore opens the store under the data directory, creating it. By default it
+// is a client of the store daemon (`pincer store-daemon`, started on demand), so
+// any number of pincer processes share the store; with PINCER_NO_DAEMON=1 (what
+// `pincer run --no-daemon` sets) it opens Badger directly, as openStoreDirect.
+func openStore() (persist.Store, error) {
+	dir, err := storeDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create store directory: %w", err)
+	}
+	if useDirectStore() {
+		return persist.OpenBadger(dir)
+	}
+	return openDaemonStore(dir)
+}
+
+// openStoreDirect opens the Badger store in this process, creating it. It fails
+// with one line naming the holder while another process (the store daemon, or a
+// pincer run with --no-daemon) has it open.
+func openStoreDirect() (persist.Store, error) {
+	dir, err := storeDir()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create store directory: %w", err)
+	}
+	return persist.OpenBadger(dir)
+}
+
+// noDaemonEnv, set to anything but "" or "0", makes pincer open the store directly.
+const noDaemonEnv = "PINCER_NO_DAEMON"
+
+// storeIdleEnv sets how long an idle store daemon lives (a Go duration).
+const storeIdleEnv = "PINCER_STORE_IDLE"
+
+// useDirectStore reports whether to open Badger in this process: PINCER_NO_DAEMON
+// is set, or this is a test binary (which cannot be re-executed as the daemon).
+func useDirectStore() bool {
+	if v := os.Getenv(noDaemonEnv); v != "" && v != "0" {
+		return true
+	}
+	return flag.Lookup("test.v") != nil
+}
+
+// runDir is where the store daemon's socket, lock and log live (mode 0700):
+// $PINCER_HOME/run, else $XDG_RUNTIME_DIR/pincer, else $TMPDIR/pincer-<uid>.
+func runDir() string {
+	if h := os.Getenv("PINCER_HOME"); h != "" {
+		return filepath.Join(h, "run")
+	}
+	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
+		return filepath.Join(x, "pincer")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid()))
+}
+
+// maxSocketPath is the longest Unix socket path every platform accepts.
+const maxSocketPath = 100
+
+// daemonFiles names the store daemon's files for the store in dir; a run
+// directory too deep for a socket path falls back to $TMPDIR/pincer-<uid>.
+func daemonFiles(dir string) persist.DaemonFiles {
+	files := persist.FilesFor(runDir(), dir)
+	if len(files.Socket) > maxSocketPath {
+		files = persist.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), dir)
+	}
+	return files
+}
+
+// storeIdle is the idle period of a daemon this process starts.
+func storeIdle() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(storeIdleEnv)); err == nil && d > 0 {
+		return d
+	}
+	return persist.DefaultIdle
+}
+
+// openDaemonStore connects to the store daemon of dir, starting it (this
+// executable, `store-daemon`) when none runs.
+func openDaemonStore(dir string) (persist.Store, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the store daemon: %v", err)
+	}
+	files := daemonFiles(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return persist.OpenRemote(ctx, persist.RemoteOptions{
+		Socket: files.Socket, Lock: files.Lock, Log: files.Log,
+		Command: []string{exe, StoreDaemonCommand, "--store", dir, "--socket", files.Socket,
+			"--idle", storeIdle().String(), "--ready-fd", "3"},
+	})
+}
