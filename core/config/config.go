@@ -38,7 +38,6 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,7 +47,6 @@ import (
 	tomlparser "github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
-	toml "github.com/pelletier/go-toml/v2"
 )
 
 // Layer names, as Provider.Source and Config.DefaultSource report them (file layers
@@ -145,31 +143,6 @@ type Options struct {
 	// "providers.ollama.base_url").
 	Flags map[string]any
 }
-
-// Error is a problem with one layer: a line that does not parse (Line > 0) or a
-// value of the wrong kind (Key set).
-type Error struct {
-	Path         string // file path or layer name
-	Line, Column int    // 1-based; 0 when unknown
-	Key          string // dotted key, when the problem is a value
-	Err          error
-}
-
-// Error reads "path:line:column: problem" or "path: key: problem".
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Column, e.Err)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
-	case e.Key != "":
-		return fmt.Sprintf("%s: %s: %v", e.Path, e.Key, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Path, e.Err)
-}
-
-// Unwrap returns the problem.
-func (e *Error) Unwrap() error { return e.Err }
 
 // mapProvider hands an already parsed layer to koanf.
 type mapProvider map[string]any
@@ -297,25 +270,11 @@ func (l *loader) applyFile(path string, project bool) {
 	}
 	m, err := tomlparser.Parser().Unmarshal(data)
 	if err != nil {
-		l.warns = append(l.warns, parseError(path, err))
+		l.warns = append(l.warns, TOMLError(path, err))
 		return
 	}
 	l.warns = append(l.warns, unknownKeys(path, m, data)...)
 	l.apply(path, m, project)
-}
-
-// parseError turns a TOML decoding error into an *Error with its position.
-func parseError(path string, err error) *Error {
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		row, col := de.Position()
-		return &Error{Path: path, Line: row, Column: col, Err: errors.New(strings.TrimPrefix(de.Error(), "toml: "))}
-	}
-	var se *toml.StrictMissingError
-	if errors.As(err, &se) {
-		return &Error{Path: path, Err: se}
-	}
-	return &Error{Path: path, Err: err}
 }
 
 // UserPath is the user's config file (see the package comment); "" when neither

@@ -5,21 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 
 	tomlparser "github.com/knadh/koanf/parsers/toml/v2"
-	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
-
-	"pincer/core/secret"
 )
-
-// writeMu serialises read-change-write cycles of the user file in this process. Two
-// processes saving at the same instant may lose one change (the later rename wins);
-// neither leaves a torn file.
-var writeMu sync.Mutex
 
 // UserFile is the user's config file opened for a change: the file alone — never
 // the merged layers, which hold defaults, environment and flags — so that a save
@@ -47,17 +37,22 @@ func OpenUserFile(path string) (*UserFile, error) {
 	if path == "" {
 		return nil, errors.New("no config directory: set PINCER_HOME or HOME")
 	}
-	u := &UserFile{path: path, k: koanf.New(".")}
-	data, err := file.Provider(path).ReadBytes()
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return u, nil
+		data, err = nil, nil
 	}
 	if err != nil {
 		return nil, &Error{Path: path, Err: err}
 	}
+	return parseUserFile(path, data)
+}
+
+// parseUserFile is OpenUserFile of the bytes data read from path.
+func parseUserFile(path string, data []byte) (*UserFile, error) {
+	u := &UserFile{path: path, k: koanf.New(".")}
 	m, err := tomlparser.Parser().Unmarshal(data)
 	if err != nil {
-		return nil, parseError(path, err)
+		return nil, TOMLError(path, err)
 	}
 	if err := u.k.Load(mapProvider(m), nil); err != nil {
 		return nil, &Error{Path: path, Err: err}
@@ -144,14 +139,13 @@ func (u *UserFile) AddModels(name string, models ...string) error {
 	return u.Set("providers."+name+".models", union(u.Models(name), models))
 }
 
-// Save writes the file whole: a temporary file in the same directory (mode 0600),
-// then rename. It refuses to write a key-like entry at the top level or under
+// marshal renders the file whole. It refuses to write a key-like entry at the top level or under
 // [providers] — whoever put one there must move it to the secret store first.
-func (u *UserFile) Save() error {
+func (u *UserFile) marshal() ([]byte, error) {
 	raw := u.k.Raw()
 	for key := range raw {
 		if IsSecretKey(key) {
-			return fmt.Errorf("%s: %s: %w", u.path, key, errSecretKey)
+			return nil, fmt.Errorf("%s: %s: %w", u.path, key, errSecretKey)
 		}
 	}
 	provs, _ := raw["providers"].(map[string]any)
@@ -159,32 +153,32 @@ func (u *UserFile) Save() error {
 		fields, _ := v.(map[string]any)
 		for f := range fields {
 			if IsSecretKey(f) {
-				return fmt.Errorf("%s: providers.%s.%s: remove it, then store the key with `pincer model set %s api-key`: %w",
+				return nil, fmt.Errorf("%s: providers.%s.%s: remove it, then store the key with `pincer model set %s api-key`: %w",
 					u.path, name, f, name, errSecretKey)
 			}
 		}
 	}
 	out, err := u.k.Marshal(tomlparser.Parser())
 	if err != nil {
-		return fmt.Errorf("%s: %w", u.path, err)
+		return nil, fmt.Errorf("%s: %w", u.path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(u.path), 0o700); err != nil {
-		return err
-	}
-	return secret.WriteFileAtomic(u.path, out)
+	return out, nil
 }
 
-// Update opens the user file at path, applies change and saves it once, holding
-// this process's write lock throughout. Nothing is written when change fails.
+// Update changes the user file at path through Edit: under the file's lock (held
+// across processes) it reads the file, applies change and writes the file whole
+// (mode 0600, atomically), so concurrent updates, in this process or others, all
+// land. Nothing is written when change fails or the file does not parse (an
+// *Error with its line: what the user wrote is not lost).
 func Update(path string, change func(*UserFile) error) error {
-	writeMu.Lock()
-	defer writeMu.Unlock()
-	u, err := OpenUserFile(path)
-	if err != nil {
-		return err
-	}
-	if err := change(u); err != nil {
-		return err
-	}
-	return u.Save()
+	return Edit(path, 0o600, func(old []byte) ([]byte, error) {
+		u, err := parseUserFile(path, old)
+		if err != nil {
+			return nil, err
+		}
+		if err := change(u); err != nil {
+			return nil, err
+		}
+		return u.marshal()
+	})
 }

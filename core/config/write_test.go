@@ -38,7 +38,7 @@ x = 1
 		t.Fatalf("mode %v %v", st.Mode(), err)
 	}
 	entries, _ := os.ReadDir(f.home)
-	if len(entries) != 1 {
+	if len(entries) != 2 || entries[1].Name() != "config.toml.lock" { // the file and Edit's lock
 		t.Errorf("temporary files left: %v", entries)
 	}
 	data, _ := os.ReadFile(path)

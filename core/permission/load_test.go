@@ -169,7 +169,7 @@ func TestSaveLocalRule(t *testing.T) {
 		t.Fatalf("stat = %v, %v; want mode 0600", st, err)
 	}
 	ignore, err := os.ReadFile(filepath.Join(wsDir, ".pincer", ".gitignore"))
-	if err != nil || strings.Count(string(ignore), "settings.local.toml") != 1 {
+	if err != nil || string(ignore) != "settings.local.toml\nsettings.local.toml.lock\n" {
 		t.Fatalf(".gitignore = %q, %v", ignore, err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(wsDir, ".pincer"))
@@ -206,7 +206,7 @@ func TestSaveLocalRuleKeepsContent(t *testing.T) {
 		}
 	}
 	ignore, _ := os.ReadFile(filepath.Join(wsDir, ".pincer", ".gitignore"))
-	if string(ignore) != "cache/\nsettings.local.toml\n" {
+	if string(ignore) != "cache/\nsettings.local.toml\nsettings.local.toml.lock\n" { // the file and its Edit lock
 		t.Errorf(".gitignore = %q", ignore)
 	}
 	// A file that is not TOML is left alone, and the error names it.

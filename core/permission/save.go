@@ -8,15 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
-)
 
-// saveMu serialises SaveLocalRule in this process (read, change, rename). Two
-// processes saving at the same instant may still lose one rule: the later rename
-// wins.
-var saveMu sync.Mutex
+	"pincer/core/config"
+)
 
 // SaveLocalRule adds r to the behavior list of <workspace>/.pincer/settings.local.toml
 // — where "always allow" answers land, as Claude Code's .claude/settings.local.json
@@ -25,7 +21,8 @@ var saveMu sync.Mutex
 // The file's other content is kept (as values: TOML comments do not survive the
 // rewrite), a rule already present (same canonical form) is not added twice, and
 // the write is atomic: a temporary file in the same directory, mode 0600, renamed
-// over the old one. An existing file that is not valid TOML is left alone and
+// over the old one, under the file's lock (config.Edit), so concurrent saves all
+// land. An existing file that is not valid TOML is left alone and
 // reported.
 func SaveLocalRule(workspace string, behavior Behavior, r Rule) error {
 	if behavior != Allow && behavior != Ask && behavior != Deny {
@@ -36,42 +33,30 @@ func SaveLocalRule(workspace string, behavior Behavior, r Rule) error {
 		return fmt.Errorf("save rule: %w", err)
 	}
 	path := LocalSettingsPath(workspace)
-	saveMu.Lock()
-	defer saveMu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save rule: %w", err)
 	}
-	doc := map[string]any{}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("save rule: %w", err)
-	default:
+	err = config.Edit(path, 0o600, func(data []byte) ([]byte, error) {
+		doc := map[string]any{}
 		if err := toml.Unmarshal(data, &doc); err != nil {
-			src := source{path: path}
-			_, errs := parseTOMLRules(src, data)
-			if len(errs) > 0 {
-				return fmt.Errorf("save rule: %w", errs[0])
-			}
-			return fmt.Errorf("save rule: %s: %w", path, err)
+			return nil, config.TOMLError(path, err)
 		}
-	}
-	added, err := addRule(doc, string(behavior), canon.String())
-	if err != nil {
-		return fmt.Errorf("save rule: %s: %w", path, err)
-	}
-	if added {
-		out, err := toml.Marshal(doc)
+		added, err := addRule(doc, string(behavior), canon.String())
 		if err != nil {
-			return fmt.Errorf("save rule: %w", err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if err := writeAtomic(path, out, 0o600); err != nil {
-			return fmt.Errorf("save rule: %w", err)
+		if !added {
+			return data, nil
 		}
-	}
-	if err := ensureIgnored(filepath.Dir(path), filepath.Base(path)); err != nil {
+		return toml.Marshal(doc)
+	})
+	if err != nil {
 		return fmt.Errorf("save rule: %w", err)
+	}
+	for _, name := range []string{filepath.Base(path), filepath.Base(path) + ".lock"} {
+		if err := ensureIgnored(filepath.Dir(path), name); err != nil {
+			return fmt.Errorf("save rule: %w", err)
+		}
 	}
 	return nil
 }
@@ -100,32 +85,6 @@ func addRule(doc map[string]any, list, rule string) (bool, error) {
 	}
 	perms[list] = append(items, rule)
 	return true, nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory, synced, given mode perm, then renamed over path.
-func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // ensureIgnored makes sure dir/.gitignore has a line ignoring name.
