@@ -8,6 +8,7 @@ import (
 
 	"pincer/core/message"
 	"pincer/core/provider/openai"
+	"pincer/core/provider/providertest"
 	"pincer/internal/fakeopenai"
 
 	"pincer/core/permission"
@@ -22,21 +23,21 @@ import (
 // Each op is one turn of one iteration (lease, user message, repair view, stream,
 // assistant message, events).
 func BenchmarkLoopIteration(b *testing.B) {
-	st := step{events: []provider.Event{
+	st := providertest.Step{Events: []provider.Event{
 		{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "stop"}}}
-	benchTurns(b, persist.NewMemory(), &scripted{loop: &st})
+	benchTurns(b, persist.NewMemory(), &providertest.Scripted{Loop: &st})
 }
 
 // BenchmarkLoopIterationBadger is BenchmarkLoopIteration over Badger (in memory).
 func BenchmarkLoopIterationBadger(b *testing.B) {
-	st := step{events: []provider.Event{
+	st := providertest.Step{Events: []provider.Event{
 		{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "stop"}}}
 	store, err := persist.OpenBadgerInMemory()
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	benchTurns(b, store, &scripted{loop: &st})
+	benchTurns(b, store, &providertest.Scripted{Loop: &st})
 }
 
 // BenchmarkLoopIterationHTTP is one iteration against the fake Chat Completions

@@ -3,15 +3,14 @@ package agent
 import (
 	"context"
 	"fmt"
-	"iter"
 	"strings"
-	"sync"
 	"testing"
 
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -83,44 +82,28 @@ func TestBuildView(t *testing.T) {
 }
 
 // compactingProvider answers summary requests with a summary and other requests
-// from a script; it records every request.
+// from a script, where nil events are a context-length refusal; its Scripted records
+// every request.
 type compactingProvider struct {
-	mu        sync.Mutex
-	script    func(n int, req provider.Request) []provider.Event
-	requests  []provider.Request
-	summaries int
-	calls     int
+	*providertest.Scripted
+	summaries int // summary requests answered
+	calls     int // other requests answered
 }
 
-func (c *compactingProvider) Name() string { return "compacting" }
-
-func (c *compactingProvider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
-	c.mu.Lock()
-	c.requests = append(c.requests, req)
-	last := req.Messages[len(req.Messages)-1].Text()
-	var evs []provider.Event
-	var err error
-	if strings.HasPrefix(last, "Summarise the conversation") {
-		c.summaries++
-		evs = textAnswer(fmt.Sprintf("Goal: finish. Summary #%d.", c.summaries))
-	} else {
+func newCompacting(script func(n int, req provider.Request) []provider.Event) *compactingProvider {
+	c := &compactingProvider{}
+	c.Scripted = &providertest.Scripted{ProviderName: "compacting", Respond: func(_ int, req provider.Request) providertest.Step {
+		if last := req.Messages[len(req.Messages)-1].Text(); strings.HasPrefix(last, "Summarise the conversation") {
+			c.summaries++
+			return providertest.Text(fmt.Sprintf("Goal: finish. Summary #%d.", c.summaries))
+		}
 		c.calls++
-		evs = c.script(c.calls, req)
-		if evs == nil {
-			err = &provider.Error{Provider: "compacting", Kind: provider.KindContextLength, Status: 400, Message: "too long"}
+		if evs := script(c.calls, req); evs != nil {
+			return providertest.Step{Events: evs}
 		}
-	}
-	c.mu.Unlock()
-	return func(yield func(provider.Event, error) bool) {
-		for _, ev := range evs {
-			if !yield(ev, nil) {
-				return
-			}
-		}
-		if err != nil {
-			yield(provider.Event{}, err)
-		}
-	}
+		return providertest.Step{Err: &provider.Error{Provider: "compacting", Kind: provider.KindContextLength, Status: 400, Message: "too long"}}
+	}}
+	return c
 }
 
 func TestLongSessionCompactsTwiceAndFinishes(t *testing.T) {
@@ -128,13 +111,13 @@ func TestLongSessionCompactsTwiceAndFinishes(t *testing.T) {
 	reader := &fakeTool{name: "R", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) {
 		return tools.Result{Output: big}, nil
 	}}
-	prov := &compactingProvider{script: func(n int, req provider.Request) []provider.Event {
+	prov := newCompacting(func(n int, req provider.Request) []provider.Event {
 		if n <= 8 {
-			return []provider.Event{toolCallEvent(fmt.Sprintf("c%d", n), "R", fmt.Sprintf(`{"x":"%d"}`, n)),
+			return []provider.Event{providertest.ToolCall(fmt.Sprintf("c%d", n), "R", fmt.Sprintf(`{"x":"%d"}`, n)),
 				{Type: provider.EventDone, FinishReason: "tool_calls"}}
 		}
-		return textAnswer("all done")
-	}}
+		return providertest.TextEvents("all done")
+	})
 	store := persist.NewMemory()
 	h := newHarnessWith(t, nil, store, Config{ContextWindow: 2000, PermissionMode: permission.ModeDefault}, reader)
 	h.ag.cfg.Provider = prov
@@ -157,29 +140,29 @@ func TestLongSessionCompactsTwiceAndFinishes(t *testing.T) {
 		t.Errorf("%d tool results stored, want 8", n)
 	}
 	// Every request after the first compaction fits the window's threshold.
-	for i, req := range prov.requests {
+	for i, req := range prov.Requests() {
 		if est := EstimateTokens(req.Messages); est > 2000 {
 			t.Errorf("request %d has ~%d tokens, over the 2000 window", i, est)
 		}
 	}
 	// A new agent over the same store rebuilds the compacted view.
-	prov2 := &scripted{}
+	prov2 := &providertest.Scripted{}
 	h2 := newHarnessWith(t, prov2, store, Config{ContextWindow: 2000})
 	h2.sess = h.sess
 	h2.submit(context.Background(), "and now?")
-	view := prov2.request(0).Messages
+	view := prov2.Request(0).Messages
 	if !strings.Contains(view[1].Text(), "Summary #") {
 		t.Errorf("after restart the view does not start from the summary: %q", shape(view)[:2])
 	}
 }
 
 func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
-	prov := &compactingProvider{script: func(n int, req provider.Request) []provider.Event {
+	prov := newCompacting(func(n int, req provider.Request) []provider.Event {
 		if n == 1 {
 			return nil // context length refusal
 		}
-		return textAnswer("fits now")
-	}}
+		return providertest.TextEvents("fits now")
+	})
 	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
 	h.ag.cfg.Provider = prov
 	ctx := context.Background()
@@ -195,7 +178,7 @@ func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
 		t.Fatalf("outcome %s, %d summaries, %d calls", res.Outcome, prov.summaries, prov.calls)
 	}
 	// A refusal that persists after the compaction fails the turn: no loop.
-	prov2 := &compactingProvider{script: func(int, provider.Request) []provider.Event { return nil }}
+	prov2 := newCompacting(func(int, provider.Request) []provider.Event { return nil })
 	h.ag.cfg.Provider = prov2
 	res = h.submit(ctx, "again")
 	if res.Outcome != OutcomeFailed || prov2.calls != 2 {
@@ -204,7 +187,7 @@ func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
 }
 
 func TestCompactCommand(t *testing.T) {
-	prov := &compactingProvider{script: func(int, provider.Request) []provider.Event { return textAnswer("ok") }}
+	prov := newCompacting(func(int, provider.Request) []provider.Event { return providertest.TextEvents("ok") })
 	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
 	h.ag.cfg.Provider = prov
 	for i := 0; i < 3; i++ {
@@ -219,17 +202,17 @@ func TestCompactCommand(t *testing.T) {
 	if len(msgs) != before+1 || msgs[len(msgs)-1].Role != message.RoleCompaction || msgs[len(msgs)-1].Compaction.Focus != "keep the API decisions" {
 		t.Errorf("after /compact: %d messages (was %d), last %+v", len(msgs), before, msgs[len(msgs)-1])
 	}
-	last := prov.requests[len(prov.requests)-1].Messages
+	last := prov.Requests()[len(prov.Requests())-1].Messages
 	if !strings.Contains(last[len(last)-1].Text(), "keep the API decisions") {
 		t.Error("the focus did not reach the summary request")
 	}
 }
 
 func TestInitCommandAsksForAgentsMD(t *testing.T) {
-	prov := &scripted{}
+	prov := &providertest.Scripted{}
 	h := newHarness(t, prov, permission.ModeDefault)
 	h.submit(context.Background(), "/init")
-	msgs := prov.request(0).Messages
+	msgs := prov.Request(0).Messages
 	if last := msgs[len(msgs)-1].Text(); !strings.Contains(last, "AGENTS.md") {
 		t.Errorf("/init sent %q", last)
 	}
@@ -241,12 +224,12 @@ func TestInitCommandAsksForAgentsMD(t *testing.T) {
 
 func TestDynamicPromptReadOncePerModelCall(t *testing.T) {
 	r := &fakeTool{name: "R", kind: tools.KindRead}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "R", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "R", `{"x":"1"}`))}}
 	reads := 0
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{ContextWindow: 100000,
 		DynamicPrompt: func() string { reads++; return "dyn" }}, r)
 	h.submit(context.Background(), "go")
-	if reads != prov.calls() {
-		t.Errorf("dynamic prompt read %d times for %d model calls", reads, prov.calls())
+	if reads != prov.Calls() {
+		t.Errorf("dynamic prompt read %d times for %d model calls", reads, prov.Calls())
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"iter"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,89 +12,11 @@ import (
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/core/permission"
-	"pincer/core/provider"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/sandbox"
 	"pincer/tools"
 )
-
-// step is one scripted model response: events to yield, then err (if any). When
-// block is set the stream waits for ctx to end after yielding events.
-type step struct {
-	events []provider.Event
-	err    error
-	block  bool
-}
-
-// scripted is an in-process provider that replays steps in order and records every
-// request it got. After the script runs out it answers "done".
-type scripted struct {
-	mu       sync.Mutex
-	steps    []step
-	requests []provider.Request
-	loop     *step // when set, returned for every call (budget tests)
-}
-
-func (s *scripted) Name() string { return "fake" }
-
-func (s *scripted) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	var st step
-	switch {
-	case s.loop != nil:
-		st = *s.loop
-	case len(s.steps) > 0:
-		st, s.steps = s.steps[0], s.steps[1:]
-	default:
-		st = step{events: textAnswer("done")}
-	}
-	s.mu.Unlock()
-	return func(yield func(provider.Event, error) bool) {
-		for _, ev := range st.events {
-			if ctx.Err() != nil {
-				yield(provider.Event{}, ctx.Err())
-				return
-			}
-			if !yield(ev, nil) {
-				return
-			}
-		}
-		if st.block {
-			<-ctx.Done()
-			yield(provider.Event{}, ctx.Err())
-			return
-		}
-		if st.err != nil {
-			yield(provider.Event{}, st.err)
-		}
-	}
-}
-
-func (s *scripted) request(i int) provider.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests[i]
-}
-
-func (s *scripted) calls() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.requests)
-}
-
-func textAnswer(text string) []provider.Event {
-	return []provider.Event{{Type: provider.EventTextDelta, Text: text}, {Type: provider.EventDone, FinishReason: "stop"}}
-}
-
-func toolCallEvent(id, name, args string) provider.Event {
-	return provider.Event{Type: provider.EventToolCall, ToolCall: message.Part{
-		Type: message.PartToolCall, ToolCallID: id, ToolName: name, Input: args}}
-}
-
-func toolStep(calls ...provider.Event) step {
-	return step{events: append(calls, provider.Event{Type: provider.EventDone, FinishReason: "tool_calls"})}
-}
 
 // fakeTool is a configurable tool for loop tests.
 type fakeTool struct {
@@ -142,17 +62,17 @@ func (f *fakeTool) Run(ctx context.Context, env *tools.Env, input json.RawMessag
 type harness struct {
 	t     *testing.T
 	store persist.Store
-	prov  *scripted
+	prov  *providertest.Scripted
 	ag    *Agent
 	sess  persist.Session
 }
 
-func newHarness(t *testing.T, prov *scripted, mode permission.Mode, ts ...tools.Tool) *harness {
+func newHarness(t *testing.T, prov *providertest.Scripted, mode permission.Mode, ts ...tools.Tool) *harness {
 	t.Helper()
 	return newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: mode}, ts...)
 }
 
-func newHarnessWith(t *testing.T, prov *scripted, store persist.Store, cfg Config, ts ...tools.Tool) *harness {
+func newHarnessWith(t *testing.T, prov *providertest.Scripted, store persist.Store, cfg Config, ts ...tools.Tool) *harness {
 	t.Helper()
 	ws, err := sandbox.NewWorkspace(t.TempDir())
 	if err != nil {
@@ -264,27 +184,3 @@ func mustDecode[T any](t *testing.T, ev event.Event) T {
 }
 
 func fmtParts(m message.Message) string { return fmt.Sprintf("%s:%q", m.Role, m.Text()) }
-
-// slowProvider yields its events with a gap between them.
-type slowProvider struct {
-	events []provider.Event
-	gap    time.Duration
-}
-
-func (s *slowProvider) Name() string { return "slow" }
-
-func (s *slowProvider) Stream(ctx context.Context, _ provider.Request) iter.Seq2[provider.Event, error] {
-	return func(yield func(provider.Event, error) bool) {
-		for _, ev := range s.events {
-			select {
-			case <-ctx.Done():
-				yield(provider.Event{}, ctx.Err())
-				return
-			case <-time.After(s.gap):
-			}
-			if !yield(ev, nil) {
-				return
-			}
-		}
-	}
-}

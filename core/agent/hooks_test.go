@@ -11,6 +11,7 @@ import (
 	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -37,7 +38,7 @@ func hookRunner(t *testing.T, scripts map[hook.Event]string) *hook.Runner {
 
 func TestPreToolUseHookBlocksWithExit2(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindRead}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `echo "no T today" >&2; exit 2`})
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, tl)
 	h.submit(context.Background(), "go")
@@ -49,7 +50,7 @@ func TestPreToolUseHookBlocksWithExit2(t *testing.T) {
 
 func TestPreToolUseHookRewritesInputAndAllows(t *testing.T) {
 	b := bashLike()
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "Bash", `{"command":"make deploy"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"make deploy"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"dry run only","updatedInput":{"command":"make deploy-dry-run"}}}'`})
 	// Default mode would ask (and, headless, deny): the hook's allow skips the prompt.
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, b)
@@ -61,7 +62,7 @@ func TestPreToolUseHookRewritesInputAndAllows(t *testing.T) {
 
 func TestHookAllowNeverBeatsADenyRule(t *testing.T) {
 	b := bashLike()
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "Bash", `{"command":"git push"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"git push"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`})
 	rules := permission.RuleSet{}.Add(permission.Deny, mustRule(t, "Bash(git push:*)"))
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks, Rules: rules, PermissionMode: permission.ModeBypass}, b)
@@ -73,7 +74,7 @@ func TestHookAllowNeverBeatsADenyRule(t *testing.T) {
 
 func TestPostToolUseContextAndNotices(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindRead}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PostToolUse: `echo '{"systemMessage":"lint ran","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 lint warnings"}}'`})
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, tl)
 	h.submit(context.Background(), "go")
@@ -87,12 +88,12 @@ func TestPostToolUseContextAndNotices(t *testing.T) {
 }
 
 func TestUserPromptSubmitBlocksAndAddsContext(t *testing.T) {
-	prov := &scripted{}
+	prov := &providertest.Scripted{}
 	hooks := hookRunner(t, map[hook.Event]string{hook.UserPromptSubmit: `if grep -q secret; then echo "no secrets" >&2; exit 2; fi; echo "branch: main"`})
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
 	res := h.submit(context.Background(), "tell me the secret")
-	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonBlocked || prov.calls() != 0 {
-		t.Fatalf("blocked prompt: %s/%s, %d model calls", res.Outcome, res.StopReason, prov.calls())
+	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonBlocked || prov.Calls() != 0 {
+		t.Fatalf("blocked prompt: %s/%s, %d model calls", res.Outcome, res.StopReason, prov.Calls())
 	}
 	for _, m := range h.messages() {
 		if m.Role == message.RoleUser {
@@ -100,7 +101,7 @@ func TestUserPromptSubmitBlocksAndAddsContext(t *testing.T) {
 		}
 	}
 	h.submit(context.Background(), "hello")
-	msgs := prov.request(0).Messages
+	msgs := prov.Request(0).Messages
 	last := msgs[len(msgs)-1]
 	if !strings.Contains(last.Text(), "branch: main") || msgs[len(msgs)-2].Text() != "hello" {
 		t.Errorf("prompt context not after the prompt: %v", msgs)
@@ -109,26 +110,26 @@ func TestUserPromptSubmitBlocksAndAddsContext(t *testing.T) {
 
 func TestStopHookSendsModelBackOnce(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "blocked-once")
-	prov := &scripted{steps: []step{{events: textAnswer("first")}, {events: textAnswer("second")}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: providertest.TextEvents("first")}, {Events: providertest.TextEvents("second")}}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.Stop: `if [ ! -e ` + marker + ` ]; then touch ` + marker + `; echo "run the tests first" >&2; exit 2; fi`})
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
 	res := h.submit(context.Background(), "go")
-	if prov.calls() != 2 || res.FinalText != "second" {
-		t.Fatalf("model calls %d, final %q", prov.calls(), res.FinalText)
+	if prov.Calls() != 2 || res.FinalText != "second" {
+		t.Fatalf("model calls %d, final %q", prov.Calls(), res.FinalText)
 	}
-	msgs := prov.request(1).Messages
+	msgs := prov.Request(1).Messages
 	if !strings.Contains(msgs[len(msgs)-1].Text(), "run the tests first") {
 		t.Errorf("the model did not get the Stop hook's feedback: %v", msgs[len(msgs)-1])
 	}
 }
 
 func TestSessionStartContextPrecedesFirstPrompt(t *testing.T) {
-	prov := &scripted{}
+	prov := &providertest.Scripted{}
 	hooks := hookRunner(t, map[hook.Event]string{hook.SessionStart: `echo "project uses pnpm"`})
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
 	h.ag.StartSession(context.Background(), h.sess.ID, "startup")
 	h.submit(context.Background(), "install deps")
-	msgs := prov.request(0).Messages
+	msgs := prov.Request(0).Messages
 	if len(msgs) != 3 || !strings.Contains(msgs[1].Text(), "project uses pnpm") || msgs[2].Text() != "install deps" {
 		t.Errorf("view %v", msgs)
 	}

@@ -13,6 +13,7 @@ import (
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -29,12 +30,12 @@ func TestPreconditionNoProvider(t *testing.T) {
 }
 
 func TestPreconditionActiveTurn(t *testing.T) {
-	prov := &scripted{steps: []step{{block: true}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Block: true}}}
 	h := newHarness(t, prov, permission.ModeDefault)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan TurnResult)
 	go func() { res, _ := h.ag.SubmitTurn(ctx, h.sess.ID, "first"); done <- res }()
-	waitFor(t, func() bool { return prov.calls() == 1 })
+	waitFor(t, func() bool { return prov.Calls() == 1 })
 	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "second")
 	if !errors.Is(err, ErrTurnActive) {
 		t.Errorf("second submit err = %v, want ErrTurnActive", err)
@@ -46,7 +47,7 @@ func TestPreconditionActiveTurn(t *testing.T) {
 }
 
 func TestPreconditionLeaseHeld(t *testing.T) {
-	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	h := newHarness(t, &providertest.Scripted{}, permission.ModeDefault)
 	if ok, _, err := h.store.AcquireLease(context.Background(), h.sess.ID, "other-process", time.Minute); !ok || err != nil {
 		t.Fatal("could not take the lease for the other owner")
 	}
@@ -54,13 +55,13 @@ func TestPreconditionLeaseHeld(t *testing.T) {
 	if !errors.Is(err, ErrLeaseHeld) || !strings.Contains(err.Error(), "other-process") {
 		t.Fatalf("err = %v, want ErrLeaseHeld naming the holder", err)
 	}
-	if h.prov.calls() != 0 {
+	if h.prov.Calls() != 0 {
 		t.Error("the provider was called without the lease")
 	}
 }
 
 func TestSystemOnceUserBeforeModel(t *testing.T) {
-	prov := &scripted{steps: []step{{err: &provider.Error{Provider: "fake", Kind: provider.KindServer, Status: 503, Message: "down"}}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Err: &provider.Error{Provider: "fake", Kind: provider.KindServer, Status: 503, Message: "down"}}}}
 	h := newHarness(t, prov, permission.ModeDefault)
 	res := h.submit(context.Background(), "please do it")
 	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonProvider {
@@ -70,7 +71,7 @@ func TestSystemOnceUserBeforeModel(t *testing.T) {
 	if len(msgs) != 2 || msgs[0].Role != message.RoleSystem || msgs[1].Text() != "please do it" {
 		t.Fatalf("transcript after a failed call: %v", msgs)
 	}
-	if len(prov.request(0).Messages) != 2 {
+	if len(prov.Request(0).Messages) != 2 {
 		t.Errorf("the provider did not get system+user")
 	}
 	h.submit(context.Background(), "again")
@@ -91,15 +92,15 @@ func TestSystemOnceUserBeforeModel(t *testing.T) {
 
 func TestIterationBudget(t *testing.T) {
 	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
-	st := toolStep(toolCallEvent("c", "Echo", `{"x":"1"}`))
-	prov := &scripted{loop: &st}
+	st := providertest.ToolCalls(providertest.ToolCall("c", "Echo", `{"x":"1"}`))
+	prov := &providertest.Scripted{Loop: &st}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{MaxIterations: 3}, echo)
 	res := h.submit(context.Background(), "loop forever")
 	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonMaxIterations {
 		t.Fatalf("outcome %s/%s, want failed/max_iterations", res.Outcome, res.StopReason)
 	}
-	if prov.calls() != 3 || res.Iterations != 3 {
-		t.Errorf("model calls = %d (result says %d), want 3", prov.calls(), res.Iterations)
+	if prov.Calls() != 3 || res.Iterations != 3 {
+		t.Errorf("model calls = %d (result says %d), want 3", prov.Calls(), res.Iterations)
 	}
 	last := lastEvent(h.events())
 	if d := mustDecode[event.TurnFailedData](t, last); last.Type != event.TurnFailed || d.Reason != event.ReasonMaxIterations {
@@ -119,7 +120,7 @@ func TestStreamingDeltasReasoningUsage(t *testing.T) {
 		provider.Event{Type: provider.EventUsage, Usage: message.Usage{InputTokens: 10, OutputTokens: 5}},
 		provider.Event{Type: provider.EventUsage, Usage: message.Usage{OutputTokens: 7, CacheReadTokens: 3, CostUSD: &cost}},
 		provider.Event{Type: provider.EventDone, FinishReason: "stop"})
-	prov := &scripted{steps: []step{{events: evs}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: evs}}}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{DeltaInterval: time.Hour})
 	res := h.submit(context.Background(), "hi")
 	if res.Outcome != OutcomeCompleted || res.FinalText != strings.Repeat("x", 200) {
@@ -167,7 +168,7 @@ func TestDeltaRateLimited(t *testing.T) {
 		evs = append(evs, provider.Event{Type: provider.EventTextDelta, Text: "y"})
 	}
 	evs = append(evs, provider.Event{Type: provider.EventDone, FinishReason: "stop"})
-	prov := &slowProvider{events: evs, gap: time.Millisecond}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: evs, Gap: time.Millisecond}}}
 	h := newHarnessWith(t, nil, persist.NewMemory(), Config{DeltaInterval: DefaultDeltaInterval})
 	h.ag.cfg.Provider = prov
 	start := time.Now()
@@ -182,16 +183,16 @@ func TestDeltaRateLimited(t *testing.T) {
 
 func TestToolCallsFromStructuredCallsNotFinishReason(t *testing.T) {
 	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
-	prov := &scripted{steps: []step{
+	prov := &providertest.Scripted{Steps: []providertest.Step{
 		// a tool call with finish "stop": still run
-		{events: []provider.Event{toolCallEvent("c1", "Echo", `{"x":"a"}`), {Type: provider.EventDone, FinishReason: "stop"}}},
+		{Events: []provider.Event{providertest.ToolCall("c1", "Echo", `{"x":"a"}`), {Type: provider.EventDone, FinishReason: "stop"}}},
 		// finish "tool_calls" without calls: the turn ends
-		{events: []provider.Event{{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "tool_calls"}}},
+		{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "tool_calls"}}},
 	}}
 	h := newHarness(t, prov, permission.ModeDefault, echo)
 	res := h.submit(context.Background(), "go")
-	if echo.runCount.Load() != 1 || res.Outcome != OutcomeCompleted || prov.calls() != 2 {
-		t.Fatalf("runs=%d outcome=%s calls=%d", echo.runCount.Load(), res.Outcome, prov.calls())
+	if echo.runCount.Load() != 1 || res.Outcome != OutcomeCompleted || prov.Calls() != 2 {
+		t.Fatalf("runs=%d outcome=%s calls=%d", echo.runCount.Load(), res.Outcome, prov.Calls())
 	}
 }
 
@@ -199,16 +200,16 @@ func TestToolCallFailuresBecomeResults(t *testing.T) {
 	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
 	panicky := &fakeTool{name: "Panic", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) { panic("kaboom") }}
 	failing := &fakeTool{name: "Fail", kind: tools.KindRead, run: func(context.Context, []byte) (tools.Result, error) { return tools.Result{}, errBoom }}
-	truncated := toolCallEvent("t1", "Echo", `{"x":"cut`)
+	truncated := providertest.ToolCall("t1", "Echo", `{"x":"cut`)
 	truncated.ToolCall.Truncated = true
-	prov := &scripted{steps: []step{toolStep(
-		toolCallEvent("u1", "Nope", `{}`),
-		toolCallEvent("j1", "Echo", `{"x":`),
-		toolCallEvent("s1", "Echo", `{"y":"1"}`),
-		toolCallEvent("ok1", "Echo", `{"x":"1"}`),
-		toolCallEvent("d1", "Echo", `{"x":"1"}`),
-		toolCallEvent("p1", "Panic", `{"x":"1"}`),
-		toolCallEvent("f1", "Fail", `{"x":"1"}`),
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(
+		providertest.ToolCall("u1", "Nope", `{}`),
+		providertest.ToolCall("j1", "Echo", `{"x":`),
+		providertest.ToolCall("s1", "Echo", `{"y":"1"}`),
+		providertest.ToolCall("ok1", "Echo", `{"x":"1"}`),
+		providertest.ToolCall("d1", "Echo", `{"x":"1"}`),
+		providertest.ToolCall("p1", "Panic", `{"x":"1"}`),
+		providertest.ToolCall("f1", "Fail", `{"x":"1"}`),
 		truncated,
 	)}}
 	h := newHarness(t, prov, permission.ModeDefault, echo, panicky, failing)
@@ -273,7 +274,7 @@ func TestPermissionModes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(string(c.mode)+"/"+string(c.kind), func(t *testing.T) {
 			tl := &fakeTool{name: "T", kind: c.kind}
-			prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+			prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 			h := newHarness(t, prov, c.mode, tl)
 			h.submit(context.Background(), "go")
 			if got := tl.runCount.Load() == 1; got != c.ran {
@@ -299,7 +300,7 @@ func (approveAll) Approve(context.Context, string, string, permission.Input, per
 
 func TestApproverAllows(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindExecute}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "T", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: approveAll{}}, tl)
 	h.submit(context.Background(), "go")
 	if tl.runCount.Load() != 1 {
@@ -328,8 +329,8 @@ func TestParallelReadsSerialOtherwise(t *testing.T) {
 		}
 		close(gate)
 	}()
-	prov := &scripted{steps: []step{toolStep(
-		toolCallEvent("a", "R", `{"x":"1"}`), toolCallEvent("b", "R", `{"x":"2"}`), toolCallEvent("c", "R", `{"x":"3"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(
+		providertest.ToolCall("a", "R", `{"x":"1"}`), providertest.ToolCall("b", "R", `{"x":"2"}`), providertest.ToolCall("c", "R", `{"x":"3"}`))}}
 	h := newHarness(t, prov, permission.ModeDefault, reader)
 	h.submit(context.Background(), "go")
 	if reader.maxSeen.Load() != 3 {
@@ -352,8 +353,8 @@ func TestParallelReadsSerialOtherwise(t *testing.T) {
 		return tools.Result{Output: "r"}, nil
 	}}
 	w := &fakeTool{name: "W", kind: tools.KindEdit}
-	prov2 := &scripted{steps: []step{toolStep(
-		toolCallEvent("a", "R", `{"x":"1"}`), toolCallEvent("b", "W", `{"x":"2"}`), toolCallEvent("c", "R", `{"x":"3"}`))}}
+	prov2 := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(
+		providertest.ToolCall("a", "R", `{"x":"1"}`), providertest.ToolCall("b", "W", `{"x":"2"}`), providertest.ToolCall("c", "R", `{"x":"3"}`))}}
 	h2 := newHarness(t, prov2, permission.ModeBypass, r2, w)
 	h2.submit(context.Background(), "go")
 	if r2.maxSeen.Load() != 1 || r2.runCount.Load() != 2 {
@@ -363,7 +364,7 @@ func TestParallelReadsSerialOtherwise(t *testing.T) {
 
 func TestRepairBeforeEachRequest(t *testing.T) {
 	store := persist.NewMemory()
-	prov := &scripted{}
+	prov := &providertest.Scripted{}
 	h := newHarnessWith(t, prov, store, Config{})
 	ctx := context.Background()
 	// A transcript left by a crash: a tool call without its result.
@@ -377,7 +378,7 @@ func TestRepairBeforeEachRequest(t *testing.T) {
 		}
 	}
 	h.submit(ctx, "continue")
-	view := prov.request(0).Messages
+	view := prov.Request(0).Messages
 	var filled bool
 	for _, m := range view {
 		if r, ok := m.ToolResult(); ok && r.ToolCallID == "lost" && r.Text == InterruptedResult {
@@ -395,7 +396,7 @@ func TestRepairBeforeEachRequest(t *testing.T) {
 }
 
 func TestCancelDuringStream(t *testing.T) {
-	prov := &scripted{steps: []step{{events: []provider.Event{{Type: provider.EventTextDelta, Text: "partial"}}, block: true}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "partial"}}, Block: true}}}
 	h := newHarness(t, prov, permission.ModeDefault)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -434,7 +435,7 @@ func TestCancelDuringTool(t *testing.T) {
 		return tools.Result{Output: "half"}, ctx.Err()
 	}}
 	other := &fakeTool{name: "Other", kind: tools.KindExecute}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("s", "Slow", `{"x":"1"}`), toolCallEvent("o", "Other", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("s", "Slow", `{"x":"1"}`), providertest.ToolCall("o", "Other", `{"x":"1"}`))}}
 	h := newHarness(t, prov, permission.ModeBypass, slow, other)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
@@ -449,13 +450,13 @@ func TestCancelDuringTool(t *testing.T) {
 	if !strings.HasPrefix(results["o"].Text, "Tool execution was interrupted") || other.runCount.Load() != 0 {
 		t.Errorf("queued call result %q (ran %d)", results["o"].Text, other.runCount.Load())
 	}
-	if prov.calls() != 1 {
+	if prov.Calls() != 1 {
 		t.Errorf("the model was called again after cancellation")
 	}
 }
 
 func TestCancelBeforeTurn(t *testing.T) {
-	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	h := newHarness(t, &providertest.Scripted{}, permission.ModeDefault)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := h.ag.SubmitTurn(ctx, h.sess.ID, "go"); err == nil {
@@ -468,7 +469,7 @@ func TestCancelBeforeTurn(t *testing.T) {
 
 func TestLeaseLostCancelsTurn(t *testing.T) {
 	stealer := &leaseStealer{Store: persist.NewMemory()}
-	prov := &scripted{steps: []step{{block: true}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Block: true}}}
 	h := newHarnessWith(t, prov, stealer, Config{LeaseTTL: 30 * time.Millisecond})
 	stealer.steal.Store(true)
 	res := h.submit(context.Background(), "go")
@@ -484,7 +485,7 @@ func TestHeartbeatRenewsLease(t *testing.T) {
 		<-release
 		return tools.Result{Output: "ok"}, nil
 	}}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("s", "Slow", `{"x":"1"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("s", "Slow", `{"x":"1"}`))}}
 	h := newHarnessWith(t, prov, store, Config{LeaseTTL: 60 * time.Millisecond}, slow)
 	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
 	res := h.submit(context.Background(), "go")
@@ -509,7 +510,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func TestLeaseOfDeadProcessTakenOver(t *testing.T) {
-	h := newHarness(t, &scripted{}, permission.ModeDefault)
+	h := newHarness(t, &providertest.Scripted{}, permission.ModeDefault)
 	ctx := context.Background()
 	// pid 2^30 exceeds Linux's pid_max: no such process.
 	if ok, _, _ := h.store.AcquireLease(ctx, h.sess.ID, "pid:1073741824/dead", time.Minute); !ok {
@@ -530,11 +531,11 @@ func TestLeaseOfDeadProcessTakenOver(t *testing.T) {
 func TestDuplicateOnlyWithNothingChangedBetween(t *testing.T) {
 	reader := &fakeTool{name: "R", kind: tools.KindRead, safe: true}
 	writer := &fakeTool{name: "W", kind: tools.KindEdit}
-	prov := &scripted{steps: []step{
-		toolStep(toolCallEvent("r1", "R", `{"x":"f"}`)),
-		toolStep(toolCallEvent("r2", "R", `{"x":"f"}`)), // duplicate: nothing changed
-		toolStep(toolCallEvent("w1", "W", `{"x":"f"}`)),
-		toolStep(toolCallEvent("r3", "R", `{"x":"f"}`)), // after an edit: runs again
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("r1", "R", `{"x":"f"}`)),
+		providertest.ToolCalls(providertest.ToolCall("r2", "R", `{"x":"f"}`)), // duplicate: nothing changed
+		providertest.ToolCalls(providertest.ToolCall("w1", "W", `{"x":"f"}`)),
+		providertest.ToolCalls(providertest.ToolCall("r3", "R", `{"x":"f"}`)), // after an edit: runs again
 	}}
 	h := newHarness(t, prov, permission.ModeBypass, reader, writer)
 	h.submit(context.Background(), "go")
@@ -550,11 +551,11 @@ func TestDuplicateOnlyWithNothingChangedBetween(t *testing.T) {
 func TestRepeatedToolCallIDsEachGetTheirResult(t *testing.T) {
 	a := &fakeTool{name: "A", kind: tools.KindRead, safe: true}
 	b := &fakeTool{name: "B", kind: tools.KindRead, safe: true}
-	prov := &scripted{steps: []step{toolStep(
-		toolCallEvent("same", "A", `{"x":"1"}`), toolCallEvent("same", "B", `{"x":"2"}`), toolCallEvent("", "A", `{"x":"3"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(
+		providertest.ToolCall("same", "A", `{"x":"1"}`), providertest.ToolCall("same", "B", `{"x":"2"}`), providertest.ToolCall("", "A", `{"x":"3"}`))}}
 	h := newHarness(t, prov, permission.ModeDefault, a, b)
 	h.submit(context.Background(), "go")
-	view := prov.request(1).Messages
+	view := prov.Request(1).Messages
 	seen := map[string]string{}
 	for _, m := range view {
 		if r, ok := m.ToolResult(); ok {
@@ -578,7 +579,7 @@ func TestRepeatedToolCallIDsEachGetTheirResult(t *testing.T) {
 }
 
 func TestSignedReasoningBlocksStayApart(t *testing.T) {
-	prov := &scripted{steps: []step{{events: []provider.Event{
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: []provider.Event{
 		{Type: provider.EventReasoningDelta, Text: "first "}, {Type: provider.EventReasoningDelta, Text: "block"},
 		{Type: provider.EventReasoningDelta, Signature: "sig1"},
 		{Type: provider.EventReasoningDelta, Text: "second"}, {Type: provider.EventReasoningDelta, Signature: "sig2"},
@@ -595,23 +596,23 @@ func TestSignedReasoningBlocksStayApart(t *testing.T) {
 
 func TestLoopDetectionEndsTheTurn(t *testing.T) {
 	w := &fakeTool{name: "W", kind: tools.KindEdit}
-	st := toolStep(toolCallEvent("", "W", `{"x":"same"}`))
-	prov := &scripted{loop: &st}
+	st := providertest.ToolCalls(providertest.ToolCall("", "W", `{"x":"same"}`))
+	prov := &providertest.Scripted{Loop: &st}
 	h := newHarness(t, prov, permission.ModeBypass, w)
 	res := h.submit(context.Background(), "go")
 	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonLoop {
 		t.Fatalf("outcome %s/%s: %v", res.Outcome, res.StopReason, res.Err)
 	}
-	if prov.calls() != 5 || !strings.Contains(res.Err.Error(), "W {\"x\":\"same\"}") {
-		t.Errorf("%d model calls; error %v", prov.calls(), res.Err)
+	if prov.Calls() != 5 || !strings.Contains(res.Err.Error(), "W {\"x\":\"same\"}") {
+		t.Errorf("%d model calls; error %v", prov.Calls(), res.Err)
 	}
 }
 
 func TestWhitespaceTextNotStored(t *testing.T) {
 	r := &fakeTool{name: "R", kind: tools.KindRead}
-	prov := &scripted{steps: []step{{events: []provider.Event{{Type: provider.EventTextDelta, Text: "\n\n"},
-		toolCallEvent("c", "R", `{"x":"1"}`), {Type: provider.EventDone, FinishReason: "tool_calls"}}},
-		{events: []provider.Event{{Type: provider.EventTextDelta, Text: "  "}, {Type: provider.EventDone, FinishReason: "stop"}}}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "\n\n"},
+		providertest.ToolCall("c", "R", `{"x":"1"}`), {Type: provider.EventDone, FinishReason: "tool_calls"}}},
+		{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "  "}, {Type: provider.EventDone, FinishReason: "stop"}}}}}
 	h := newHarness(t, prov, permission.ModeDefault, r)
 	h.submit(context.Background(), "go")
 	for _, m := range h.messages() {

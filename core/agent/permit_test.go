@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -70,9 +71,9 @@ func TestReadOutsideRunsOnceApproved(t *testing.T) {
 		{"a rule for another path asks", permission.ModeDefault, otherRule, &inputApprover{allow: false}, "denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			prov := &scripted{steps: []step{
-				toolStep(toolCallEvent("c1", "Read", input)),
-				{events: textAnswer("ok")},
+			prov := &providertest.Scripted{Steps: []providertest.Step{
+				providertest.ToolCalls(providertest.ToolCall("c1", "Read", input)),
+				{Events: providertest.TextEvents("ok")},
 			}}
 			cfg := Config{PermissionMode: tc.mode, Rules: tc.rules}
 			if tc.approve != nil {
@@ -100,13 +101,13 @@ func TestReadOutsideRunsOnceApproved(t *testing.T) {
 func TestLinkedFilled(t *testing.T) {
 	file := outsideFile(t, "original\n")
 	ap := &inputApprover{allow: false}
-	prov := &scripted{steps: []step{
-		toolStep(
-			toolCallEvent("c1", "Write", `{"file_path":"hl.txt","content":"PROOF\n"}`),
-			toolCallEvent("c2", "Write", `{"file_path":"single.txt","content":"x\n"}`),
-			toolCallEvent("c3", "Write", `{"file_path":"new.txt","content":"x\n"}`),
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(
+			providertest.ToolCall("c1", "Write", `{"file_path":"hl.txt","content":"PROOF\n"}`),
+			providertest.ToolCall("c2", "Write", `{"file_path":"single.txt","content":"x\n"}`),
+			providertest.ToolCall("c3", "Write", `{"file_path":"new.txt","content":"x\n"}`),
 		),
-		{events: textAnswer("ok")},
+		{Events: providertest.TextEvents("ok")},
 	}}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: ap}, tools.Write{})
 	root := h.ag.cfg.Workspace.Root()

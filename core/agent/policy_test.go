@@ -11,6 +11,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -46,7 +47,7 @@ func TestRulesDecideAndAreAudited(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := bashLike()
-			prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "Bash", `{"command":"`+c.cmd+`"}`))}}
+			prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"`+c.cmd+`"}`))}}
 			h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: c.mode, Rules: c.rules}, b)
 			h.submit(context.Background(), "go")
 			if got := b.runCount.Load() == 1; got != c.ran {
@@ -76,11 +77,11 @@ func TestApprovalScopes(t *testing.T) {
 		t.Run(scope, func(t *testing.T) {
 			b := bashLike()
 			ap := &scopedApprover{scope: scope}
-			prov := &scripted{steps: []step{
-				toolStep(toolCallEvent("c1", "Bash", `{"command":"make build"}`)),
-				{events: textAnswer("ok")},
-				toolStep(toolCallEvent("c2", "Bash", `{"command":"make build"}`)),
-				{events: textAnswer("ok")},
+			prov := &providertest.Scripted{Steps: []providertest.Step{
+				providertest.ToolCalls(providertest.ToolCall("c1", "Bash", `{"command":"make build"}`)),
+				{Events: providertest.TextEvents("ok")},
+				providertest.ToolCalls(providertest.ToolCall("c2", "Bash", `{"command":"make build"}`)),
+				{Events: providertest.TextEvents("ok")},
 			}}
 			h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: ap}, b)
 			h.submit(context.Background(), "one")
@@ -107,11 +108,11 @@ func TestApprovalScopes(t *testing.T) {
 func TestPlanModeHidesWritingTools(t *testing.T) {
 	r := &fakeTool{name: "R", kind: tools.KindRead}
 	w := &fakeTool{name: "W", kind: tools.KindEdit}
-	prov := &scripted{}
+	prov := &providertest.Scripted{}
 	h := newHarness(t, prov, permission.ModePlan, r, w)
 	h.submit(context.Background(), "plan it")
 	var names []string
-	for _, s := range prov.request(0).Tools {
+	for _, s := range prov.Request(0).Tools {
 		names = append(names, s.Name)
 	}
 	if strings.Join(names, ",") != "R" {
@@ -121,9 +122,9 @@ func TestPlanModeHidesWritingTools(t *testing.T) {
 
 func TestSetPermissionModeAppliesToTheNextDecision(t *testing.T) {
 	b := bashLike()
-	prov := &scripted{steps: []step{
-		toolStep(toolCallEvent("c1", "Bash", `{"command":"make"}`)), {events: textAnswer("ok")},
-		toolStep(toolCallEvent("c2", "Bash", `{"command":"make"}`)), {events: textAnswer("ok")},
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Bash", `{"command":"make"}`)), {Events: providertest.TextEvents("ok")},
+		providertest.ToolCalls(providertest.ToolCall("c2", "Bash", `{"command":"make"}`)), {Events: providertest.TextEvents("ok")},
 	}}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{}, b)
 	h.submit(context.Background(), "one")
@@ -170,7 +171,7 @@ func (q *queueApprover) Answer(requestID string, a Approval) bool {
 func TestResolveAnswersAPendingRequest(t *testing.T) {
 	b := bashLike()
 	q := &queueApprover{waiting: map[string]chan Approval{}}
-	prov := &scripted{steps: []step{toolStep(toolCallEvent("c", "Bash", `{"command":"make"}`))}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"make"}`))}}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: q}, b)
 	go func() {
 		for {

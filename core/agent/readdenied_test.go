@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 )
 
@@ -28,11 +29,11 @@ func TestReadDenyRuleHidesFilesFromGrepAndGlob(t *testing.T) {
 		{"Glob", `{"pattern":"**/*"}`},
 		{"Glob", `{"pattern":".env"}`},
 	}
-	var steps []step
+	var steps []providertest.Step
 	for i, c := range calls {
-		steps = append(steps, toolStep(toolCallEvent(callID(i), c.tool, c.input)))
+		steps = append(steps, providertest.ToolCalls(providertest.ToolCall(callID(i), c.tool, c.input)))
 	}
-	prov := &scripted{steps: steps}
+	prov := &providertest.Scripted{Steps: steps}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: permission.ModeDefault, Rules: rules}, defaultTools()...)
 	root := h.ag.cfg.Workspace.Root()
 	for name, body := range map[string]string{".env": "API_TOKEN=TOPSECRET_DOTENV\n", "ok.txt": "TOPSECRET_PUBLIC\n"} {

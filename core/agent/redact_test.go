@@ -10,6 +10,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -72,11 +73,11 @@ func TestRedactionThroughTheLoop(t *testing.T) {
 		{"long output that spills", "Bash", `{"command":"cat long.txt .env long.txt .env"}`},
 		{"Edit .env shows a diff", "Edit", `{"file_path":".env","old_string":"DEBUG=1","new_string":"DEBUG=0"}`},
 	}
-	var steps []step
+	var steps []providertest.Step
 	for i, a := range attacks {
-		steps = append(steps, toolStep(toolCallEvent(callID(i), a.tool, a.input)))
+		steps = append(steps, providertest.ToolCalls(providertest.ToolCall(callID(i), a.tool, a.input)))
 	}
-	prov := &scripted{steps: steps}
+	prov := &providertest.Scripted{Steps: steps}
 	h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: permission.ModeBypass, Redactor: red,
 		SpillRoot: t.TempDir()}, defaultTools()...)
 	root := h.ag.cfg.Workspace.Root()
@@ -135,8 +136,8 @@ func TestRedactionThroughTheLoop(t *testing.T) {
 			}
 		}
 	}
-	for i := range prov.calls() {
-		b, _ := json.Marshal(prov.request(i))
+	for i := range prov.Calls() {
+		b, _ := json.Marshal(prov.Request(i))
 		leaks("request "+callID(i)+" to the provider", string(b))
 	}
 	for _, m := range h.messages() {

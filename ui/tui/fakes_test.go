@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"iter"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,7 +11,6 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/event"
-	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
@@ -21,73 +18,6 @@ import (
 	"pincer/themes"
 	"pincer/tools"
 )
-
-// turnScript is one scripted model response. With block set the stream waits
-// for its context to end after its events (a turn that runs until cancelled).
-type turnScript struct {
-	events []provider.Event
-	block  bool
-}
-
-// scriptProvider is an in-process provider.Provider that replays responses in
-// order and records the requests; past the script it answers "done".
-type scriptProvider struct {
-	mu       sync.Mutex
-	steps    []turnScript
-	requests []provider.Request
-}
-
-func (s *scriptProvider) Name() string { return "fake" }
-
-func (s *scriptProvider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	st := turnScript{events: answer("done")}
-	if len(s.steps) > 0 {
-		st, s.steps = s.steps[0], s.steps[1:]
-	}
-	s.mu.Unlock()
-	return func(yield func(provider.Event, error) bool) {
-		for _, ev := range st.events {
-			if ctx.Err() != nil {
-				yield(provider.Event{}, ctx.Err())
-				return
-			}
-			if !yield(ev, nil) {
-				return
-			}
-		}
-		if st.block {
-			<-ctx.Done()
-			yield(provider.Event{}, ctx.Err())
-		}
-	}
-}
-
-// request returns the i-th request the provider got.
-func (s *scriptProvider) request(i int) provider.Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests[i]
-}
-
-// count returns how many requests the provider got.
-func (s *scriptProvider) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.requests)
-}
-
-func answer(text string) []provider.Event {
-	return []provider.Event{{Type: provider.EventTextDelta, Text: text}, {Type: provider.EventDone, FinishReason: "stop"}}
-}
-
-func callTool(id, name, args string) turnScript {
-	return turnScript{events: []provider.Event{
-		{Type: provider.EventToolCall, ToolCall: message.Part{Type: message.PartToolCall, ToolCallID: id, ToolName: name, Input: args}},
-		{Type: provider.EventDone, FinishReason: "tool_calls"},
-	}}
-}
 
 // newTestAgent builds an agent over a memory store in a temporary workspace,
 // with the real tools, default permission mode and the given approver.

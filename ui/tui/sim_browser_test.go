@@ -10,6 +10,7 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/event"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 )
 
@@ -50,7 +51,7 @@ func seedSession(t *testing.T, ag *agent.Agent, id, cwd, prompt string, age time
 // past sessions: "fix the parser" in this directory, "other project"
 // elsewhere.
 func browserBench(t *testing.T) (*simBench, *agent.Agent, string, string) {
-	b, ag, live, root := attached(t, 160, 50, &scriptProvider{})
+	b, ag, live, root := attached(t, 160, 50, &providertest.Scripted{})
 	seedSession(t, ag, "20250101-000000-parser01", root, "fix the parser\nplease", time.Hour)
 	seedSession(t, ag, "20250101-000000-other001", "/elsewhere/project", "other project", 2*time.Hour)
 	return b, ag, live, root

@@ -9,16 +9,17 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/event"
+	"pincer/core/provider/providertest"
 )
 
 // TestExpandedToolStaysExpanded: a tool entry the person expanded while it
 // waited for approval stays expanded as its status moves on (running, done),
 // and shows its output.
 func TestExpandedToolStaysExpanded(t *testing.T) {
-	prov := &scriptProvider{steps: []turnScript{
-		callTool("c1", "Read", `{"file_path":"a.txt"}`),
-		callTool("c2", "Edit", `{"file_path":"a.txt","old_string":"hello","new_string":"HELLO"}`),
-		{events: answer("All done.")},
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Read", `{"file_path":"a.txt"}`)),
+		providertest.ToolCalls(providertest.ToolCall("c2", "Edit", `{"file_path":"a.txt","old_string":"hello","new_string":"HELLO"}`)),
+		{Events: providertest.TextEvents("All done.")},
 	}}
 	b, _, _, root := attached(t, 160, 50, prov)
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644); err != nil {
@@ -55,7 +56,7 @@ func TestExpandedToolStaysExpanded(t *testing.T) {
 // between its runes, next to ASCII, wraps and draws whole, and the columns
 // after it stay aligned.
 func TestWideRunesStreamIntoTheTranscript(t *testing.T) {
-	b, ag, sid, _ := attached(t, 100, 30, &scriptProvider{})
+	b, ag, sid, _ := attached(t, 100, 30, &providertest.Scripted{})
 	ctx := t.Context()
 	for _, d := range []string{"Hello ", "日", "本", "語", " and **", "太字", "** 🎉 end|"} {
 		if _, err := ag.Log().Emit(ctx, event.MessageDelta, sid, "t", event.MessageDeltaData{MessageID: "m", Delta: d, Kind: "text"}); err != nil {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"pincer/core/provider/providertest"
 )
 
 // lines splits a screen into rows.
@@ -163,7 +165,7 @@ func TestHelpScreen(t *testing.T) {
 }
 
 func TestBracketedPasteKeepsNewlines(t *testing.T) {
-	prov := &scriptProvider{}
+	prov := &providertest.Scripted{}
 	b := startBench(t, 160, 50, Options{})
 	ag, _ := newTestAgent(t, prov, b.w.Approver())
 	s, err := ag.CreateSession(t.Context())
@@ -198,7 +200,7 @@ func TestBracketedPasteKeepsNewlines(t *testing.T) {
 	if got != want {
 		t.Errorf("sent %q, want %q", got, want)
 	}
-	if req := prov.request(0); !strings.Contains(req.Messages[len(req.Messages)-1].Text(), want) {
+	if req := prov.Request(0); !strings.Contains(req.Messages[len(req.Messages)-1].Text(), want) {
 		t.Errorf("the model got %q", req.Messages[len(req.Messages)-1].Text())
 	}
 }

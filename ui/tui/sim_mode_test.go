@@ -9,13 +9,14 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 )
 
 // TestModeCycling: Shift+Tab in the input box and Ctrl+T anywhere step
 // default → acceptEdits → plan → bypassPermissions → default, on the agent
 // and in the status line at once.
 func TestModeCycling(t *testing.T) {
-	b, ag, _, _ := attached(t, 160, 50, &scriptProvider{})
+	b, ag, _, _ := attached(t, 160, 50, &providertest.Scripted{})
 	s := b.waitText("fake/m · default ·")
 	if !strings.Contains(s, "Shift+Tab next permission mode") {
 		t.Errorf("the input's help bar lacks the mode key:\n%s", s)
@@ -55,7 +56,7 @@ func TestModeCycling(t *testing.T) {
 // TestModeCommand: /mode MODE sets any mode ParseMode accepts; a bad one is
 // refused and stays in the box; /mode alone shows the mode.
 func TestModeCommand(t *testing.T) {
-	b, ag, _, _ := attached(t, 160, 50, &scriptProvider{})
+	b, ag, _, _ := attached(t, 160, 50, &providertest.Scripted{})
 	b.send("/mode plan")
 	b.waitText("fake/m · plan ·")
 	if ag.Mode() != permission.ModePlan {
@@ -84,9 +85,9 @@ func TestModeBeforeAttachAndInEffect(t *testing.T) {
 	b.waitText("opening store…")
 	b.key(tcell.KeyBacktab, 0, tcell.ModNone)
 	b.waitText("fake/m · acceptEdits · opening store…")
-	prov := &scriptProvider{steps: []turnScript{
-		callTool("c1", "Write", `{"file_path":"n.txt","content":"new\n"}`),
-		{events: answer("written")},
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"n.txt","content":"new\n"}`)),
+		{Events: providertest.TextEvents("written")},
 	}}
 	ag, root := newTestAgent(t, prov, b.w.Approver())
 	s, err := ag.CreateSession(t.Context())

@@ -13,6 +13,7 @@ import (
 
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
+	"pincer/core/provider/providertest"
 	"pincer/core/secret"
 )
 
@@ -39,7 +40,7 @@ func modelHome(t *testing.T) (string, *ModelHooks) {
 }
 
 // modelBench is attached() with /model hooks.
-func modelBench(t *testing.T, prov *scriptProvider, hooks *ModelHooks) (*simBench, string) {
+func modelBench(t *testing.T, prov *providertest.Scripted, hooks *ModelHooks) (*simBench, string) {
 	t.Helper()
 	b := startBench(t, 140, 50, Options{Models: hooks})
 	ag, _ := newTestAgent(t, prov, b.w.Approver())
@@ -76,7 +77,7 @@ func (b *simBench) noKeyOnScreen() {
 // event; /model status shows it as [configured].
 func TestModelConfigureThroughOverlay(t *testing.T) {
 	home, hooks := modelHome(t)
-	b, sid := modelBench(t, &scriptProvider{}, hooks)
+	b, sid := modelBench(t, &providertest.Scripted{}, hooks)
 	cfgPath := filepath.Join(home, "config.toml")
 
 	b.slash("/model")
@@ -166,7 +167,7 @@ func grepFiles(t *testing.T, dir, s string) {
 // gives the input box back.
 func TestModelConfigureCancel(t *testing.T) {
 	home, hooks := modelHome(t)
-	b, _ := modelBench(t, &scriptProvider{}, hooks)
+	b, _ := modelBench(t, &providertest.Scripted{}, hooks)
 	b.slash("/model configure acme")
 	b.waitText("Base URL")
 	b.typeText("http://127.0.0.1:9/v1")
@@ -195,7 +196,7 @@ func TestModelSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := &scriptProvider{}
+	prov := &providertest.Scripted{}
 	b, sid := modelBench(t, prov, hooks)
 	b.key(tcell.KeyRune, '0', tcell.ModAlt)
 	b.typeText("/model sw")
@@ -213,7 +214,7 @@ func TestModelSwitch(t *testing.T) {
 	}
 	b.send("hi")
 	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
-	if got := prov.request(0).Model; got != "m2" {
+	if got := prov.Request(0).Model; got != "m2" {
 		t.Errorf("request model = %q, want m2", got)
 	}
 	if cfg, _ := config.Load(config.Options{Getenv: os.Getenv}); cfg.DefaultModel == "fake/m2" {

@@ -10,6 +10,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/core/permission"
+	"pincer/core/provider/providertest"
 )
 
 // TestReopenShowsADeadTurnsRequestAsInterrupted: a session whose log stops
@@ -18,7 +19,7 @@ import (
 // nothing waits.
 func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 	b := startBench(t, 160, 50, Options{})
-	ag, _ := newTestAgent(t, &scriptProvider{}, b.w.Approver())
+	ag, _ := newTestAgent(t, &providertest.Scripted{}, b.w.Approver())
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +46,8 @@ func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 // TestEscResolvesPendingRequests: Esc cancels the turn, and the request it
 // waited on is resolved as denied, "cancelled", by the Approver.
 func TestEscResolvesPendingRequests(t *testing.T) {
-	prov := &scriptProvider{steps: []turnScript{
-		callTool("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`),
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`)),
 	}}
 	b, ag, sid, _ := attached(t, 160, 50, prov)
 	b.send("write")

@@ -13,10 +13,11 @@ import (
 	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/core/provider"
+	"pincer/core/provider/providertest"
 )
 
 // attached starts a workbench with an agent over prov and a fresh session.
-func attached(t *testing.T, width, height int, prov *scriptProvider) (*simBench, *agent.Agent, string, string) {
+func attached(t *testing.T, width, height int, prov *providertest.Scripted) (*simBench, *agent.Agent, string, string) {
 	t.Helper()
 	b := startBench(t, width, height, Options{})
 	ag, root := newTestAgent(t, prov, b.w.Approver())
@@ -40,11 +41,11 @@ func (b *simBench) send(prompt string) {
 // The diff pane shows the first edit before it is approved; y allows it; N
 // with a typed reason denies the second, and the model receives the reason.
 func TestApprovalsFlow(t *testing.T) {
-	prov := &scriptProvider{steps: []turnScript{
-		callTool("c1", "Read", `{"file_path":"a.txt"}`),
-		callTool("c2", "Edit", `{"file_path":"a.txt","old_string":"hello","new_string":"HELLO"}`),
-		callTool("c3", "Edit", `{"file_path":"a.txt","old_string":"world","new_string":"WORLD"}`),
-		{events: answer("All done.")},
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Read", `{"file_path":"a.txt"}`)),
+		providertest.ToolCalls(providertest.ToolCall("c2", "Edit", `{"file_path":"a.txt","old_string":"hello","new_string":"HELLO"}`)),
+		providertest.ToolCalls(providertest.ToolCall("c3", "Edit", `{"file_path":"a.txt","old_string":"world","new_string":"WORLD"}`)),
+		{Events: providertest.TextEvents("All done.")},
 	}}
 	b, ag, sid, root := attached(t, 160, 50, prov)
 	file := filepath.Join(root, "a.txt")
@@ -91,7 +92,7 @@ func TestApprovalsFlow(t *testing.T) {
 		resolved[1].Decision != "deny" || resolved[1].Reason != "use lower case" {
 		t.Errorf("resolutions = %+v", resolved)
 	}
-	last := prov.request(prov.count() - 1)
+	last := prov.Request(prov.Calls() - 1)
 	if !strings.Contains(fmtMessages(last), "use lower case") {
 		t.Errorf("the model never got the reason:\n%s", fmtMessages(last))
 	}
@@ -117,7 +118,7 @@ func fmtMessages(req provider.Request) string {
 
 // TestEscCancelsTheRunningTurn, and a second Enter while it runs is refused.
 func TestEscCancelsTheRunningTurn(t *testing.T) {
-	prov := &scriptProvider{steps: []turnScript{{events: []provider.Event{{Type: provider.EventTextDelta, Text: "thinking"}}, block: true}}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "thinking"}}, Block: true}}}
 	b, _, _, _ := attached(t, 160, 50, prov)
 	b.send("work forever")
 	b.waitModel("the turn to run", func(m *Model) bool { return m.Status.Turn == TurnRunning })
@@ -138,15 +139,15 @@ func TestEscCancelsTheRunningTurn(t *testing.T) {
 		defer b.w.mu.Unlock()
 		return !b.w.running
 	})
-	if prov.count() != 1 {
-		t.Errorf("%d model calls", prov.count())
+	if prov.Calls() != 1 {
+		t.Errorf("%d model calls", prov.Calls())
 	}
 }
 
 // TestPumpCoalescesLiveEvents: 1000 events pushed at the workbench as fast as
 // the log takes them are drawn in far fewer frames (counted, not timed).
 func TestPumpCoalescesLiveEvents(t *testing.T) {
-	b, ag, sid, _ := attached(t, 160, 50, &scriptProvider{})
+	b, ag, sid, _ := attached(t, 160, 50, &providertest.Scripted{})
 	start := b.w.pump.draws.Load()
 	ctx := context.Background()
 	for i := 0; i < 1000; i++ {
@@ -169,7 +170,7 @@ func TestPumpCoalescesLiveEvents(t *testing.T) {
 func TestNoGoroutineLeak(t *testing.T) {
 	before := runtime.NumGoroutine()
 	func() {
-		prov := &scriptProvider{steps: []turnScript{callTool("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`)}}
+		prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`))}}
 		b, _, _, _ := attached(t, 100, 30, prov)
 		b.send("write")
 		b.waitText("3 Approvals (1)", "+x")
