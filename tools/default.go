@@ -17,3 +17,9 @@ var (
 	_ Tool = Write{}
 	_ Tool = TodoWrite{}
 )
+
+// The built-in tools that change files show their diff before they run.
+var (
+	_ Previewer = Edit{}
+	_ Previewer = Write{}
+)

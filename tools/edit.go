@@ -70,83 +70,119 @@ func (Edit) Paths(env *Env, input json.RawMessage) []string {
 	return pathsOf(env, in.FilePath)
 }
 
+// Preview returns the unified diff the call would make, computed exactly as Run
+// computes it (the same matcher, path guard and read-before-change rules) and
+// writing nothing; the error is the one Run would return.
+func (Edit) Preview(env *Env, input json.RawMessage) (string, error) {
+	c, err := planEdit(env, input)
+	if err != nil {
+		return "", err
+	}
+	return c.diff(), nil
+}
+
 // Run applies the edit, replaces the file (temp file + rename, never through a
 // hard link) and records its new state.
 func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	in, abs, err := fileInput(env, input, func(in EditInput) string { return in.FilePath })
+	c, err := planEdit(env, input)
 	if err != nil {
 		return Result{}, err
 	}
+	if err := c.apply(env); err != nil {
+		return Result{}, err
+	}
+	diff := c.diff()
+	if c.created {
+		n := countLines(c.new)
+		return Result{Output: fmt.Sprintf("Created %s (%d %s).", c.shown, n, plural(n, "line", "lines")), Diff: diff}, nil
+	}
+	noun := "occurrence"
+	if c.replaced != 1 {
+		noun += "s"
+	}
+	msg := fmt.Sprintf("Edited %s: replaced %d %s.", c.shown, c.replaced, noun)
+	if c.changedOnDisk {
+		msg += " (The file had changed on disk since it was read; old_string still matched once.)"
+	}
+	return Result{Output: msg + "\n\n" + capDiff(diff), Diff: diff}, nil
+}
+
+// editChange is the change an Edit call would make, with what its result
+// message says: how many occurrences were replaced, whether the file had
+// changed on disk since it was read, and whether an empty old_string created
+// (or filled an empty) file.
+type editChange struct {
+	fileChange
+	replaced      int
+	changedOnDisk bool
+	created       bool
+}
+
+// planEdit works out an Edit call without writing: it checks env, decodes the
+// input, resolves file_path inside the workspace, reads the file and applies
+// old_string -> new_string in memory (applyEdit). The file must have been read
+// in this session; one changed on disk since that read is edited only if
+// old_string still matches exactly once.
+func planEdit(env *Env, input json.RawMessage) (editChange, error) {
+	in, abs, err := fileInput(env, input, func(in EditInput) string { return in.FilePath })
+	if err != nil {
+		return editChange{}, err
+	}
 	shown := displayPath(env, abs)
 	if in.OldString == "" {
-		return createWithEdit(env, abs, shown, in.NewString)
+		return planCreateWithEdit(env, abs, shown, in.NewString)
 	}
 
 	raw, fi, existed, err := readExisting(env, abs, shown)
 	if err != nil {
-		return Result{}, err
+		return editChange{}, err
 	}
 	if !existed {
-		return Result{}, fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown)
+		return editChange{}, fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown)
 	}
 	if _, ok := env.Files.Lookup(abs); !ok {
-		return Result{}, ErrNotRead
+		return editChange{}, ErrNotRead
 	}
 	changedOnDisk := !env.Files.Unchanged(abs, raw)
 
 	updated, n, err := applyEdit(string(raw), in.OldString, in.NewString, in.ReplaceAll)
 	if changedOnDisk && (err != nil || n != 1) {
 		if err != nil {
-			return Result{}, fmt.Errorf("%w %v", ErrModifiedSinceRead, err)
+			return editChange{}, fmt.Errorf("%w %v", ErrModifiedSinceRead, err)
 		}
-		return Result{}, ErrModifiedSinceRead
+		return editChange{}, ErrModifiedSinceRead
 	}
 	if err != nil {
-		return Result{}, err
+		return editChange{}, err
 	}
-	if err := writeFile(env, abs, []byte(updated), fi.Mode().Perm()); err != nil {
-		return Result{}, err
-	}
-	recordWritten(env, abs, []byte(updated))
-
-	diff := UnifiedDiff("a/"+shown, "b/"+shown, string(raw), updated)
-	noun := "occurrence"
-	if n != 1 {
-		noun += "s"
-	}
-	msg := fmt.Sprintf("Edited %s: replaced %d %s.", shown, n, noun)
-	if changedOnDisk {
-		msg += " (The file had changed on disk since it was read; old_string still matched once.)"
-	}
-	return Result{Output: msg + "\n\n" + capDiff(diff), Diff: diff}, nil
+	return editChange{
+		fileChange:    fileChange{abs: abs, shown: shown, old: string(raw), new: updated, perm: fi.Mode().Perm(), existed: true},
+		replaced:      n,
+		changedOnDisk: changedOnDisk,
+	}, nil
 }
 
-// createWithEdit handles an empty old_string: create a file that does not exist,
-// or fill one that is empty (which must have been read, like any existing file).
-func createWithEdit(env *Env, abs, shown, content string) (Result, error) {
+// planCreateWithEdit handles an empty old_string: create a file that does not
+// exist, or fill one that is empty (which must have been read, like any
+// existing file; a BOM it holds is kept).
+func planCreateWithEdit(env *Env, abs, shown, content string) (editChange, error) {
 	old, perm, existed, err := currentForChange(env, abs, shown)
 	if err != nil {
-		return Result{}, err
+		return editChange{}, err
 	}
 	if existed && strings.TrimPrefix(string(old), utf8BOM) != "" {
-		return Result{}, fmt.Errorf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", shown)
+		return editChange{}, fmt.Errorf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", shown)
 	}
 	if content == "" {
-		return Result{}, errSameStrings
+		return editChange{}, errSameStrings
 	}
 	if existed && strings.HasPrefix(string(old), utf8BOM) {
 		content = utf8BOM + content
 	}
-	if err := writeFile(env, abs, []byte(content), perm); err != nil {
-		return Result{}, err
-	}
-	recordWritten(env, abs, []byte(content))
-	oldLabel := "a/" + shown
-	if !existed {
-		oldLabel = "/dev/null"
-	}
-	diff := UnifiedDiff(oldLabel, "b/"+shown, string(old), content)
-	return Result{Output: fmt.Sprintf("Created %s (%d %s).", shown, countLines(content), plural(countLines(content), "line", "lines")), Diff: diff}, nil
+	return editChange{
+		fileChange: fileChange{abs: abs, shown: shown, old: string(old), new: content, perm: perm, existed: existed},
+		created:    true,
+	}, nil
 }
 
 // capDiff shortens a diff for the model's eyes, cutting at a line boundary.

@@ -53,6 +53,16 @@ type Tool interface {
 	Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error)
 }
 
+// Previewer is a tool that changes files and can say, before a call runs, what
+// it would change: Preview returns the unified diff the call with this input
+// would make now (Result.Diff of the same call run at once), computed with the
+// tool's own matching and workspace path guard and writing nothing. Its error is
+// the error Run would return (the text the model would read); a diff of "" means
+// the call would change nothing.
+type Previewer interface {
+	Preview(env *Env, input json.RawMessage) (diff string, err error)
+}
+
 // Result is what a successful call produced. Output is the text the model reads
 // (ForModel); Diff is a unified diff when files changed; IsError marks a result that
 // the tool ran but that reports a failure (a non-zero exit code, say).

@@ -72,38 +72,54 @@ func (Write) Paths(env *Env, input json.RawMessage) []string {
 	return pathsOf(env, in.FilePath)
 }
 
+// Preview returns the unified diff the call would make, computed exactly as Run
+// computes it (the same path guard and read-before-change rules) and writing
+// nothing; the error is the one Run would return.
+func (Write) Preview(env *Env, input json.RawMessage) (string, error) {
+	c, err := planWrite(env, input)
+	if err != nil {
+		return "", err
+	}
+	return c.diff(), nil
+}
+
 // Run writes the file and records its new state in the session's FileState.
 func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	in, abs, err := fileInput(env, input, func(in WriteInput) string { return in.FilePath })
+	c, err := planWrite(env, input)
 	if err != nil {
 		return Result{}, err
+	}
+	if err := c.apply(env); err != nil {
+		return Result{}, err
+	}
+	diff := c.diff()
+	added, removed := DiffStat(diff)
+	var msg string
+	switch {
+	case !c.existed:
+		msg = fmt.Sprintf("Created %s (%d %s).", c.shown, countLines(c.new), plural(countLines(c.new), "line", "lines"))
+	case diff == "":
+		msg = fmt.Sprintf("%s is unchanged: the content was identical.", c.shown)
+	default:
+		msg = fmt.Sprintf("Updated %s (+%d -%d lines).", c.shown, added, removed)
+	}
+	return Result{Output: msg, Diff: diff}, nil
+}
+
+// planWrite works out a Write call without writing: it checks env, decodes the
+// input, resolves file_path inside the workspace and reads the current file
+// under the read-before-change rule (currentForChange).
+func planWrite(env *Env, input json.RawMessage) (fileChange, error) {
+	in, abs, err := fileInput(env, input, func(in WriteInput) string { return in.FilePath })
+	if err != nil {
+		return fileChange{}, err
 	}
 	shown := displayPath(env, abs)
 	old, perm, existed, err := currentForChange(env, abs, shown)
 	if err != nil {
-		return Result{}, err
+		return fileChange{}, err
 	}
-	if err := writeFile(env, abs, []byte(in.Content), perm); err != nil {
-		return Result{}, err
-	}
-	recordWritten(env, abs, []byte(in.Content))
-
-	oldLabel := "a/" + shown
-	if !existed {
-		oldLabel = "/dev/null"
-	}
-	diff := UnifiedDiff(oldLabel, "b/"+shown, string(old), in.Content)
-	added, removed := DiffStat(diff)
-	var msg string
-	switch {
-	case !existed:
-		msg = fmt.Sprintf("Created %s (%d %s).", shown, countLines(in.Content), plural(countLines(in.Content), "line", "lines"))
-	case diff == "":
-		msg = fmt.Sprintf("%s is unchanged: the content was identical.", shown)
-	default:
-		msg = fmt.Sprintf("Updated %s (+%d -%d lines).", shown, added, removed)
-	}
-	return Result{Output: msg, Diff: diff}, nil
+	return fileChange{abs: abs, shown: shown, old: string(old), new: in.Content, perm: perm, existed: existed}, nil
 }
 
 // currentForChange returns the current bytes and permissions of the file a Write

@@ -95,7 +95,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	}
 	asked := d.Behavior == permission.Ask
 	if asked {
-		d = t.ask(ctx, bg, p, in, d)
+		d = t.ask(ctx, bg, env, p, in, d)
 	}
 	t.audit(bg, p, in, d)
 	grantOutside(env, p.tool.Kind(), p.call.ToolCallID, in, d, asked)
@@ -103,10 +103,13 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 }
 
 // ask puts a call in front of the Approver and applies the answer's scope.
-func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
+// The request carries the would-be diff of a tool that changes files (preview).
+func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
 	requestID := "perm-" + newID()
+	diff, previewErr := t.preview(env, p)
 	_ = t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
+		Diff: diff, PreviewError: previewErr,
 	})
 	ans := Approval{Scope: "once"}
 	if t.a.cfg.Approver != nil {

@@ -50,13 +50,21 @@ type ToolCompletedData struct {
 	Diff       string `json:"diff,omitempty"`
 }
 
-// PermissionRequestedData is the payload of permission.requested.
+// PermissionRequestedData is the payload of permission.requested. For a tool
+// that changes files (tools.Previewer: Edit, Write), Diff is the unified diff the
+// call would make, computed by the tool itself before the decision (what
+// tool.completed's Diff then shows when the call runs at once); when the tool
+// says the call would fail, Diff is empty and PreviewError is that failure, the
+// text the model would read. Both are empty for other tools and both are
+// redacted as tool results are.
 type PermissionRequestedData struct {
-	RequestID  string `json:"requestId"`
-	ToolCallID string `json:"toolCallId"`
-	Name       string `json:"name"`
-	Summary    string `json:"summary"`
-	Reason     string `json:"reason"`
+	RequestID    string `json:"requestId"`
+	ToolCallID   string `json:"toolCallId"`
+	Name         string `json:"name"`
+	Summary      string `json:"summary"`
+	Reason       string `json:"reason"`
+	Diff         string `json:"diff,omitempty"`
+	PreviewError string `json:"previewError,omitempty"`
 }
 
 // PermissionResolvedData is the payload of permission.resolved. Decision is allow or

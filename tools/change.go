@@ -1,0 +1,39 @@
+package tools
+
+import (
+	"io/fs"
+)
+
+// fileChange is what a Write or Edit call would do to one file, worked out
+// without writing anything: the file's current bytes (old, "" when it does not
+// exist) and the bytes it would hold (new). Preview turns it into the
+// would-be diff and Run applies it, so the diff shown before approval and the
+// diff of the tool result come from the same computation.
+type fileChange struct {
+	abs     string      // absolute path, resolved inside the workspace
+	shown   string      // abs relative to the workspace root, for labels and messages
+	old     string      // current content; "" when the file does not exist
+	new     string      // content after the change
+	perm    fs.FileMode // permission bits for the written file
+	existed bool        // whether the file exists now
+}
+
+// diff is the unified diff of the change, from /dev/null for a new file; "" when
+// the content would not change.
+func (c fileChange) diff() string {
+	oldLabel := "a/" + c.shown
+	if !c.existed {
+		oldLabel = "/dev/null"
+	}
+	return UnifiedDiff(oldLabel, "b/"+c.shown, c.old, c.new)
+}
+
+// apply writes the new content (temp file + rename through the workspace,
+// writeFile) and records it in the session's FileState.
+func (c fileChange) apply(env *Env) error {
+	if err := writeFile(env, c.abs, []byte(c.new), c.perm); err != nil {
+		return err
+	}
+	recordWritten(env, c.abs, []byte(c.new))
+	return nil
+}
