@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"pincer/core/event"
+	"pincer/core/provider/providertest"
 	"pincer/persist"
 	"pincer/tools"
 )
@@ -18,14 +19,14 @@ import (
 // PreviewError and no diff; a tool without Preview announces neither.
 func TestPermissionRequestedCarriesDiff(t *testing.T) {
 	const secret = "sk-preview-SECRET-0123456789"
-	prov := &scripted{steps: []step{
-		toolStep(toolCallEvent("c0", "Read", `{"file_path":"f.txt"}`)),
-		toolStep(
-			toolCallEvent("c1", "Edit", `{"file_path":"f.txt","old_string":"two\nthree","new_string":"2\n3 `+secret+`"}`),
-			toolCallEvent("c2", "Write", `{"file_path":"unread.txt","content":"x\n"}`),
-			toolCallEvent("c3", "Bash", `{"command":"echo hi > out.txt"}`),
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c0", "Read", `{"file_path":"f.txt"}`)),
+		providertest.ToolCalls(
+			providertest.ToolCall("c1", "Edit", `{"file_path":"f.txt","old_string":"two\nthree","new_string":"2\n3 `+secret+`"}`),
+			providertest.ToolCall("c2", "Write", `{"file_path":"unread.txt","content":"x\n"}`),
+			providertest.ToolCall("c3", "Bash", `{"command":"echo hi > out.txt"}`),
 		),
-		{events: textAnswer("ok")},
+		{Events: providertest.TextEvents("ok")},
 	}}
 	cfg := Config{Approver: &inputApprover{allow: true}, Redactor: NewRedactor(map[string]string{"TEST_KEY": secret})}
 	h := newHarnessWith(t, prov, persist.NewMemory(), cfg, tools.Default().All()...)
