@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"pincer/core/app"
 	"strings"
 )
 
@@ -24,11 +25,9 @@ var Version = "dev"
 const exitUsage = 2
 
 // usageError marks an error caused by the command line (exit code 2).
-type usageError struct{ msg string }
+type usageError = app.UsageError
 
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return usageError{Msg: fmt.Sprintf(format, a...)} }
 
 // stdio is a command's standard streams.
 type stdio struct {
@@ -144,7 +143,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "pincer: %v\n", err)
 	var ue usageError
-	var cf *configFailure
+	var cf *app.ConfigFailure
 	if errors.As(err, &ue) || errors.As(err, &cf) {
 		return exitUsage
 	}
@@ -160,7 +159,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{err.Error()}
+			return nil, usageError{Msg: err.Error()}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

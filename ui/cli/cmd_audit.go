@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pincer/core/app"
 	"pincer/persist"
 )
 
@@ -33,8 +34,8 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 	if len(pos) > 0 {
 		return 0, usagef("usage: pincer audit [--session ID] [--limit N] [--json]")
 	}
-	store, err := openExistingStore()
-	if errors.Is(err, errNoStore) {
+	store, err := app.OpenExistingStore()
+	if errors.Is(err, app.ErrNoStore) {
 		store = persist.NewMemory()
 	} else if err != nil {
 		return 0, err

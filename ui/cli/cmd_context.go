@@ -7,34 +7,34 @@ import (
 	"os"
 
 	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/message"
 	"pincer/core/prompt"
-	"pincer/persist"
-	"pincer/sandbox"
 )
 
 // showContext answers `pincer run "/context"` (with --continue or --session for an
 // existing session) without calling the model: the model and its window, how much
 // of it the next call would use, and which instruction files are loaded.
-func showContext(ctx context.Context, ag *agent.Agent, store persist.Store, f *runFlags, ws *sandbox.Workspace,
-	mc modelChoice, systemPrompt string, w io.Writer) error {
+func showContext(ctx context.Context, setup *app.Setup, w io.Writer) error {
 	var use agent.ContextUse
-	if f.cont || f.session != "" {
-		id, _, err := pickSession(ctx, ag, store, f, ws.Root())
+	mc, ws := setup.Model, setup.Workspace
+	if setup.Options.Continue || setup.Options.Session != "" {
+		run, err := setup.Start(ctx, nil)
 		if err != nil {
 			return err
 		}
-		if use, err = ag.EstimateContext(ctx, id); err != nil {
+		defer run.Close()
+		if use, err = run.Agent.EstimateContext(ctx, run.SessionID); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "Session %s\n", id)
+		fmt.Fprintf(w, "Session %s\n", run.SessionID)
 	} else {
-		use = agent.ContextUse{Tokens: agent.EstimateTokens([]message.Message{message.NewText(message.RoleSystem, systemPrompt)}), Messages: 1}
+		use = agent.ContextUse{Tokens: agent.EstimateTokens([]message.Message{message.NewText(message.RoleSystem, setup.SystemPrompt())}), Messages: 1}
 		fmt.Fprintln(w, "New session (system prompt only)")
 	}
 	fmt.Fprintf(w, "Model %s\n", mc.ID())
-	if m, ok := lookupWindow(mc); ok {
-		use.Window = m
+	if window, _, ok := app.ModelInfo(mc); ok && window > 0 {
+		use.Window = window
 	}
 	if use.Window > 0 {
 		fmt.Fprintf(w, "Context ~%d of %d tokens (%.1f%%), %d messages\n", use.Tokens, use.Window,

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"pincer/core/app"
 	"pincer/sandbox"
 )
 
@@ -33,7 +34,7 @@ func cmdDoctor(stdout io.Writer) int {
 		fmt.Fprintln(stdout, "  git: not installed")
 	}
 	fmt.Fprintln(stdout, "\nStore:")
-	if dir, err := storeDir(); err == nil {
+	if dir, err := app.StoreDir(); err == nil {
 		fmt.Fprintf(stdout, "  %s\n", dir)
 	} else {
 		fmt.Fprintf(stdout, "  unknown: %v\n", err)
@@ -62,7 +63,7 @@ func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
 		return
 	}
 	var warns strings.Builder
-	p := loadSandboxPolicy(cwd, false, &warns)
+	p := app.LoadSandboxPolicy(cwd, false, &warns)
 	for _, line := range strings.Split(strings.TrimSpace(warns.String()), "\n") {
 		if line != "" {
 			fmt.Fprintf(w, "  %s\n", line)

@@ -13,7 +13,7 @@ import (
 // there is a PID namespace, what is hidden, and how each protected path of
 // the workspace is kept.
 func TestDoctorSandboxPolicy(t *testing.T) {
-	ws := writeConfigs(t, "", "")
+	ws := userConfig(t, "")
 	_ = os.MkdirAll(filepath.Join(ws, ".git", "hooks"), 0o755)
 	_ = os.WriteFile(filepath.Join(ws, ".git", "config"), nil, 0o644)
 	t.Chdir(ws)
@@ -26,11 +26,25 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)
 		}
 	}
-	ws = writeConfigs(t, "[sandbox]\nnetwork = true\n", "")
+	ws = userConfig(t, "[sandbox]\nnetwork = true\n")
 	t.Chdir(ws)
 	b.Reset()
 	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7})
 	if out := b.String(); !strings.Contains(out, "network: on") || !strings.Contains(out, "pid namespace: NO") {
 		t.Errorf("doctor with network = true and no namespaces:\n%s", out)
 	}
+}
+
+// userConfig writes the user's config.toml (skipped when empty) under a fresh
+// PINCER_HOME and returns a fresh workspace.
+func userConfig(t *testing.T, user string) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("PINCER_HOME", home)
+	if user != "" {
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(user), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return t.TempDir()
 }

@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/term"
 
+	"pincer/core/app"
 	"pincer/core/config/modelflow"
 	"pincer/persist"
 )
@@ -65,12 +66,12 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	if len(pos) > 0 {
 		sub, rest = pos[0], pos[1:]
 	}
-	cfg, warns := loadModelConfig(os.Getenv)
+	cfg, warns := app.LoadModelConfig(os.Getenv)
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "pincer: warning: %v\n", w)
 	}
 	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, Out: stdout}
-	if s := openSecrets(os.Getenv); s != nil {
+	if s := app.OpenSecrets(os.Getenv); s != nil {
 		env.Secrets = s
 	}
 	// No signal handling here: Ctrl+C at a prompt ends the process, which has saved
@@ -113,7 +114,7 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 			err = modelflow.SetDefault(ctx, env, rest[0])
 		}
 	case "refresh":
-		err = modelflow.Refresh(ctx, env, rest, listModels)
+		err = modelflow.Refresh(ctx, env, rest, app.ListModels)
 	case "add-model":
 		if err = nargs(2, 2, "add-model PROVIDER MODEL"); err == nil {
 			err = modelflow.AddModel(env, rest[0], rest[1])
@@ -187,8 +188,8 @@ func switchSession(ctx context.Context, env *modelflow.Env, p modelflow.Prompter
 // withSession opens the store, finds the session (--session ID, or with --continue
 // the newest one in this directory) and runs f on it.
 func withSession(ctx context.Context, id string, cont bool, f func(persist.Store, persist.Session) error) (persist.Session, error) {
-	store, err := openExistingStore()
-	if errors.Is(err, errNoStore) {
+	store, err := app.OpenExistingStore()
+	if errors.Is(err, app.ErrNoStore) {
 		return persist.Session{}, errors.New("no sessions yet (see \"pincer sessions\")")
 	}
 	if err != nil {
@@ -199,47 +200,11 @@ func withSession(ctx context.Context, id string, cont bool, f func(persist.Store
 	if err != nil {
 		return persist.Session{}, err
 	}
-	s, err := findSession(ctx, store, id, cont, cwd)
+	s, err := app.FindSession(ctx, store, id, cont, cwd)
 	if err != nil {
 		return s, err
 	}
 	return s, f(store, s)
-}
-
-// findSession returns the session with id or, when cont, the newest session of cwd.
-func findSession(ctx context.Context, store persist.Store, id string, cont bool, cwd string) (persist.Session, error) {
-	if cont {
-		list, err := store.ListSessions(ctx, 0)
-		if err != nil {
-			return persist.Session{}, err
-		}
-		for _, s := range list {
-			if s.Cwd == cwd {
-				return s, nil
-			}
-		}
-		return persist.Session{}, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
-	}
-	id = expandSessionID(ctx, store, id)
-	s, err := store.GetSession(ctx, id)
-	if errors.Is(err, persist.ErrNotFound) {
-		return s, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
-	}
-	return s, err
-}
-
-// sessionModel is the model stored with a session that `pincer run` continues
-// (--session ID, or --continue: the newest in cwd); "" when there is none, so that
-// the caller falls back to the usual resolution.
-func sessionModel(ctx context.Context, store persist.Store, id string, cont bool, cwd string) string {
-	if id == "" && !cont {
-		return ""
-	}
-	s, err := findSession(ctx, store, id, cont, cwd)
-	if err != nil {
-		return ""
-	}
-	return s.Model
 }
 
 // randomHex is 8 random hex digits.
@@ -358,7 +323,7 @@ func (p *termPrompter) Choose(q string, options []string) (int, error) {
 	return 0, modelflow.ErrCancelled
 }
 
-// configWarnings prints configuration warnings (modelChoice.Warnings), one line
+// configWarnings prints configuration warnings (ModelChoice.Warnings), one line
 // each; for cmd_run.
 func configWarnings(w io.Writer, warns []string) {
 	for _, s := range warns {

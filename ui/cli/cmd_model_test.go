@@ -12,6 +12,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"pincer/core/app"
 	"pincer/persist"
 )
 
@@ -80,13 +81,13 @@ func TestModelSetKeyNeverInClear(t *testing.T) {
 	}
 	grepHome(t, home, key)
 	grepHome(t, home, key2)
-	mc, err := resolveModel("deepseek/deepseek-chat", "", os.Getenv)
+	mc, err := app.ResolveModel("deepseek/deepseek-chat", "", os.Getenv)
 	if err != nil || mc.APIKey != key {
-		t.Errorf("resolveModel with the stored key: %v (key found: %v)", err, mc.APIKey == key)
+		t.Errorf("ResolveModel with the stored key: %v (key found: %v)", err, mc.APIKey == key)
 	}
 	// The environment overrides the store for a run.
 	t.Setenv("DEEPSEEK_API_KEY", "env-key")
-	if mc, _ := resolveModel("deepseek/deepseek-chat", "", os.Getenv); mc.APIKey != "env-key" {
+	if mc, _ := app.ResolveModel("deepseek/deepseek-chat", "", os.Getenv); mc.APIKey != "env-key" {
 		t.Error("environment key does not override the stored one")
 	}
 }
@@ -102,7 +103,7 @@ func TestModelConfigureFromPipe(t *testing.T) {
 		t.Error("configure echoed the key")
 	}
 	grepHome(t, home, key)
-	mc, err := resolveModel("", "", os.Getenv)
+	mc, err := app.ResolveModel("", "", os.Getenv)
 	if err != nil || mc.ID() != "deepseek/deepseek-reasoner" || mc.APIKey != key || mc.BaseURL != "https://api.deepseek.com/v1" {
 		t.Errorf("after configure: %+v %v", mc.ID(), err)
 	}
@@ -157,7 +158,7 @@ func TestModelDefaultAddListRefreshUsage(t *testing.T) {
 func TestModelSwitchSession(t *testing.T) {
 	modelHome(t)
 	cwd, _ := os.Getwd()
-	store, err := openStore()
+	store, err := app.OpenStore()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,13 +184,14 @@ func TestModelSwitchSession(t *testing.T) {
 	if !strings.Contains(list, "> deepseek/deepseek-chat  (current)") {
 		t.Errorf("list without the session marker:\n%s", list)
 	}
-	store, err = openStore()
+	store, err = app.OpenStore()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
 	s, _ := store.GetSession(context.Background(), "s1")
-	if got := sessionModel(context.Background(), store, "", true, cwd); got != "deepseek/deepseek-chat" || s.Model != got {
+	newest, _ := app.FindSession(context.Background(), store, "", true, cwd)
+	if got := newest.Model; got != "deepseek/deepseek-chat" || s.Model != got {
 		t.Errorf("session model %q (stored %q)", got, s.Model)
 	}
 	if _, err := os.Stat(filepath.Join(os.Getenv("PINCER_HOME"), "config.toml")); !errors.Is(err, os.ErrNotExist) {

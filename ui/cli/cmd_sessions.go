@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/persist"
@@ -42,8 +43,8 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	default:
 		return 0, usagef("usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
 	}
-	store, err := openExistingStore()
-	if errors.Is(err, errNoStore) {
+	store, err := app.OpenExistingStore()
+	if errors.Is(err, app.ErrNoStore) {
 		store = persist.NewMemory() // nothing stored yet: list nothing, create nothing
 	} else if err != nil {
 		return 0, err
@@ -88,7 +89,7 @@ type sessionDump struct {
 }
 
 func showSession(ctx context.Context, store persist.Store, id string, w io.Writer, asJSON bool) error {
-	id = expandSessionID(ctx, store, id)
+	id = app.ExpandSessionID(ctx, store, id)
 	s, err := store.GetSession(ctx, id)
 	if errors.Is(err, persist.ErrNotFound) {
 		return fmt.Errorf("no session %q (see \"pincer sessions\")", id)
@@ -151,34 +152,4 @@ func writeMessage(w io.Writer, m message.Message) {
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
-}
-
-// expandSessionID turns a short session ID (its random suffix, as the workbench's
-// status line shows it, or any unique prefix or suffix) into the full one. An exact
-// ID, or one that matches no session or several, is returned as it is: the caller's
-// lookup then reports it.
-func expandSessionID(ctx context.Context, store persist.Store, id string) string {
-	if id == "" {
-		return id
-	}
-	if _, err := store.GetSession(ctx, id); err == nil {
-		return id
-	}
-	list, err := store.ListSessions(ctx, 0)
-	if err != nil {
-		return id
-	}
-	match := ""
-	for _, s := range list {
-		if strings.HasSuffix(s.ID, id) || strings.HasPrefix(s.ID, id) {
-			if match != "" {
-				return id // ambiguous
-			}
-			match = s.ID
-		}
-	}
-	if match == "" {
-		return id
-	}
-	return match
 }

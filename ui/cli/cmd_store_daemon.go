@@ -12,11 +12,12 @@ import (
 	"syscall"
 	"time"
 
+	"pincer/core/app"
 	"pincer/persist"
 )
 
 // StoreDaemonCommand is the hidden command that runs the store daemon.
-const StoreDaemonCommand = "store-daemon"
+const StoreDaemonCommand = app.StoreDaemonCommand
 
 // StoreDaemon is `pincer store-daemon`: the process that owns the Badger store
 // and serves it to the other pincer processes over a Unix socket. Clients start
@@ -48,7 +49,7 @@ func StoreDaemon(args []string, stderr io.Writer) int {
 		return 1
 	}
 	if *store == "" {
-		dir, err := storeDir()
+		dir, err := app.StoreDir()
 		if err != nil {
 			return fail(err)
 		}
@@ -57,7 +58,7 @@ func StoreDaemon(args []string, stderr io.Writer) int {
 	if abs, err := filepath.Abs(*store); err == nil {
 		*store = abs
 	}
-	files := daemonFiles(*store)
+	files := app.DaemonFiles(*store)
 	if *socket != "" && *socket != files.Socket {
 		files = persist.DaemonFiles{Socket: *socket, Lock: persist.LockFor(*socket)}
 	}

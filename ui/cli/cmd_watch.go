@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/persist"
 )
@@ -37,8 +38,8 @@ func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
 		return 0, usagef("usage: pincer sessions watch ID [--after N]")
 	}
 	id := pos[0]
-	store, err := openExistingStore()
-	if errors.Is(err, errNoStore) {
+	store, err := app.OpenExistingStore()
+	if errors.Is(err, app.ErrNoStore) {
 		return 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
 	}
 	if err != nil {

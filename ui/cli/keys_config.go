@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"pincer/core/app"
 	"pincer/ui/tui"
 )
 
@@ -23,7 +24,7 @@ func loadKeyMap(workspace string) (*tui.KeyMap, []string) {
 		Keys map[string]string `toml:"keys"`
 	}
 	var bad []string
-	warnings := configTables(workspace, "keys", func(path string, f file) {
+	warnings := app.ConfigTables(workspace, "keys", func(path string, f file) {
 		actions := make([]string, 0, len(f.Keys))
 		for a := range f.Keys {
 			actions = append(actions, a)

@@ -1,10 +1,9 @@
-package cli
+package app
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,7 +42,7 @@ type trustedEntry struct {
 }
 
 func trustPath() (string, error) {
-	dir, err := dataDir()
+	dir, err := DataDir()
 	if err != nil {
 		return "", err
 	}
@@ -172,58 +171,47 @@ func untrustedWarning(root string, dropped []string) string {
 		len(dropped), strings.Join(files, ", "))
 }
 
-// cmdTrust is `pincer trust`: list the project's hooks, trust them, one line.
-func cmdTrust(args []string, stdout io.Writer) (int, error) {
-	if len(args) > 0 {
-		if args[0] == "-h" || args[0] == "--help" {
-			fmt.Fprintln(stdout, "Usage: pincer trust   list this project's hooks (.pincer/config.toml, .claude/settings*.json) and trust them until a hook file changes")
-			return 0, nil
-		}
-		return 0, usagef("pincer trust takes no arguments")
-	}
-	ws, err := workspaceHere()
-	if err != nil {
-		return 0, err
-	}
-	root := ws.Root()
+// TrustedHook is one project hook that TrustProject trusted: its event, matcher
+// ("" for all), command and the file that defines it (relative to the project).
+type TrustedHook struct {
+	Event, Matcher, Command, File string
+}
+
+// TrustProject reads the project's hook files (.pincer/config.toml,
+// .claude/settings*.json) and, when they parse and did not change while read,
+// records them as trusted until a hook file changes ($data/trusted-projects.json,
+// keyed by the project's real path, with the SHA-256 of its hook files). It
+// returns the hooks trusted (none: nothing recorded) and the project's key. A
+// file that does not parse is a *ConfigFailure.
+func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
+	key = projectKey(root)
 	srcs := hook.DefaultSources(root, os.Getenv("PINCER_HOME"))
 	before, err := hook.ProjectDigest(srcs)
 	if err != nil {
-		return 0, err
+		return nil, key, err
 	}
-	hooks, errs := hook.LoadSources(root, srcs)
+	runner, errs := hook.LoadSources(root, srcs)
 	var report configReport
 	report.hooks(errs)
 	if err := report.failure(); err != nil {
-		return 0, err
+		return nil, key, err
 	}
 	after, err := hook.ProjectDigest(srcs)
 	if err != nil {
-		return 0, err
+		return nil, key, err
 	}
 	if before != after {
-		return 1, errors.New("the project's hook files changed while being read; run pincer trust again")
+		return nil, key, errors.New("the project's hook files changed while being read; run pincer trust again")
 	}
-	defs := hooks.ProjectDefs()
-	n := 0
+	defs := runner.ProjectDefs()
 	for _, ev := range hook.Events {
 		for _, d := range defs[ev] {
 			rel, _ := filepath.Rel(root, d.Source)
-			m := ""
-			if d.Matcher != "" {
-				m = " [" + d.Matcher + "]"
-			}
-			fmt.Fprintf(stdout, "  %s%s  %s  (%s)\n", ev, m, d.Command, rel)
-			n++
+			hooks = append(hooks, TrustedHook{Event: string(ev), Matcher: d.Matcher, Command: d.Command, File: rel})
 		}
 	}
-	if n == 0 {
-		fmt.Fprintf(stdout, "pincer: %s defines no hooks; nothing to trust\n", projectKey(root))
-		return 0, nil
+	if len(hooks) == 0 {
+		return nil, key, nil
 	}
-	if err := recordTrust(root, after); err != nil {
-		return 1, err
-	}
-	fmt.Fprintf(stdout, "pincer: trusted %d hook(s) of %s (until a hook file changes)\n", n, projectKey(root))
-	return 0, nil
+	return hooks, key, recordTrust(root, after)
 }

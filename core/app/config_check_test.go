@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"os"
@@ -19,7 +19,7 @@ func TestWorkbenchDeniesEveryToolOnBrokenConfig(t *testing.T) {
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)
 	_ = os.WriteFile(path, []byte("[permissions]\ndeny = [\"Bash(rm:*)\"\n"), 0o644)
 	var report configReport
-	rules, errs, err := loadRules(ws, &runFlags{allowedTools: stringList{"Bash Read Write Edit Grep Glob"}})
+	rules, errs, err := loadRules(ws, []string{"Bash Read Write Edit Grep Glob"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // secret store), named after the variable that holds it or the provider's first
 // key variable, and every secret-looking variable of pincer's environment
 // (sandbox.SecretEnv). Values shorter than agent.MinRedactLen are left alone.
-func sessionRedactor(mc modelChoice) *agent.Redactor {
+func sessionRedactor(mc ModelChoice) *agent.Redactor {
 	secrets := agent.EnvSecrets(os.Environ())
 	if mc.APIKey != "" {
 		name := ""

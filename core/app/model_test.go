@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"io"
@@ -41,7 +41,7 @@ func TestResolveModel(t *testing.T) {
 		{"x/y", "ftp://host", env(), "", "", "--base-url"},
 	}
 	for _, c := range cases {
-		mc, err := resolveModel(c.model, c.base, c.getenv)
+		mc, err := ResolveModel(c.model, c.base, c.getenv)
 		if c.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Errorf("%s: err %v, want one containing %q", c.model, err, c.errHas)
@@ -100,7 +100,7 @@ model = "qwen"
 	}
 	for _, c := range cases {
 		probeLocalModel = func(*config.Config) string { return c.probe }
-		mc, err := resolveModel(c.model, "", c.getenv)
+		mc, err := ResolveModel(c.model, "", c.getenv)
 		if c.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Errorf("%s: err %v, want %q", c.name, err, c.errHas)
@@ -119,7 +119,7 @@ func TestResolveModelWarningsAndProjectCannotRedirect(t *testing.T) {
 	writeFile(t, filepath.Join(home, "config.toml"), "default_model = \"openai/gpt-4o\"\nbroken = \n")
 	writeFile(t, filepath.Join(work, ".pincer", "config.toml"), "[providers.openai]\nbase_url = \"https://evil.example/v1\"\n")
 	t.Chdir(work)
-	mc, err := resolveModel("openai/gpt-4o", "", resolveEnv(home, "OPENAI_API_KEY", "o"))
+	mc, err := ResolveModel("openai/gpt-4o", "", resolveEnv(home, "OPENAI_API_KEY", "o"))
 	if err != nil || mc.BaseURL != "https://api.openai.com/v1" {
 		t.Fatalf("%+v %v", mc, err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"fmt"
@@ -19,13 +19,13 @@ import (
 // files are fixed and it is restarted. pincer never runs with fewer deny rules
 // than the user wrote.
 
-// configFailure is the error of a run stopped by configuration problems; runMain
+// ConfigFailure is the error of a run stopped by configuration problems; runMain
 // exits 2 for it.
-type configFailure struct{ problems []string }
+type ConfigFailure struct{ problems []string }
 
 // Error is the first problem, then each other one on its own "pincer: " line,
 // then what to do.
-func (e *configFailure) Error() string {
+func (e *ConfigFailure) Error() string {
 	var b strings.Builder
 	for i, p := range e.problems {
 		if i > 0 {
@@ -87,13 +87,13 @@ func (r *configReport) warningLines(text string) {
 	}
 }
 
-// failure is the *configFailure for the fatal problems, nil when there are none.
+// failure is the *ConfigFailure for the fatal problems, nil when there are none.
 // The same file often fails in several readers; each message is kept once.
 func (r *configReport) failure() error {
 	if len(r.fatal) == 0 {
 		return nil
 	}
-	return &configFailure{problems: dedupe(r.fatal)}
+	return &ConfigFailure{problems: dedupe(r.fatal)}
 }
 
 // denyAll returns rules that deny every tool of registry, naming the problems

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"pincer/persist"
 )
 
-// dataDir is where pincer keeps its data: $PINCER_HOME/data, else
+// DataDir is where pincer keeps its data: $PINCER_HOME/data, else
 // $XDG_DATA_HOME/pincer, else ~/.local/share/pincer.
-func dataDir() (string, error) {
+func DataDir() (string, error) {
 	if h := os.Getenv("PINCER_HOME"); h != "" {
 		return filepath.Join(h, "data"), nil
 	}
@@ -28,28 +28,28 @@ func dataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "pincer"), nil
 }
 
-// errNoStore is returned by openExistingStore when pincer has never stored anything.
-var errNoStore = errors.New("no store yet")
+// ErrNoStore is returned by OpenExistingStore when pincer has never stored anything.
+var ErrNoStore = errors.New("no store yet")
 
-// storeDir is where the Badger store lives.
-func storeDir() (string, error) {
-	dir, err := dataDir()
+// StoreDir is where the Badger store lives.
+func StoreDir() (string, error) {
+	dir, err := DataDir()
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "store"), nil
 }
 
-// openExistingStore opens the store for reading commands, which must not create one:
-// errNoStore when there is none. Like openStore it goes through the store daemon
+// OpenExistingStore opens the store for reading commands, which must not create one:
+// ErrNoStore when there is none. Like OpenStore it goes through the store daemon
 // unless PINCER_NO_DAEMON is set.
-func openExistingStore() (persist.Store, error) {
-	dir, err := storeDir()
+func OpenExistingStore() (persist.Store, error) {
+	dir, err := StoreDir()
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		return nil, errNoStore
+		return nil, ErrNoStore
 	}
 	if useDirectStore() {
 		return persist.OpenBadger(dir)
@@ -57,12 +57,12 @@ func openExistingStore() (persist.Store, error) {
 	return openDaemonStore(dir)
 }
 
-// openStore opens the store under the data directory, creating it. By default it
+// OpenStore opens the store under the data directory, creating it. By default it
 // is a client of the store daemon (`pincer store-daemon`, started on demand), so
 // any number of pincer processes share the store; with PINCER_NO_DAEMON=1 (what
-// `pincer run --no-daemon` sets) it opens Badger directly, as openStoreDirect.
-func openStore() (persist.Store, error) {
-	dir, err := storeDir()
+// `pincer run --no-daemon` sets) it opens Badger directly, as OpenStoreDirect.
+func OpenStore() (persist.Store, error) {
+	dir, err := StoreDir()
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +75,11 @@ func openStore() (persist.Store, error) {
 	return openDaemonStore(dir)
 }
 
-// openStoreDirect opens the Badger store in this process, creating it. It fails
+// OpenStoreDirect opens the Badger store in this process, creating it. It fails
 // with one line naming the holder while another process (the store daemon, or a
 // pincer run with --no-daemon) has it open.
-func openStoreDirect() (persist.Store, error) {
-	dir, err := storeDir()
+func OpenStoreDirect() (persist.Store, error) {
+	dir, err := StoreDir()
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +88,10 @@ func openStoreDirect() (persist.Store, error) {
 	}
 	return persist.OpenBadger(dir)
 }
+
+// StoreDaemonCommand is the hidden command that runs the store daemon (main.go
+// dispatches it; OpenStore starts it as `pincer store-daemon --store DIR ...`).
+const StoreDaemonCommand = "store-daemon"
 
 // noDaemonEnv, set to anything but "" or "0", makes pincer open the store directly.
 const noDaemonEnv = "PINCER_NO_DAEMON"
@@ -119,9 +123,9 @@ func runDir() string {
 // maxSocketPath is the longest Unix socket path every platform accepts.
 const maxSocketPath = 100
 
-// daemonFiles names the store daemon's files for the store in dir; a run
+// DaemonFiles names the store daemon's files for the store in dir; a run
 // directory too deep for a socket path falls back to $TMPDIR/pincer-<uid>.
-func daemonFiles(dir string) persist.DaemonFiles {
+func DaemonFiles(dir string) persist.DaemonFiles {
 	files := persist.FilesFor(runDir(), dir)
 	if len(files.Socket) > maxSocketPath {
 		files = persist.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), dir)
@@ -129,8 +133,8 @@ func daemonFiles(dir string) persist.DaemonFiles {
 	return files
 }
 
-// storeIdle is the idle period of a daemon this process starts.
-func storeIdle() time.Duration {
+// StoreIdle is the idle period of a daemon this process starts.
+func StoreIdle() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv(storeIdleEnv)); err == nil && d > 0 {
 		return d
 	}
@@ -144,12 +148,12 @@ func openDaemonStore(dir string) (persist.Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the store daemon: %v", err)
 	}
-	files := daemonFiles(dir)
+	files := DaemonFiles(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	return persist.OpenRemote(ctx, persist.RemoteOptions{
 		Socket: files.Socket, Lock: files.Lock, Log: files.Log,
 		Command: []string{exe, StoreDaemonCommand, "--store", dir, "--socket", files.Socket,
-			"--idle", storeIdle().String(), "--ready-fd", "3"},
+			"--idle", StoreIdle().String(), "--ready-fd", "3"},
 	})
 }

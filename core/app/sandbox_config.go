@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"bufio"
@@ -45,9 +45,9 @@ type sandboxFlags struct {
 	AllowNetwork bool
 }
 
-// loadSandboxPolicy builds the Bash tool's sandbox policy from the defaults, the
+// LoadSandboxPolicy builds the Bash tool's sandbox policy from the defaults, the
 // config files and --no-sandbox (see sandboxPolicyFor). nil means no OS sandbox.
-func loadSandboxPolicy(workspace string, noSandbox bool, stderr io.Writer) *sandbox.Policy {
+func LoadSandboxPolicy(workspace string, noSandbox bool, stderr io.Writer) *sandbox.Policy {
 	return sandboxPolicyFor(workspace, sandboxFlags{NoSandbox: noSandbox}, stderr)
 }
 
@@ -65,7 +65,7 @@ func sandboxPolicyFor(workspace string, flags sandboxFlags, stderr io.Writer) *s
 	}
 	project := filepath.Join(workspace, ".pincer", "config.toml")
 	var ignored []string
-	warns := configTables(workspace, "sandbox", func(path string, f file) {
+	warns := ConfigTables(workspace, "sandbox", func(path string, f file) {
 		s := f.Sandbox
 		if path == project {
 			ignored = append(ignored, tightenOnly(path, s, &p)...)

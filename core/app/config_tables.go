@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 	"pincer/core/permission"
 )
 
-// configTables decodes one table of pincer's config files into T, from the user's
+// ConfigTables decodes one table of pincer's config files into T, from the user's
 // config.toml then the project's .pincer/config.toml (later files win where the
 // caller applies them in order), calling apply for each file that has it. A file
 // that cannot be read or decoded is not applied and is returned as a message
@@ -20,7 +20,7 @@ import (
 // (tableFailures): the table may hold safety settings ([sandbox]), and pincer
 // fails closed rather than run without them. F is the file's struct with the one
 // table in it.
-func configTables[F any](workspace, table string, apply func(path string, file F)) []string {
+func ConfigTables[F any](workspace, table string, apply func(path string, file F)) []string {
 	var warnings []string
 	for _, path := range []string{permission.UserConfigPath(os.Getenv("PINCER_HOME")), filepath.Join(workspace, ".pincer", "config.toml")} {
 		if path == "" {

@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -21,13 +21,13 @@ import (
 	"pincer/core/secret"
 )
 
-// defaultModel is the model named in `pincer run --help` and used by
-// --print-system-prompt when nothing else is set. resolveModel does not fall back
+// DefaultModel is the model named in `pincer run --help` and used by
+// --print-system-prompt when nothing else is set. ResolveModel does not fall back
 // to it: without a configured default it detects one (see firstRunModel).
-const defaultModel = "openai/gpt-4.1"
+const DefaultModel = "openai/gpt-4.1"
 
-// modelChoice is a resolved --model/--base-url pair.
-type modelChoice struct {
+// ModelChoice is a resolved --model/--base-url pair.
+type ModelChoice struct {
 	Provider string // "openai"
 	Model    string // "gpt-4.1"
 	BaseURL  string
@@ -39,12 +39,12 @@ type modelChoice struct {
 }
 
 // ID is PROVIDER/MODEL.
-func (m modelChoice) ID() string { return m.Provider + "/" + m.Model }
+func (m ModelChoice) ID() string { return m.Provider + "/" + m.Model }
 
 // Test seams: the local-server probe of first-run detection and the secret store.
 var (
 	probeLocalModel = probeLocal
-	openSecrets     = func(getenv func(string) string) secret.SecretStore {
+	OpenSecrets     = func(getenv func(string) string) secret.SecretStore {
 		dir := config.Dir(getenv)
 		if dir == "" {
 			return nil // no profile: no stored keys
@@ -53,14 +53,14 @@ var (
 	}
 )
 
-// loadModelConfig loads the configuration layers (see core/config) for the
+// LoadModelConfig loads the configuration layers (see core/config) for the
 // current directory, with the environment read through getenv.
-func loadModelConfig(getenv func(string) string) (*config.Config, []error) {
+func LoadModelConfig(getenv func(string) string) (*config.Config, []error) {
 	cwd, _ := os.Getwd()
 	return config.Load(config.Options{Getenv: getenv, ProjectDir: cwd})
 }
 
-// resolveModel turns --model and --base-url into a provider choice.
+// ResolveModel turns --model and --base-url into a provider choice.
 //
 // The model is --model, else PINCER_MODEL, else the configuration's default_model,
 // else first-run detection (firstRunModel). The provider's base URL and wire API
@@ -69,10 +69,10 @@ func loadModelConfig(getenv func(string) string) (*config.Config, []error) {
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...), else the secret store (external
 // command, OS keyring, encrypted file); a custom or unknown provider also falls
 // back to OPENAI_API_KEY, as any OpenAI-compatible endpoint.
-func resolveModel(model, baseURL string, getenv func(string) string) (modelChoice, error) {
+func ResolveModel(model, baseURL string, getenv func(string) string) (ModelChoice, error) {
 	ctx := context.Background()
-	cfg, warns := loadModelConfig(getenv)
-	mc := modelChoice{API: config.APIChat}
+	cfg, warns := LoadModelConfig(getenv)
+	mc := ModelChoice{API: config.APIChat}
 	for _, w := range warns {
 		mc.Warnings = append(mc.Warnings, w.Error())
 	}
@@ -110,7 +110,7 @@ func resolveModel(model, baseURL string, getenv func(string) string) (modelChoic
 		mc.BaseURL = pc.BaseURL
 	}
 	env := &modelflow.Env{Config: cfg, Getenv: getenv}
-	if s := openSecrets(getenv); s != nil {
+	if s := OpenSecrets(getenv); s != nil {
 		env.Secrets = s
 	}
 	mc.APIKey, _ = env.Key(ctx, prov)
@@ -124,7 +124,7 @@ func resolveModel(model, baseURL string, getenv func(string) string) (modelChoic
 	return mc, nil
 }
 
-// errNoModel is resolveModel's answer when nothing names or suggests a model.
+// errNoModel is ResolveModel's answer when nothing names or suggests a model.
 var errNoModel = errors.New(`no model configured: run "pincer model configure", set ANTHROPIC_API_KEY, OPENAI_API_KEY or DEEPSEEK_API_KEY, or pass --model PROVIDER/MODEL`)
 
 // firstRunModel picks a model when none is configured: the default model of the
@@ -209,7 +209,7 @@ func firstModel(ctx context.Context, base string) string {
 }
 
 // newProvider builds the provider for a choice, by its wire API.
-func newProvider(mc modelChoice, stall time.Duration) provider.Provider {
+func newProvider(mc ModelChoice, stall time.Duration) provider.Provider {
 	switch mc.API {
 	case "anthropic":
 		return anthropic.New(anthropic.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
@@ -237,13 +237,38 @@ type modelLister interface {
 	ListModels(ctx context.Context) ([]string, error)
 }
 
-// listModels asks a configured provider for its models through its adapter (for
+// ListModels asks a configured provider for its models through its adapter (for
 // `pincer model refresh`).
-func listModels(ctx context.Context, p config.Provider, key string) ([]string, error) {
-	prov := newProvider(modelChoice{Provider: p.Name, BaseURL: p.BaseURL, APIKey: key, API: p.API}, modelflow.RefreshTimeout)
+func ListModels(ctx context.Context, p config.Provider, key string) ([]string, error) {
+	prov := newProvider(ModelChoice{Provider: p.Name, BaseURL: p.BaseURL, APIKey: key, API: p.API}, modelflow.RefreshTimeout)
 	l, ok := prov.(modelLister)
 	if !ok {
 		return nil, fmt.Errorf("%s: its %s adapter cannot list models", p.Name, p.API)
 	}
 	return l.ListModels(ctx)
+}
+
+// chooseModel resolves the model of a run, the one rule for `pincer run` and the
+// workbench: the flag, else the model stored with the session being continued
+// (--continue: the newest session of cwd; --session ID), else PINCER_MODEL,
+// default_model in config.toml, or one detected from the environment
+// (ResolveModel). A stored model that no longer resolves falls back to the rest
+// of that order, with an error naming it when nothing else resolves. The
+// configuration's warnings are in the result's Warnings.
+func chooseModel(flagModel, baseURL, session string, cont bool, cwd string) (ModelChoice, error) {
+	model := flagModel
+	if model == "" && (cont || session != "") {
+		if st, err := OpenExistingStore(); err == nil {
+			model = sessionModel(context.Background(), st, session, cont, cwd)
+			st.Close()
+		}
+	}
+	mc, err := ResolveModel(model, baseURL, os.Getenv)
+	if err != nil && model != flagModel { // the stored model no longer resolves: fall back
+		stored, storedErr := model, err
+		if mc, err = ResolveModel(flagModel, baseURL, os.Getenv); err != nil {
+			err = fmt.Errorf("the session ran on %s, which does not resolve now (%v); pass --base-url for it, or --model", stored, storedErr)
+		}
+	}
+	return mc, err
 }

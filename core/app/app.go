@@ -1,0 +1,262 @@
+// Package app is pincer's composition root: from the command line's Options it
+// resolves the model (one rule for every front end), reads the configuration,
+// builds the provider, tools, sandbox policy, permission rules, hooks, system
+// prompt and agent, opens the store and picks the session. `pincer run`, the
+// workbench and, later, subagents and the web panel are built here and nowhere
+// else; front ends (ui/) only parse flags and show what the Run does.
+//
+// Two steps, so the workbench can draw its first frame before the store opens:
+// Prepare reads every file and flag (a config file that does not parse is a
+// *ConfigFailure, or with Options.FailClosed a Setup that denies every tool call);
+// Setup.Start opens the store and the session. Open does both.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/core/hook"
+	"pincer/core/message"
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/core/provider/catalog"
+	"pincer/persist"
+	"pincer/sandbox"
+	"pincer/tools"
+)
+
+// Options are what a front end's flags ask of a run. The zero value is a new
+// session in the current directory with the configured default model.
+type Options struct {
+	Model   string // PROVIDER/MODEL; "" follows ResolveModel's order
+	BaseURL string // an OpenAI-compatible base URL overriding the provider's
+	Mode    permission.Mode
+
+	Continue bool   // the newest session of this directory
+	Session  string // a session ID (or its short form); exclusive with Continue
+
+	AllowedTools, DisallowedTools []string // rule lists, each as one --allowed-tools value
+	AddDirs                       []string // more directories the tools may use
+
+	NoSandbox, AllowNetwork, TrustProjectHooks bool
+
+	MaxIterations int           // model calls per turn; 0: agent.DefaultMaxIterations
+	StallTimeout  time.Duration // a stream silent this long fails; 0: 90 s
+
+	// ModelOptional lets Prepare succeed when no model resolves (no key, nothing
+	// configured): the workbench opens to browse sessions and say why it cannot send.
+	// The resolution error is then Setup.ModelErr, and Setup.Provider is nil.
+	ModelOptional bool
+	// FailClosed makes a configuration that does not parse a Setup that denies every
+	// tool call and runs no hook (Setup.ConfigErrors says why), instead of an error.
+	FailClosed bool
+}
+
+// Setup is everything Prepare built from files and flags, before the store opens.
+type Setup struct {
+	Options   Options
+	Workspace *sandbox.Workspace
+	Model     ModelChoice
+	ModelErr  error             // why no model resolved (Options.ModelOptional only)
+	Provider  provider.Provider // nil when ModelErr is set
+	Tools     *tools.Registry
+	Rules     permission.RuleSet
+	Hooks     *hook.Runner
+	Sandbox   *sandbox.Policy // nil: commands run without the OS sandbox
+	// Warnings are configuration problems that did not stop the run (one line
+	// each, no "pincer: warning:" prefix); ConfigErrors the fatal ones, when
+	// Options.FailClosed turned them into denials.
+	Warnings     []string
+	ConfigErrors []string
+}
+
+// Run is a started session: the agent over an open store.
+type Run struct {
+	*Setup
+	Agent     *agent.Agent
+	Store     persist.Store
+	SessionID string
+	// After is the last event sequence of a continued session (0 for a new one):
+	// front ends that print the log start after it.
+	After uint64
+}
+
+// Open prepares and starts a run (Prepare, then Setup.Start).
+func Open(ctx context.Context, opts Options, approver agent.Approver) (*Run, error) {
+	s, err := Prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	return s.Start(ctx, approver)
+}
+
+// Prepare reads the configuration and flags and builds everything but the store.
+// Errors: a UsageError for a bad option (an --add-dir that is not a directory, a
+// bad rule, a malformed model name), a *ConfigFailure for files that do not parse
+// (unless Options.FailClosed), the model's resolution error (unless
+// Options.ModelOptional). When the model does not resolve, the Setup returned
+// with the error still holds the Warnings met before (for the caller to print).
+func Prepare(opts Options) (*Setup, error) {
+	if opts.Continue && opts.Session != "" {
+		return nil, usagef("--continue and --session cannot be used together")
+	}
+	if opts.StallTimeout == 0 {
+		opts.StallTimeout = 90 * time.Second
+	}
+	s := &Setup{Options: opts, Tools: tools.Default()}
+	ws, err := WorkspaceHere()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range opts.AddDirs {
+		if err := ws.AddDir(d); err != nil {
+			return nil, usagef("--add-dir %s: %v", d, err)
+		}
+	}
+	s.Workspace = ws
+	if err := s.readConfig(); err != nil {
+		return nil, err
+	}
+	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root())
+	s.Warnings = append(s.Warnings, mc.Warnings...)
+	var ue UsageError
+	switch {
+	case err == nil:
+		s.Model, s.Provider = mc, newProvider(mc, opts.StallTimeout)
+	case opts.ModelOptional && !errors.As(err, &ue):
+		s.Model, s.ModelErr = mc, err
+		if s.Model.Provider == "" {
+			s.Model.Provider, s.Model.Model, _ = strings.Cut(fallbackModel(opts.Model), "/")
+		}
+	default:
+		return s, err
+	}
+	return s, nil
+}
+
+// fallbackModel is the name shown when no model resolves: the flag, else
+// $PINCER_MODEL, else DefaultModel.
+func fallbackModel(flagModel string) string {
+	if flagModel != "" {
+		return flagModel
+	}
+	return envOrDefault("PINCER_MODEL", DefaultModel)
+}
+
+// readConfig reads the rules, hooks and sandbox settings; see Prepare.
+func (s *Setup) readConfig() error {
+	opts, root := s.Options, s.Workspace.Root()
+	var report configReport
+	rules, rerrs, err := loadRules(root, opts.AllowedTools, opts.DisallowedTools)
+	if err != nil {
+		return err
+	}
+	report.rules(rerrs)
+	hooks, herrs, trustWarning := loadHooksTrusted(root, opts.TrustProjectHooks)
+	report.hooks(herrs)
+	if trustWarning != "" {
+		report.warnings = append(report.warnings, trustWarning)
+	}
+	var sandboxWarnings strings.Builder
+	s.Sandbox = sandboxPolicyFor(root, sandboxFlags{NoSandbox: opts.NoSandbox, AllowNetwork: opts.AllowNetwork}, &sandboxWarnings)
+	report.tables()
+	report.warningLines(sandboxWarnings.String())
+	s.Warnings = append(s.Warnings, report.warnings...)
+	s.Rules, s.Hooks = rules, hooks
+	if err := report.failure(); err != nil {
+		if !opts.FailClosed {
+			return err
+		}
+		s.ConfigErrors = dedupe(report.fatal)
+		s.Rules = denyAll(rules, s.Tools, s.ConfigErrors)
+		s.Hooks = nil // nothing of a half-read configuration runs
+	}
+	return nil
+}
+
+// SystemPrompt is the system prompt a new session of this setup gets.
+func (s *Setup) SystemPrompt() string {
+	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID())
+}
+
+// Start opens the store, builds the agent (approver answers its asks; nil: every
+// ask is denied, as headless) and picks the session: a new one, the newest of
+// this directory (Continue) or Session. The caller closes the Run.
+func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error) {
+	ag, store, err := s.NewAgent(approver)
+	if err != nil {
+		return nil, err
+	}
+	r := &Run{Setup: s, Agent: ag, Store: store}
+	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// NewAgent opens the store and builds the agent, without picking a session (for
+// `pincer run "/context"`, which only reads). The caller closes the store.
+func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, error) {
+	store, err := OpenStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	mc, ws, registry := s.Model, s.Workspace, s.Tools
+	home, _ := os.UserHomeDir()
+	ag, err := agent.New(agent.Config{
+		Store: store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
+		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
+		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
+		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID()) },
+		Instructions:   func() string { return instructionsText(ws) },
+		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
+		SystemPrompt: s.SystemPrompt(), Approver: approver,
+	})
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	if window, cost, ok := ModelInfo(mc); ok {
+		ag.SetModelInfo(window, cost)
+	}
+	return ag, store, nil
+}
+
+// ModelInfo is the catalog's context window (tokens) and the price of a usage in
+// US dollars (nil: unknown) of a model; ok is false for a model the catalog does
+// not know. Anthropic reports cache reads and writes apart from input tokens, the
+// other APIs inside them.
+func ModelInfo(mc ModelChoice) (window int64, cost func(message.Usage) *float64, ok bool) {
+	m, ok := catalog.Lookup(mc.Provider, mc.Model)
+	if !ok {
+		return 0, nil, false
+	}
+	return m.ContextWindow, func(u message.Usage) *float64 { return m.Cost(u, mc.API != "anthropic") }, true
+}
+
+// Source is the SessionStart hooks' source of this run: "resume" for a continued
+// session, "startup" for a new one.
+func (r *Run) Source() string {
+	if r.After > 0 {
+		return "resume"
+	}
+	return "startup"
+}
+
+// Close closes the store.
+func (r *Run) Close() error { return r.Store.Close() }
+
+// UsageError marks an error caused by the command line or the options it gave
+// (front ends exit 2 for it).
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+func usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }

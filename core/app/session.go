@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"pincer/core/agent"
+	"pincer/persist"
+)
+
+// FindSession returns the session with id or, when cont, the newest session of cwd.
+func FindSession(ctx context.Context, store persist.Store, id string, cont bool, cwd string) (persist.Session, error) {
+	if cont {
+		list, err := store.ListSessions(ctx, 0)
+		if err != nil {
+			return persist.Session{}, err
+		}
+		for _, s := range list {
+			if s.Cwd == cwd {
+				return s, nil
+			}
+		}
+		return persist.Session{}, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
+	}
+	id = ExpandSessionID(ctx, store, id)
+	s, err := store.GetSession(ctx, id)
+	if errors.Is(err, persist.ErrNotFound) {
+		return s, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+	}
+	return s, err
+}
+
+// sessionModel is the model stored with a session that `pincer run` continues
+// (--session ID, or --continue: the newest in cwd); "" when there is none, so that
+// the caller falls back to the usual resolution.
+func sessionModel(ctx context.Context, store persist.Store, id string, cont bool, cwd string) string {
+	if id == "" && !cont {
+		return ""
+	}
+	s, err := FindSession(ctx, store, id, cont, cwd)
+	if err != nil {
+		return ""
+	}
+	return s.Model
+}
+
+// ExpandSessionID turns a short session ID (its random suffix, as the workbench's
+// status line shows it, or any unique prefix or suffix) into the full one. An exact
+// ID, or one that matches no session or several, is returned as it is: the caller's
+// lookup then reports it.
+func ExpandSessionID(ctx context.Context, store persist.Store, id string) string {
+	if id == "" {
+		return id
+	}
+	if _, err := store.GetSession(ctx, id); err == nil {
+		return id
+	}
+	list, err := store.ListSessions(ctx, 0)
+	if err != nil {
+		return id
+	}
+	match := ""
+	for _, s := range list {
+		if strings.HasSuffix(s.ID, id) || strings.HasPrefix(s.ID, id) {
+			if match != "" {
+				return id // ambiguous
+			}
+			match = s.ID
+		}
+	}
+	if match == "" {
+		return id
+	}
+	return match
+}
+
+// pickSession returns the session to run in (new, --continue or --session) and the
+// log cursor from which stream-json prints.
+func pickSession(ctx context.Context, ag *agent.Agent, store persist.Store, cont bool, session, cwd string) (string, uint64, error) {
+	if cont || session != "" {
+		s, err := FindSession(ctx, store, session, cont, cwd)
+		if err != nil {
+			return "", 0, err
+		}
+		if s.Cwd != cwd {
+			return "", 0, fmt.Errorf("session %s belongs to %s: run pincer from that directory to continue it", s.ID, s.Cwd)
+		}
+		after, err := store.LastEventSequence(ctx, s.ID)
+		return s.ID, after, err
+	}
+	s, err := ag.CreateSession(ctx)
+	if err != nil {
+		return "", 0, err
+	}
+	return s.ID, 0, nil
+}
