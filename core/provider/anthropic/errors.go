@@ -14,7 +14,7 @@ import (
 // "message"}}, cases 31-33). 400 "prompt is too long" and 413 request_too_large are
 // KindContextLength (compaction can help); 529 overloaded is KindServer.
 func (p *Provider) httpError(status int, body []byte) *provider.Error {
-	perr, info := wire.HTTPError(p.name, status, body)
+	perr, info := wire.HTTPError(p.conn.Name, status, body)
 	if info.Type == "request_too_large" || status == http.StatusRequestEntityTooLarge {
 		perr.Kind = provider.KindContextLength
 	}
@@ -38,7 +38,7 @@ func (p *Provider) eventError(data []byte) *provider.Error {
 	if !ok && strings.Contains(strings.ToLower(msg), "overloaded") {
 		kind = provider.KindServer // a plain-text "Overloaded" (relays, Vertex)
 	}
-	return &provider.Error{Provider: p.name, Kind: kind, Message: msg}
+	return &provider.Error{Provider: p.conn.Name, Kind: kind, Message: msg}
 }
 
 // eventKind classifies an in-stream error by Anthropic's error types, then by the

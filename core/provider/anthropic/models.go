@@ -14,7 +14,7 @@ import (
 // 429, 5xx and connection failures are retried the same way.
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 	var ids []string
-	err := p.retry.Do(ctx, func() wire.Attempt {
+	err := p.conn.Retry.Do(ctx, func() wire.Attempt {
 		g := p.guard(ctx)
 		defer g.release()
 		ids = []string{}
@@ -30,7 +30,7 @@ func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 		return wire.Attempt{}
 	})
 	if err != nil {
-		return nil, wire.Redact(err, p.apiKey)
+		return nil, wire.Redact(err, p.conn.APIKey)
 	}
 	return ids, nil
 }

@@ -37,9 +37,7 @@ package anthropic
 import (
 	"context"
 	"iter"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
@@ -57,8 +55,6 @@ const (
 	// DefaultMaxTokens is max_tokens when neither the request nor Config sets it
 	// (Anthropic requires the field).
 	DefaultMaxTokens = 8192
-	// DefaultStallTimeout is how long a stream may stay silent before it fails.
-	DefaultStallTimeout = 90 * time.Second
 )
 
 // DynamicMarker is the line that separates the static part of a system prompt
@@ -77,31 +73,15 @@ const (
 )
 
 // Config configures a Provider. The zero value talks to api.anthropic.com with no key.
+// Of the connection fields: BaseURL is the API root without "/v1" (as
+// ANTHROPIC_BASE_URL; a trailing "/v1" or slash is tolerated and removed; default
+// https://api.anthropic.com); APIKey is sent in the header AuthHeader names, and the
+// SDK's own environment look-ups (ANTHROPIC_API_KEY, profiles) are never used;
+// MaxRetries also covers HTTP 529 and an overloaded stream.
 type Config struct {
-	// Name is the provider name used in errors and returned by Name; default
-	// "anthropic".
-	Name string
-	// BaseURL is the API root without "/v1" (as ANTHROPIC_BASE_URL); a trailing "/v1"
-	// or slash is tolerated and removed. Default https://api.anthropic.com.
-	BaseURL string
-	// APIKey is sent in the header AuthHeader names; when empty no key is sent. The
-	// SDK's own environment look-ups (ANTHROPIC_API_KEY, profiles) are never used.
-	APIKey string
+	provider.HTTPConfig
 	// AuthHeader is AuthAPIKey (default) or AuthBearer.
 	AuthHeader string
-	// HTTPClient sends the requests; default http.DefaultClient. Its Timeout should be
-	// zero: a whole-request timeout would cut long streams (StallTimeout guards them).
-	HTTPClient *http.Client
-	// StallTimeout fails a stream that delivers no byte for this long (waiting for the
-	// response headers counts too). Zero means 90s; negative disables the guard.
-	StallTimeout time.Duration
-	// MaxRetries is how many times a request is retried after HTTP 429, 5xx (529
-	// overloaded included), an overloaded stream or a connection failure. Zero means
-	// 3; negative disables retries.
-	MaxRetries int
-	// RetryBaseDelay is the first backoff delay, doubled on each retry (with jitter);
-	// zero means 1s. A server's wait hint replaces the computed delay.
-	RetryBaseDelay time.Duration
 	// MaxTokens is max_tokens when the request does not set one; zero means 8192.
 	MaxTokens int
 	// ThinkingBudget enables extended thinking: > 0 sends thinking {type: enabled,
@@ -109,51 +89,36 @@ type Config struct {
 	// budget when needed); -1 sends thinking {type: adaptive} (newer models decide
 	// the budget); 0 sends no thinking setting.
 	ThinkingBudget int
-	// Headers are extra request headers (anthropic-beta, a gateway's own headers).
-	Headers map[string]string
 }
 
 // Provider streams messages from one Anthropic-compatible endpoint. It is safe for
 // concurrent use.
 type Provider struct {
-	name      string
-	apiKey    string
+	// conn holds the name, key, retry policy and stall guard; the SDK client sends
+	// the requests.
+	conn      wire.Conn
 	client    anthropic.Client
-	stall     time.Duration // <= 0: no stall guard
-	retry     wire.Retry
 	maxTokens int
 	thinking  int
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
-// New returns a Provider for cfg, filling zero fields with the defaults above.
+// New returns a Provider for cfg, filling zero fields with the defaults above and
+// those of provider.HTTPConfig.
 func New(cfg Config) *Provider {
 	p := &Provider{
-		name:      cfg.Name,
-		apiKey:    cfg.APIKey,
-		stall:     cfg.StallTimeout,
-		retry:     wire.NewRetry(cfg.MaxRetries, cfg.RetryBaseDelay),
+		conn:      wire.NewConn(cfg.HTTPConfig, DefaultName, DefaultBaseURL),
 		maxTokens: cfg.MaxTokens,
 		thinking:  cfg.ThinkingBudget,
-	}
-	if p.name == "" {
-		p.name = DefaultName
-	}
-	if p.stall == 0 {
-		p.stall = DefaultStallTimeout
 	}
 	if p.maxTokens <= 0 {
 		p.maxTokens = DefaultMaxTokens
 	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
 	opts := []option.RequestOption{
 		option.WithoutEnvironmentDefaults(), // keys come from pincer's config, never the SDK's look-ups
-		option.WithBaseURL(baseURL(cfg.BaseURL)),
-		option.WithHTTPClient(hc),
+		option.WithBaseURL(baseURL(p.conn.BaseURL)),
+		option.WithHTTPClient(p.conn.Caller.Client),
 		option.WithMaxRetries(0), // retries are ours: see the package documentation
 	}
 	if cfg.APIKey != "" {
@@ -181,22 +146,18 @@ func baseURL(s string) string {
 }
 
 // Name returns the configured provider name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.conn.Name }
 
 // Stream sends req to BaseURL+"/v1/messages" with stream=true and yields its events
 // (see the package documentation for the contract).
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
 		params, opts := p.buildParams(req)
-		err := p.retry.Do(ctx, func() wire.Attempt { return p.streamOnce(ctx, params, opts, yield) })
-		if err != nil {
-			yield(provider.Event{}, wire.Redact(err, p.apiKey))
-		}
+		p.conn.Run(ctx, yield, func() wire.Attempt { return p.streamOnce(ctx, params, opts, yield) })
 	}
 }
 
 // errorf builds a *provider.Error of this provider with no HTTP status.
 func (p *Provider) errorf(kind provider.Kind, format string, args ...any) *provider.Error {
-	c := wire.Caller{Name: p.name}
-	return c.Errorf(kind, format, args...)
+	return p.conn.Caller.Errorf(kind, format, args...)
 }

@@ -28,7 +28,7 @@ type guard struct {
 func (p *Provider) guard(ctx context.Context) *guard {
 	g := &guard{}
 	g.ctx, g.cancel = context.WithCancel(ctx)
-	g.wd = wire.StartWatchdog(p.stall, g.cancel)
+	g.wd = wire.StartWatchdog(p.conn.Caller.Stall, g.cancel)
 	return g
 }
 
@@ -102,7 +102,7 @@ func (p *Provider) failure(ctx context.Context, g *guard, err error, delivered b
 		return wire.Attempt{Err: ctx.Err()}
 	}
 	if g.wd.Stalled() {
-		return wire.Fail(p.errorf(provider.KindStream, "%s", wire.StallMessage(p.stall)), delivered)
+		return wire.Fail(p.errorf(provider.KindStream, "%s", wire.StallMessage(p.conn.Caller.Stall)), delivered)
 	}
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {

@@ -11,6 +11,7 @@ import (
 	"pincer/core/message"
 	"pincer/core/provider"
 	"pincer/core/provider/internal/wire"
+	"pincer/core/provider/sse"
 )
 
 // chunk is one streamed GenerateContentResponse.
@@ -50,7 +51,8 @@ const synthPrefix = "gemini-call-"
 func synthesized(id string) bool { return strings.HasPrefix(id, synthPrefix) }
 
 // decoder turns the chunks of one streamGenerateContent stream into provider events.
-// It is a pure state machine (no I/O); events accumulate in out until taken.
+// It is a pure state machine (no I/O), the adapter's wire.Decoder; events accumulate
+// in out until taken.
 type decoder struct {
 	name      string
 	streamID  string        // responseId, or random: the stem of synthesized ids
@@ -59,7 +61,6 @@ type decoder struct {
 	usage     message.Usage // the latest counts
 	haveUsage bool
 	finish    string
-	delivered bool
 	out       []provider.Event
 }
 
@@ -69,14 +70,19 @@ type pendingCall struct {
 	args                argsBuilder
 }
 
-// take returns the pending events and clears them.
-func (d *decoder) take() []provider.Event {
+var _ wire.Decoder = (*decoder)(nil)
+
+// Take returns the pending events and clears them.
+func (d *decoder) Take() []provider.Event {
 	out := d.out
 	d.out = nil
-	if len(out) > 0 {
-		d.delivered = true
-	}
 	return out
+}
+
+// Feed handles one event of the stream: its data is a chunk (Gemini names no
+// events). The stream is complete only at the end of the body.
+func (d *decoder) Feed(ev sse.Event) (done bool, err *provider.Error) {
+	return false, d.feed([]byte(ev.Data))
 }
 
 // feed handles one SSE data payload: a chunk, or an error object Gemini sends in
@@ -225,10 +231,10 @@ func (d *decoder) emitCall(c *pendingCall, truncated bool) {
 	}})
 }
 
-// end finishes the stream at the end of input (Gemini sends no [DONE]). A stream that
+// End finishes the stream at the end of input (Gemini sends no [DONE]). A stream that
 // ended without a finishReason was cut off: an error. A call still streaming when
 // the output limit hit is marked Truncated.
-func (d *decoder) end() *provider.Error {
+func (d *decoder) End() *provider.Error {
 	if d.finish == "" {
 		return &provider.Error{Provider: d.name, Kind: provider.KindStream, Message: "stream ended before completion (no finishReason)"}
 	}

@@ -31,7 +31,7 @@ const maxPages = 50
 // connection failures are retried the same way.
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 	var ids []string
-	err := p.retry.Do(ctx, func() wire.Attempt {
+	err := p.conn.Retry.Do(ctx, func() wire.Attempt {
 		ids = []string{}
 		token := ""
 		for range maxPages {
@@ -39,19 +39,13 @@ func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 			if token != "" {
 				q.Set("pageToken", token)
 			}
-			data, a := p.caller.ReadAll(ctx, func(actx context.Context) (*http.Request, error) {
-				req, err := http.NewRequestWithContext(actx, http.MethodGet, p.baseURL+"/models?"+q.Encode(), nil)
-				if err == nil {
-					p.authorize(req)
-				}
-				return req, err
-			})
+			data, a := p.conn.Caller.ReadAll(ctx, p.conn.Request(http.MethodGet, p.conn.BaseURL+"/models?"+q.Encode(), nil, "application/json"))
 			if a.Err != nil {
 				return a
 			}
 			var page modelPage
 			if err := json.Unmarshal(data, &page); err != nil {
-				return wire.Attempt{Err: p.caller.Errorf(provider.KindServer, "malformed model list (%v): %s", err, wire.Truncate(wire.OneLine(string(data)), 120))}
+				return wire.Attempt{Err: p.conn.Caller.Errorf(provider.KindServer, "malformed model list (%v): %s", err, wire.Truncate(wire.OneLine(string(data)), 120))}
 			}
 			for _, m := range page.Models {
 				methods := m.SupportedGenerationMethods
@@ -67,7 +61,7 @@ func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 		return wire.Attempt{}
 	})
 	if err != nil {
-		return nil, wire.Redact(err, p.apiKey)
+		return nil, wire.Redact(err, p.conn.APIKey)
 	}
 	return ids, nil
 }

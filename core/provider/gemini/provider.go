@@ -33,13 +33,11 @@
 package gemini
 
 import (
-	"bytes"
 	"context"
 	"iter"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"pincer/core/provider"
 	"pincer/core/provider/internal/wire"
@@ -51,33 +49,16 @@ const (
 	DefaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
 	// DefaultName is the provider name used when Config.Name is empty.
 	DefaultName = "gemini"
-	// DefaultStallTimeout is how long a stream may stay silent before it fails.
-	DefaultStallTimeout = 90 * time.Second
 )
 
 // Config configures a Provider. The zero value talks to the Gemini API with no key.
+// Of the connection fields: requests go to
+// BaseURL+"/models/{model}:streamGenerateContent?alt=sse" (default
+// https://generativelanguage.googleapis.com/v1beta; for Vertex AI use the
+// ".../locations/{loc}/publishers/google" root and put the OAuth token in Headers);
+// the key is sent as "x-goog-api-key", never in the URL, where it would reach logs.
 type Config struct {
-	// Name is the provider name used in errors and returned by Name; default "gemini".
-	Name string
-	// BaseURL is the API root; requests go to
-	// BaseURL+"/models/{model}:streamGenerateContent?alt=sse". Default
-	// https://generativelanguage.googleapis.com/v1beta. For Vertex AI use the
-	// ".../locations/{loc}/publishers/google" root and put the OAuth token in Headers.
-	BaseURL string
-	// APIKey is sent as "x-goog-api-key"; when empty the header is omitted.
-	APIKey string
-	// HTTPClient sends the requests; default http.DefaultClient. Its Timeout should be
-	// zero (StallTimeout guards long streams).
-	HTTPClient *http.Client
-	// StallTimeout fails a stream that delivers no byte for this long (waiting for the
-	// response headers counts too). Zero means 90s; negative disables the guard.
-	StallTimeout time.Duration
-	// MaxRetries is how many times a request is retried after HTTP 429, 5xx or a
-	// connection failure. Zero means 3; negative disables retries.
-	MaxRetries int
-	// RetryBaseDelay is the first backoff delay, doubled on each retry (with jitter);
-	// zero means 1s. A server's wait hint replaces the computed delay.
-	RetryBaseDelay time.Duration
+	provider.HTTPConfig
 	// MaxTokens is maxOutputTokens when the request sets none; zero leaves it to the
 	// model.
 	MaxTokens int
@@ -86,97 +67,52 @@ type Config struct {
 	ThinkingBudget int
 	// IncludeThoughts asks for thought summaries, yielded as reasoning.
 	IncludeThoughts bool
-	// Headers are extra request headers (Authorization for Vertex AI, ...).
-	Headers map[string]string
 }
 
 // Provider streams generateContent from one Gemini endpoint. It is safe for concurrent
 // use.
 type Provider struct {
-	name            string
-	baseURL         string
-	apiKey          string
-	caller          wire.Caller
-	retry           wire.Retry
+	conn            wire.Conn
 	maxTokens       int
 	thinkingBudget  int
 	includeThoughts bool
-	headers         map[string]string
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
-// New returns a Provider for cfg, filling zero fields with the defaults above.
+// New returns a Provider for cfg, filling zero fields with the defaults above and
+// those of provider.HTTPConfig.
 func New(cfg Config) *Provider {
 	p := &Provider{
-		name:            cfg.Name,
-		baseURL:         strings.TrimRight(cfg.BaseURL, "/"),
-		apiKey:          cfg.APIKey,
-		retry:           wire.NewRetry(cfg.MaxRetries, cfg.RetryBaseDelay),
+		conn:            wire.NewConn(cfg.HTTPConfig, DefaultName, DefaultBaseURL),
 		maxTokens:       max(cfg.MaxTokens, 0),
 		thinkingBudget:  cfg.ThinkingBudget,
 		includeThoughts: cfg.IncludeThoughts,
-		headers:         cfg.Headers,
 	}
-	if p.name == "" {
-		p.name = DefaultName
-	}
-	if p.baseURL == "" {
-		p.baseURL = DefaultBaseURL
-	}
-	stall := cfg.StallTimeout
-	if stall == 0 {
-		stall = DefaultStallTimeout
-	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	p.caller = wire.Caller{Name: p.name, Client: client, Stall: stall, Refine: refineHTTPError}
+	p.conn.KeyHeader, p.conn.KeyPrefix = "x-goog-api-key", ""
+	p.conn.Caller.Refine = refineHTTPError
 	return p
 }
 
 // Name returns the configured provider name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.conn.Name }
 
 // Stream sends req to models/{model}:streamGenerateContent?alt=sse and yields its
-// events (see the package documentation for the contract).
+// events (see the package documentation for the contract). The event stream is
+// CRLF-framed (case 22/23); Gemini sends no [DONE], so the end of the body ends it.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
 		body, err := p.encodeRequest(req)
 		if err != nil {
-			yield(provider.Event{}, p.caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
+			yield(provider.Event{}, p.conn.Caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
 			return
 		}
-		endpoint := p.baseURL + "/models/" + url.PathEscape(strings.TrimPrefix(req.Model, "models/")) +
+		endpoint := p.conn.BaseURL + "/models/" + url.PathEscape(strings.TrimPrefix(req.Model, "models/")) +
 			":streamGenerateContent?alt=sse"
-		err = p.retry.Do(ctx, func() wire.Attempt { return p.streamOnce(ctx, endpoint, body, yield) })
-		if err != nil {
-			yield(provider.Event{}, wire.Redact(err, p.apiKey))
-		}
-	}
-}
-
-// newRequest builds the authenticated POST for one attempt.
-func (p *Provider) newRequest(ctx context.Context, endpoint string, body []byte) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	p.authorize(req)
-	return req, nil
-}
-
-// authorize sets the key (x-goog-api-key, never in the URL, where it would reach
-// logs) and the extra headers.
-func (p *Provider) authorize(req *http.Request) {
-	if p.apiKey != "" {
-		req.Header.Set("x-goog-api-key", p.apiKey)
-	}
-	for k, v := range p.headers {
-		req.Header.Set(k, v)
+		build := p.conn.Request(http.MethodPost, endpoint, body, "text/event-stream")
+		p.conn.Run(ctx, yield, func() wire.Attempt {
+			return p.conn.Caller.SSE(ctx, build, &decoder{name: p.conn.Name}, yield)
+		})
 	}
 }
 

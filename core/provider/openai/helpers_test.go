@@ -17,7 +17,7 @@ const testName = "testprov"
 // testProvider returns a Provider for a test server with fast retries; edit adjusts
 // the config.
 func testProvider(url string, edit ...func(*Config)) *Provider {
-	cfg := Config{Name: testName, BaseURL: url, APIKey: "sk-test", RetryBaseDelay: time.Millisecond}
+	cfg := Config{HTTPConfig: provider.HTTPConfig{Name: testName, BaseURL: url, APIKey: "sk-test", RetryBaseDelay: time.Millisecond}}
 	for _, e := range edit {
 		e(&cfg)
 	}

@@ -151,7 +151,7 @@ func TestErrorRedactsAPIKey(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":{"message":"Incorrect API key provided: ` + key + `."}}`))
 	}))
 	defer srv.Close()
-	p := New(Config{BaseURL: srv.URL, APIKey: key, MaxRetries: -1})
+	p := New(Config{HTTPConfig: provider.HTTPConfig{BaseURL: srv.URL, APIKey: key, MaxRetries: -1}})
 	var got error
 	for _, err := range p.Stream(t.Context(), provider.Request{Model: "m"}) {
 		if err != nil {

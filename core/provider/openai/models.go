@@ -11,9 +11,9 @@ import (
 // an empty, non-nil slice. Errors are *provider.Error values classified like Stream's
 // (or ctx.Err()); 429, 5xx and connection failures are retried the same way.
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
-	ids, err := p.caller.ModelIDs(ctx, p.retry, p.request(http.MethodGet, "/models", nil, "application/json"))
+	ids, err := p.conn.Caller.ModelIDs(ctx, p.conn.Retry, p.conn.Request(http.MethodGet, p.conn.BaseURL+"/models", nil, "application/json"))
 	if err != nil {
-		return nil, wire.Redact(err, p.apiKey)
+		return nil, wire.Redact(err, p.conn.APIKey)
 	}
 	return ids, nil
 }

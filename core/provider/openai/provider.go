@@ -21,14 +21,9 @@
 package openai
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"iter"
-	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
 	"pincer/core/provider"
 	"pincer/core/provider/internal/wire"
@@ -40,42 +35,14 @@ const (
 	DefaultBaseURL = "https://api.openai.com/v1"
 	// DefaultName is the provider name used when Config.Name is empty.
 	DefaultName = "openai"
-	// DefaultStallTimeout is how long a stream may stay silent before it fails.
-	DefaultStallTimeout = 90 * time.Second
-	// DefaultMaxRetries is how many times a retryable failure is retried (the default
-	// of wire.NewRetry).
-	DefaultMaxRetries = 3
-	// DefaultRetryBaseDelay is the first backoff delay, doubled on each retry (the
-	// default of wire.NewRetry).
-	DefaultRetryBaseDelay = time.Second
 )
 
 // Config configures a Provider. The zero value talks to api.openai.com with no key.
+// Of the connection fields: requests go to BaseURL+"/chat/completions" and
+// BaseURL+"/models" (default https://api.openai.com/v1); the key is sent as
+// "Authorization: Bearer <key>".
 type Config struct {
-	// Name is the provider name used in errors and returned by Name ("openai",
-	// "deepseek", "openrouter"); default "openai".
-	Name string
-	// BaseURL is the API root; requests go to BaseURL+"/chat/completions" and
-	// BaseURL+"/models". Default https://api.openai.com/v1. A trailing slash is ignored.
-	BaseURL string
-	// APIKey is sent as "Authorization: Bearer <key>"; when empty the header is omitted
-	// (Ollama, LM Studio, local vLLM).
-	APIKey string
-	// HTTPClient sends the requests; default http.DefaultClient. Its Timeout should be
-	// zero: a whole-request timeout would cut long streams (StallTimeout guards them).
-	HTTPClient *http.Client
-	// StallTimeout fails a stream that delivers no byte for this long (waiting for the
-	// response headers counts too). Zero means 90s; negative disables the guard.
-	StallTimeout time.Duration
-	// MaxRetries is how many times a request is retried after HTTP 429, 5xx or a
-	// connection failure. Zero means 3; negative disables retries.
-	MaxRetries int
-	// RetryBaseDelay is the first backoff delay, doubled on each retry (with jitter);
-	// zero means 1s. A server's retry-after hint replaces the computed delay.
-	RetryBaseDelay time.Duration
-	// Headers are extra request headers (OpenRouter's HTTP-Referer, X-Title, ...). They
-	// are set after the defaults and may replace them.
-	Headers map[string]string
+	provider.HTTPConfig
 	// SendReasoning sends the reasoning of the assistant messages after the last
 	// user message (the tool loop in progress) back as "reasoning_content", as
 	// DeepSeek's thinking mode requires; reasoning of earlier turns is never sent
@@ -91,39 +58,24 @@ type Config struct {
 // Provider streams chat completions from one OpenAI-compatible endpoint. It is safe for
 // concurrent use.
 type Provider struct {
-	name           string
-	baseURL        string
-	apiKey         string
-	caller         wire.Caller // the HTTP client and the stall guard
-	retry          wire.Retry
-	headers        map[string]string
+	conn           wire.Conn // endpoint, key, headers, client, stall guard, retries
 	sendReasoning  bool
 	maxTokensParam string
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
-// New returns a Provider for cfg, filling zero fields with the defaults above.
+// New returns a Provider for cfg, filling zero fields with the defaults above and
+// those of provider.HTTPConfig.
 func New(cfg Config) *Provider {
 	p := &Provider{
-		name:           cfg.Name,
-		baseURL:        strings.TrimRight(cfg.BaseURL, "/"),
-		apiKey:         cfg.APIKey,
-		retry:          wire.NewRetry(cfg.MaxRetries, cfg.RetryBaseDelay),
-		headers:        cfg.Headers,
+		conn:           wire.NewConn(cfg.HTTPConfig, DefaultName, DefaultBaseURL),
 		sendReasoning:  cfg.SendReasoning,
 		maxTokensParam: cfg.MaxTokensParam,
 	}
-	if p.name == "" {
-		p.name = DefaultName
-	}
-	if p.baseURL == "" {
-		p.baseURL = DefaultBaseURL
-	}
-	p.caller = wire.NewCaller(p.name, cfg.HTTPClient, cfg.StallTimeout, DefaultStallTimeout)
 	if p.maxTokensParam == "" {
 		p.maxTokensParam = "max_tokens"
-		if u, err := url.Parse(p.baseURL); err == nil && u.Hostname() == "api.openai.com" {
+		if u, err := url.Parse(p.conn.BaseURL); err == nil && u.Hostname() == "api.openai.com" {
 			p.maxTokensParam = "max_completion_tokens"
 		}
 	}
@@ -131,7 +83,7 @@ func New(cfg Config) *Provider {
 }
 
 // Name returns the configured provider name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.conn.Name }
 
 // Stream sends req to BaseURL+"/chat/completions" with stream=true and yields its
 // events (see the package documentation for the contract).
@@ -139,38 +91,9 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 	return func(yield func(provider.Event, error) bool) {
 		body, err := p.encodeRequest(req)
 		if err != nil {
-			yield(provider.Event{}, p.caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
+			yield(provider.Event{}, p.conn.Caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
 			return
 		}
-		err = p.retry.Do(ctx, func() wire.Attempt { return p.streamOnce(ctx, body, yield) })
-		if err != nil {
-			yield(provider.Event{}, wire.Redact(err, p.apiKey))
-		}
-	}
-}
-
-// request returns the builder of one exchange's request: an authenticated request
-// to BaseURL+path carrying body (nil sends none), with accept as its Accept header.
-func (p *Provider) request(method, path string, body []byte, accept string) func(context.Context) (*http.Request, error) {
-	return func(ctx context.Context) (*http.Request, error) {
-		var rd io.Reader
-		if body != nil {
-			rd = bytes.NewReader(body)
-		}
-		req, err := http.NewRequestWithContext(ctx, method, p.baseURL+path, rd)
-		if err != nil {
-			return nil, err
-		}
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if p.apiKey != "" {
-			req.Header.Set("Authorization", "Bearer "+p.apiKey)
-		}
-		for k, v := range p.headers {
-			req.Header.Set(k, v)
-		}
-		req.Header.Set("Accept", accept)
-		return req, nil
+		p.conn.Run(ctx, yield, func() wire.Attempt { return p.streamOnce(ctx, body, yield) })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+	"time"
 
 	"pincer/core/message"
 	"pincer/core/provider"
@@ -142,13 +143,13 @@ func TestRequestOptions(t *testing.T) {
 
 func TestNewDefaults(t *testing.T) {
 	p := New(Config{})
-	if p.Name() != "openai" || p.baseURL != DefaultBaseURL || p.caller.Stall != DefaultStallTimeout ||
-		p.retry.Max != DefaultMaxRetries || p.retry.Base != DefaultRetryBaseDelay ||
-		p.maxTokensParam != "max_completion_tokens" || p.caller.Client != http.DefaultClient {
+	if p.Name() != "openai" || p.conn.BaseURL != DefaultBaseURL || p.conn.Caller.Stall != provider.DefaultStallTimeout ||
+		p.conn.Retry.Max != 3 || p.conn.Retry.Base != time.Second ||
+		p.maxTokensParam != "max_completion_tokens" || p.conn.Caller.Client != http.DefaultClient {
 		t.Fatalf("defaults: %+v", p)
 	}
-	q := New(Config{Name: "deepseek", BaseURL: "https://api.deepseek.com/", MaxRetries: -1})
-	if q.Name() != "deepseek" || q.baseURL != "https://api.deepseek.com" || q.retry.Max != 0 || q.maxTokensParam != "max_tokens" {
+	q := New(Config{HTTPConfig: provider.HTTPConfig{Name: "deepseek", BaseURL: "https://api.deepseek.com/", MaxRetries: -1}})
+	if q.Name() != "deepseek" || q.conn.BaseURL != "https://api.deepseek.com" || q.conn.Retry.Max != 0 || q.maxTokensParam != "max_tokens" {
 		t.Fatalf("deepseek: %+v", q)
 	}
 }

@@ -114,23 +114,23 @@ func TestRetryBackoffRespectsContext(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	p := New(Config{RetryBaseDelay: 100 * time.Millisecond})
+	p := New(Config{HTTPConfig: provider.HTTPConfig{RetryBaseDelay: 100 * time.Millisecond}})
 	for n, full := range []time.Duration{100, 200, 400, 800} {
 		full *= time.Millisecond
 		for range 50 {
-			d, ok := p.retry.Backoff(n, 0, false)
+			d, ok := p.conn.Retry.Backoff(n, 0, false)
 			if !ok || d < full/2 || d > full {
 				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, full/2, full)
 			}
 		}
 	}
-	if d, _ := p.retry.Backoff(40, 0, false); d > wire.MaxBackoff || d < wire.MaxBackoff/2 {
+	if d, _ := p.conn.Retry.Backoff(40, 0, false); d > wire.MaxBackoff || d < wire.MaxBackoff/2 {
 		t.Fatalf("backoff(40) = %v, want capped at %v", d, wire.MaxBackoff)
 	}
-	if d, ok := p.retry.Backoff(0, 7*time.Second, true); !ok || d != 7*time.Second {
+	if d, ok := p.conn.Retry.Backoff(0, 7*time.Second, true); !ok || d != 7*time.Second {
 		t.Fatalf("hinted backoff = %v, %v", d, ok)
 	}
-	if _, ok := p.retry.Backoff(0, 2*time.Minute, true); ok {
+	if _, ok := p.conn.Retry.Backoff(0, 2*time.Minute, true); ok {
 		t.Fatal("a 2 minute hint must not be waited for")
 	}
 }

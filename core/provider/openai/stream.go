@@ -13,7 +13,8 @@ import (
 
 // decoder turns the SSE events of one Chat Completions stream into provider events.
 // It is a pure state machine (no I/O), fed one SSE event at a time; the events it
-// produces accumulate in out until the caller takes them.
+// produces accumulate in out until the caller takes them. It is the
+// adapter's wire.Decoder.
 type decoder struct {
 	p         *Provider
 	calls     toolCalls
@@ -24,16 +25,18 @@ type decoder struct {
 	out       []provider.Event
 }
 
-// take returns the pending events and clears them.
-func (d *decoder) take() []provider.Event {
+var _ wire.Decoder = (*decoder)(nil)
+
+// Take returns the pending events and clears them.
+func (d *decoder) Take() []provider.Event {
 	out := d.out
 	d.out = nil
 	return out
 }
 
-// feed handles one SSE event. done is true after "data: [DONE]"; err is an error the
+// Feed handles one SSE event. done is true after "data: [DONE]"; err is an error the
 // stream reported (in-band or as an "event: error" frame) or a malformed chunk.
-func (d *decoder) feed(ev sse.Event) (done bool, err *provider.Error) {
+func (d *decoder) Feed(ev sse.Event) (done bool, err *provider.Error) {
 	data := strings.TrimSpace(ev.Data)
 	if ev.Type == "error" {
 		// Groq and others: "event: error" with {"error":{...}} or plain text (case 17).
@@ -72,7 +75,7 @@ func (d *decoder) feed(ev sse.Event) (done bool, err *provider.Error) {
 		}
 		return false, nil
 	}
-	return false, d.p.caller.Errorf(provider.KindStream, "malformed chunk (%v): %s", err1, wire.Truncate(wire.OneLine(data), 120))
+	return false, d.p.conn.Caller.Errorf(provider.KindStream, "malformed chunk (%v): %s", err1, wire.Truncate(wire.OneLine(data), 120))
 }
 
 // splitJoinedChunks undoes a server bug reported for GLM-4.7 and Kimi-K2.5 relays:
@@ -172,12 +175,12 @@ func (d *decoder) usage(u message.Usage) {
 	d.out = append(d.out, provider.Event{Type: provider.EventUsage, Usage: u})
 }
 
-// end finishes the stream at "[DONE]" or end of input: remaining tool calls, then
+// End finishes the stream at "[DONE]" or end of input: remaining tool calls, then
 // EventDone. A stream that ended with neither a finish reason nor "[DONE]" was cut
 // off, and its half-built tool calls must not run: that is an error.
-func (d *decoder) end() *provider.Error {
+func (d *decoder) End() *provider.Error {
 	if !d.finished && !d.sawDone {
-		return d.p.caller.Errorf(provider.KindStream, "stream ended before completion (no finish_reason, no [DONE])")
+		return d.p.conn.Caller.Errorf(provider.KindStream, "stream ended before completion (no finish_reason, no [DONE])")
 	}
 	d.out = append(d.out, d.calls.flush(d.finish)...)
 	d.out = append(d.out, provider.Event{Type: provider.EventDone, FinishReason: d.finish})
@@ -188,7 +191,7 @@ func (d *decoder) end() *provider.Error {
 // stream had finished in an earlier chunk, the finish reason is kept in the message
 // (case 12: "length", then "Token limit reached").
 func (d *decoder) streamError(info wire.ErrorInfo, afterFinish bool) *provider.Error {
-	perr := wire.StreamError(d.p.name, info)
+	perr := wire.StreamError(d.p.conn.Name, info)
 	if afterFinish {
 		perr.Message += fmt.Sprintf(" (after finish_reason %q)", d.finish)
 	}

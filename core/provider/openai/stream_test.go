@@ -276,7 +276,7 @@ func TestStreamStall(t *testing.T) {
 			t.Errorf("text = %q", r.Text)
 		}
 	}
-	if got := New(Config{}).caller.StallError().Message; got != "stream stalled: no data for 90s" {
+	if got := New(Config{}).conn.Caller.StallError().Message; got != "stream stalled: no data for 90s" {
 		t.Errorf("default stall message = %q", got)
 	}
 }

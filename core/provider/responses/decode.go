@@ -8,6 +8,7 @@ import (
 	"pincer/core/message"
 	"pincer/core/provider"
 	"pincer/core/provider/internal/wire"
+	"pincer/core/provider/sse"
 )
 
 // streamEvent is one Responses API stream event; its Type repeats the SSE event name
@@ -65,24 +66,41 @@ type call struct {
 }
 
 // decoder turns the events of one Responses stream into provider events. It is a
-// pure state machine (no I/O); events accumulate in out until taken.
+// pure state machine (no I/O), the adapter's wire.Decoder; events accumulate in out
+// until taken.
 type decoder struct {
 	name         string
 	calls        map[string]*call // by item id
 	order        []*call
 	sawReasoning bool
-	delivered    bool
+	completed    bool // response.completed (or .incomplete) arrived
 	out          []provider.Event
 }
 
-// take returns the pending events and clears them.
-func (d *decoder) take() []provider.Event {
+var _ wire.Decoder = (*decoder)(nil)
+
+// Take returns the pending events and clears them.
+func (d *decoder) Take() []provider.Event {
 	out := d.out
 	d.out = nil
-	if len(out) > 0 {
-		d.delivered = true
-	}
 	return out
+}
+
+// Feed handles one event of the stream (see feed); done once the response is
+// complete.
+func (d *decoder) Feed(ev sse.Event) (done bool, err *provider.Error) {
+	done, err = d.feed(ev.Type, ev.Data)
+	d.completed = d.completed || done
+	return done, err
+}
+
+// End checks that the response completed: there is no [DONE], and a stream that
+// ends without response.completed was cut off.
+func (d *decoder) End() *provider.Error {
+	if d.completed {
+		return nil
+	}
+	return &provider.Error{Provider: d.name, Kind: provider.KindStream, Message: "stream ended before completion (no response.completed)"}
 }
 
 // emit queues one event.

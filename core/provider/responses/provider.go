@@ -32,12 +32,9 @@
 package responses
 
 import (
-	"bytes"
 	"context"
 	"iter"
 	"net/http"
-	"strings"
-	"time"
 
 	"pincer/core/provider"
 	"pincer/core/provider/internal/wire"
@@ -49,88 +46,44 @@ const (
 	DefaultBaseURL = "https://api.openai.com/v1"
 	// DefaultName is the provider name used when Config.Name is empty.
 	DefaultName = "openai"
-	// DefaultStallTimeout is how long a stream may stay silent before it fails.
-	DefaultStallTimeout = 90 * time.Second
 )
 
 // Config configures a Provider. The zero value talks to api.openai.com with no key.
+// Of the connection fields: requests go to BaseURL+"/responses" and BaseURL+"/models"
+// (default https://api.openai.com/v1); the key is sent as "Authorization: Bearer
+// <key>".
 type Config struct {
-	// Name is the provider name used in errors and returned by Name; default "openai".
-	Name string
-	// BaseURL is the API root; requests go to BaseURL+"/responses". Default
-	// https://api.openai.com/v1. A trailing slash is ignored.
-	BaseURL string
-	// APIKey is sent as "Authorization: Bearer <key>"; when empty the header is
-	// omitted.
-	APIKey string
-	// HTTPClient sends the requests; default http.DefaultClient. Its Timeout should be
-	// zero (StallTimeout guards long streams).
-	HTTPClient *http.Client
-	// StallTimeout fails a stream that delivers no byte for this long (waiting for the
-	// response headers counts too). Zero means 90s; negative disables the guard.
-	StallTimeout time.Duration
-	// MaxRetries is how many times a request is retried after HTTP 429, 5xx or a
-	// connection failure. Zero means 3; negative disables retries.
-	MaxRetries int
-	// RetryBaseDelay is the first backoff delay, doubled on each retry (with jitter);
-	// zero means 1s. A server's wait hint replaces the computed delay.
-	RetryBaseDelay time.Duration
+	provider.HTTPConfig
 	// ReasoningEffort is reasoning.effort ("minimal", "low", "medium", "high") for
 	// reasoning models; empty sends none.
 	ReasoningEffort string
 	// ReasoningSummary is reasoning.summary ("auto", "concise", "detailed"): ask for
 	// reasoning summaries, yielded as reasoning; empty sends none.
 	ReasoningSummary string
-	// Headers are extra request headers (OpenAI-Organization, ...).
-	Headers map[string]string
 }
 
 // Provider streams responses from one Responses API endpoint. It is safe for
 // concurrent use.
 type Provider struct {
-	name             string
-	baseURL          string
-	apiKey           string
-	caller           wire.Caller
-	retry            wire.Retry
+	conn             wire.Conn
 	reasoningEffort  string
 	reasoningSummary string
-	headers          map[string]string
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
-// New returns a Provider for cfg, filling zero fields with the defaults above.
+// New returns a Provider for cfg, filling zero fields with the defaults above and
+// those of provider.HTTPConfig.
 func New(cfg Config) *Provider {
-	p := &Provider{
-		name:             cfg.Name,
-		baseURL:          strings.TrimRight(cfg.BaseURL, "/"),
-		apiKey:           cfg.APIKey,
-		retry:            wire.NewRetry(cfg.MaxRetries, cfg.RetryBaseDelay),
+	return &Provider{
+		conn:             wire.NewConn(cfg.HTTPConfig, DefaultName, DefaultBaseURL),
 		reasoningEffort:  cfg.ReasoningEffort,
 		reasoningSummary: cfg.ReasoningSummary,
-		headers:          cfg.Headers,
 	}
-	if p.name == "" {
-		p.name = DefaultName
-	}
-	if p.baseURL == "" {
-		p.baseURL = DefaultBaseURL
-	}
-	stall := cfg.StallTimeout
-	if stall == 0 {
-		stall = DefaultStallTimeout
-	}
-	client := cfg.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	p.caller = wire.Caller{Name: p.name, Client: client, Stall: stall}
-	return p
 }
 
 // Name returns the configured provider name.
-func (p *Provider) Name() string { return p.name }
+func (p *Provider) Name() string { return p.conn.Name }
 
 // Stream sends req to BaseURL+"/responses" with stream=true and yields its events
 // (see the package documentation for the contract).
@@ -138,34 +91,12 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 	return func(yield func(provider.Event, error) bool) {
 		body, err := p.encodeRequest(req)
 		if err != nil {
-			yield(provider.Event{}, p.caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
+			yield(provider.Event{}, p.conn.Caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
 			return
 		}
-		err = p.retry.Do(ctx, func() wire.Attempt { return p.streamOnce(ctx, body, yield) })
-		if err != nil {
-			yield(provider.Event{}, wire.Redact(err, p.apiKey))
-		}
-	}
-}
-
-// newRequest builds the authenticated POST for one attempt.
-func (p *Provider) newRequest(ctx context.Context, body []byte) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.baseURL+"/responses", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	p.authorize(req)
-	return req, nil
-}
-
-// authorize sets the bearer key and the extra headers.
-func (p *Provider) authorize(req *http.Request) {
-	if p.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+p.apiKey)
-	}
-	for k, v := range p.headers {
-		req.Header.Set(k, v)
+		build := p.conn.Request(http.MethodPost, p.conn.BaseURL+"/responses", body, "text/event-stream")
+		p.conn.Run(ctx, yield, func() wire.Attempt {
+			return p.conn.Caller.SSE(ctx, build, &decoder{name: p.conn.Name}, yield)
+		})
 	}
 }
