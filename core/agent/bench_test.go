@@ -8,8 +8,8 @@ import (
 
 	"pincer/core/message"
 	"pincer/core/provider/openai"
+	"pincer/core/provider/openai/openaitest"
 	"pincer/core/provider/providertest"
-	"pincer/internal/fakeopenai"
 
 	"pincer/core/permission"
 	"pincer/core/provider"
@@ -44,14 +44,14 @@ func BenchmarkLoopIterationBadger(b *testing.B) {
 // server over loopback HTTP, through the real provider and SSE parser, on Badger (in
 // memory): the whole per-iteration cost of the loop except the model's own latency.
 func BenchmarkLoopIterationHTTP(b *testing.B) {
-	srv := fakeopenai.New()
+	srv := openaitest.New()
 	defer srv.Close()
 	store, err := persist.OpenBadgerInMemory()
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	benchTurns(b, store, openai.New(openai.Config{Name: "fake", BaseURL: srv.BaseURL()}))
+	benchTurns(b, store, openai.New(openai.Config{HTTPConfig: provider.HTTPConfig{Name: "fake", BaseURL: srv.BaseURL()}}))
 }
 
 func benchTurns(b *testing.B, store persist.Store, prov provider.Provider) {

@@ -127,7 +127,10 @@ func Prepare(opts Options) (*Setup, error) {
 	var ue UsageError
 	switch {
 	case err == nil:
-		s.Model, s.Provider = mc, newProvider(mc, opts.StallTimeout)
+		s.Model = mc
+		if s.Provider, err = newProvider(mc, opts.StallTimeout); err != nil {
+			return s, err
+		}
 	case opts.ModelOptional && !errors.As(err, &ue):
 		s.Model, s.ModelErr = mc, err
 		if s.Model.Provider == "" {

@@ -14,10 +14,7 @@ import (
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
 	"pincer/core/provider"
-	"pincer/core/provider/anthropic"
-	"pincer/core/provider/gemini"
-	"pincer/core/provider/openai"
-	"pincer/core/provider/responses"
+	"pincer/core/provider/registry"
 	"pincer/core/secret"
 )
 
@@ -208,44 +205,17 @@ func firstModel(ctx context.Context, base string) string {
 	return ""
 }
 
-// newProvider builds the provider for a choice, by its wire API.
-func newProvider(mc ModelChoice, stall time.Duration) provider.Provider {
-	switch mc.API {
-	case "anthropic":
-		return anthropic.New(anthropic.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
-	case "gemini":
-		return gemini.New(gemini.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
-	case "responses":
-		return responses.New(responses.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
-	}
-	return openai.New(openai.Config{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall,
-		SendReasoning: mc.Provider == "deepseek", // its thinking-mode tool loops need their reasoning back
-		Headers:       profileHeaders(mc.Provider)})
-}
-
-// profileHeaders are the extra headers a provider's profile sends: OpenRouter's app
-// attribution title, which its documentation asks of clients.
-func profileHeaders(provider string) map[string]string {
-	if provider == "openrouter" {
-		return map[string]string{"X-Title": "pincer"}
-	}
-	return nil
-}
-
-// modelLister is the adapters' GET /models.
-type modelLister interface {
-	ListModels(ctx context.Context) ([]string, error)
+// newProvider builds the provider for a choice through the one provider registry
+// (core/provider/registry), by its wire API; stall is the stream's stall timeout.
+func newProvider(mc ModelChoice, stall time.Duration) (provider.Provider, error) {
+	return registry.New(mc.API, provider.HTTPConfig{Name: mc.Provider, BaseURL: mc.BaseURL, APIKey: mc.APIKey, StallTimeout: stall})
 }
 
 // ListModels asks a configured provider for its models through its adapter (for
-// `pincer model refresh`).
+// `pincer model refresh`), each exchange bounded by modelflow.RefreshTimeout of
+// silence.
 func ListModels(ctx context.Context, p config.Provider, key string) ([]string, error) {
-	prov := newProvider(ModelChoice{Provider: p.Name, BaseURL: p.BaseURL, APIKey: key, API: p.API}, modelflow.RefreshTimeout)
-	l, ok := prov.(modelLister)
-	if !ok {
-		return nil, fmt.Errorf("%s: its %s adapter cannot list models", p.Name, p.API)
-	}
-	return l.ListModels(ctx)
+	return registry.ListModels(ctx, p.API, provider.HTTPConfig{Name: p.Name, BaseURL: p.BaseURL, APIKey: key, StallTimeout: modelflow.RefreshTimeout})
 }
 
 // chooseModel resolves the model of a run, the one rule for `pincer run` and the

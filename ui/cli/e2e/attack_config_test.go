@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 func TestAttackBrokenConfigFailsClosed(t *testing.T) {
@@ -70,7 +70,7 @@ func TestAttackUserConfigTypoWarns(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
 	mustWrite(t, filepath.Join(a.home, "config.toml"), "[permissions]\ndenny = [\"Bash(touch:*)\"]\n", 0o644)
-	a.fake.Push(fakeopenai.Reply{Text: "ok"})
+	a.fake.Push(openaitest.Reply{Text: "ok"})
 	_, stderr, _ := a.runPincer(a.runArgs("hi")...)
 	if !strings.Contains(stderr, "denny") || !strings.Contains(stderr, "config.toml") {
 		t.Errorf("no warning naming the unknown key and the file: stderr %q", stderr)

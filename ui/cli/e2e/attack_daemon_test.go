@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 	"pincer/persist"
 )
 
@@ -82,7 +82,7 @@ func TestAttackDaemonSocketFromSandbox(t *testing.T) {
 			}
 			files := storeFiles(a.home)
 			// Turn 1 creates the session (and starts the daemon).
-			a.fake.Push(fakeopenai.Reply{Text: "hi"})
+			a.fake.Push(openaitest.Reply{Text: "hi"})
 			if _, stderr, code := a.runPincer(a.runArgs("hello")...); code != 0 {
 				t.Fatalf("first run: %d %s", code, stderr)
 			}

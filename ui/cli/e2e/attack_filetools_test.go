@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 func TestAttackWriteRaceSymlinkSwap(t *testing.T) {
@@ -87,7 +87,7 @@ func TestAttackHardLinkOutside(t *testing.T) {
 					t.Skipf("cannot hard-link across these directories: %v", err)
 				}
 			}
-			pre := []fakeopenai.Call{{ID: "hlr1", Name: "Read", Args: `{"file_path":"hl2.txt"}`}}
+			pre := []openaitest.Call{{ID: "hlr1", Name: "Read", Args: `{"file_path":"hl2.txt"}`}}
 			forms := []attackForm{
 				{Name: "Write-over-link", Tool: "Write", Args: `{"file_path":"hl1.txt","content":"PROOF overwritten\n"}`},
 				{Name: "Edit-through-link", Tool: "Edit", Args: `{"file_path":"hl2.txt","old_string":"original","new_string":"PROOF"}`},

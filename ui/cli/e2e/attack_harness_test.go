@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // attackForm is one way of trying an attack. Cmd (for Bash) or Args (for other
@@ -121,8 +121,8 @@ func (a *attackEnv) runPincer(args ...string) (string, string, int) {
 
 // calls builds the scripted tool calls of forms; prefix makes the call IDs unique
 // within the session.
-func (a *attackEnv) calls(prefix string, forms []attackForm) ([]fakeopenai.Call, []*callResult) {
-	var calls []fakeopenai.Call
+func (a *attackEnv) calls(prefix string, forms []attackForm) ([]openaitest.Call, []*callResult) {
+	var calls []openaitest.Call
 	var results []*callResult
 	for i, f := range forms {
 		id := fmt.Sprintf("%s%02d", prefix, i)
@@ -147,7 +147,7 @@ func (a *attackEnv) calls(prefix string, forms []attackForm) ([]fakeopenai.Call,
 			b, _ := json.Marshal(map[string]string{"command": strings.ReplaceAll(a.expand(f.Cmd, id, marker), "{V}", victim)})
 			args = string(b)
 		}
-		calls = append(calls, fakeopenai.Call{ID: id, Name: tool, Args: args})
+		calls = append(calls, openaitest.Call{ID: id, Name: tool, Args: args})
 		results = append(results, &callResult{ID: id, Form: f, Input: args, Marker: marker, Victim: victim})
 	}
 	return calls, results
@@ -169,13 +169,13 @@ func (a *attackEnv) runForms(prefix string, forms []attackForm, flags ...string)
 
 // runFormsAfter is runForms with a first reply making the calls pre (say, Reads
 // that a Write or Edit of an existing file needs first).
-func (a *attackEnv) runFormsAfter(prefix string, pre []fakeopenai.Call, forms []attackForm, flags ...string) *attackRun {
+func (a *attackEnv) runFormsAfter(prefix string, pre []openaitest.Call, forms []attackForm, flags ...string) *attackRun {
 	a.t.Helper()
 	calls, results := a.calls(prefix, forms)
 	if len(pre) > 0 {
-		a.fake.Push(fakeopenai.Reply{ToolCalls: pre})
+		a.fake.Push(openaitest.Reply{ToolCalls: pre})
 	}
-	a.fake.Push(fakeopenai.Reply{ToolCalls: calls}, fakeopenai.Reply{Text: "done"})
+	a.fake.Push(openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
 	args := a.runArgs(append(append([]string{"--output-format", "stream-json"}, flags...), "attack "+prefix)...)
 	out, stderr, code := a.runPincer(args...)
 	r := &attackRun{Stdout: out, Stderr: stderr, Code: code, Results: results}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // ownGitHelper records that it ran (a new PROOF_<kind>_XXXXXX) and its
@@ -131,10 +131,10 @@ func TestAttackOwnGitRunsNoRepoCode(t *testing.T) {
 	// Two model calls (each builds the dynamic prompt), a continued session, the
 	// printed system prompt and /context.
 	a.fake.Push(
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "og1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "og2", Name: "Bash", Args: `{"command":"env; echo end-of-env"}`}}},
-		fakeopenai.Reply{Text: "done"},
-		fakeopenai.Reply{Text: "again"},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "og1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "og2", Name: "Bash", Args: `{"command":"env; echo end-of-env"}`}}},
+		openaitest.Reply{Text: "done"},
+		openaitest.Reply{Text: "again"},
 	)
 	out, stderr, code := a.runPincer(a.runArgs("--output-format", "stream-json", "--permission-mode", "bypassPermissions", "--trust-project-hooks", "look")...)
 	if code != 0 {

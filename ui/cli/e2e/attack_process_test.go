@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // delayedTouch is the payload of the background forms: touch {P} after 3 s.
@@ -146,7 +146,7 @@ func TestAttackKilledAgentLeavesNothing(t *testing.T) {
 			t.Parallel()
 			a := newAttackEnv(t)
 			calls, results := a.calls("kl", []attackForm{{Name: tc.name, Cmd: tc.cmd}})
-			a.fake.Push(fakeopenai.Reply{ToolCalls: calls}, fakeopenai.Reply{Text: "done"})
+			a.fake.Push(openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
 			flags := []string{"--output-format", "stream-json"}
 			if tc.name == "plain" {
 				flags = append(flags, "--allowed-tools", "Bash(sleep:*) Bash(touch:*)")

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // protectedTarget is one protected path and what the attack writes there.
@@ -207,11 +207,11 @@ func protectedForms() []attackForm {
 
 // preReads reads the existing protected files, so a Write or Edit of them is not
 // refused for "not read yet" (which would hide what the permission engine says).
-func preReads(prefix string) []fakeopenai.Call {
-	var calls []fakeopenai.Call
+func preReads(prefix string) []openaitest.Call {
+	var calls []openaitest.Call
 	for i, f := range []string{"AGENTS.md", "CLAUDE.md", "sub/AGENTS.md", ".claude/settings.json", ".pincer/config.toml",
 		".envrc", ".git/config", ".git/modules/m/config", "sub2/.git/config", "lnk_gitconfig"} {
-		calls = append(calls, fakeopenai.Call{ID: prefix + "read" + string(rune('a'+i)), Name: "Read", Args: toolArgs("file_path", f)})
+		calls = append(calls, openaitest.Call{ID: prefix + "read" + string(rune('a'+i)), Name: "Read", Args: toolArgs("file_path", f)})
 	}
 	return calls
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 func redactForms() []attackForm {
@@ -51,7 +51,7 @@ func TestAttackSecretsRedactedFromToolOutput(t *testing.T) {
 	gitIn(t, a.repo, "add", ".env")
 	gitIn(t, a.repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "env")
 	a.write(".env", strings.Replace(a.read(".env"), "PLAIN=hello", "PLAIN=hello\nMORE=1", 1)) // so git diff shows the keys as context
-	pre := []fakeopenai.Call{{ID: "rxread", Name: "Read", Args: `{"file_path":".env","limit":50}`}}
+	pre := []openaitest.Call{{ID: "rxread", Name: "Read", Args: `{"file_path":".env","limit":50}`}}
 	r := a.runFormsAfter("rx", pre, redactForms(), "--permission-mode", "bypassPermissions")
 	for _, c := range r.Results {
 		c := c

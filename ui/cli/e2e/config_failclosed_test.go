@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // TestRunFailsClosedOnBrokenConfig (issue 10, class 13): a config or settings
@@ -39,8 +39,8 @@ func TestRunFailsClosedOnBrokenConfig(t *testing.T) {
 		for _, mode := range []string{"default", "bypassPermissions"} {
 			t.Run(c.name+"/"+mode, func(t *testing.T) {
 				e := newEnv(t,
-					fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch PROOF_config"}`}}},
-					fakeopenai.Reply{Text: "done"},
+					openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch PROOF_config"}`}}},
+					openaitest.Reply{Text: "done"},
 				)
 				path := filepath.Join(e.repo, c.file)
 				if rel, ok := strings.CutPrefix(c.file, "home:"); ok {
@@ -73,15 +73,15 @@ func TestRunFailsClosedOnBrokenConfig(t *testing.T) {
 // TestRepeatedListFlagsAddUp: every --disallowed-tools (and --allowed-tools,
 // --add-dir) adds its rules; a second one does not replace the first.
 func TestRepeatedListFlagsAddUp(t *testing.T) {
-	calls := func(names ...string) fakeopenai.Reply {
-		var cs []fakeopenai.Call
+	calls := func(names ...string) openaitest.Reply {
+		var cs []openaitest.Call
 		for i, n := range names {
-			cs = append(cs, fakeopenai.Call{ID: "b" + strconv.Itoa(i), Name: "Bash", Args: `{"command":"touch ` + n + `"}`})
+			cs = append(cs, openaitest.Call{ID: "b" + strconv.Itoa(i), Name: "Bash", Args: `{"command":"touch ` + n + `"}`})
 		}
-		return fakeopenai.Reply{ToolCalls: cs}
+		return openaitest.Reply{ToolCalls: cs}
 	}
 	// Denials, in bypassPermissions (where nothing else would stop them).
-	e := newEnv(t, calls("PROOF_a", "PROOF_b", "PROOF_c"), fakeopenai.Reply{Text: "done"})
+	e := newEnv(t, calls("PROOF_a", "PROOF_b", "PROOF_c"), openaitest.Reply{Text: "done"})
 	_, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions",
 		"--disallowed-tools", "Bash(touch PROOF_a)", "--disallowed-tools", "Bash(touch PROOF_b)",
 		"--disallowed-tools=Bash(touch PROOF_c)", "touch them")...)
@@ -94,7 +94,7 @@ func TestRepeatedListFlagsAddUp(t *testing.T) {
 		}
 	}
 	// Permissions, in default mode (where an unmatched write is denied headless).
-	e = newEnv(t, calls("made_c", "made_d"), fakeopenai.Reply{Text: "done"})
+	e = newEnv(t, calls("made_c", "made_d"), openaitest.Reply{Text: "done"})
 	_, stderr, code = e.run(e.runArgs("--allowed-tools", "Bash(touch made_c)", "--allowed-tools", "Bash(touch made_d)",
 		"--add-dir", t.TempDir(), "--add-dir", t.TempDir(), "touch them")...)
 	if code != 0 {
@@ -110,7 +110,7 @@ func TestRepeatedListFlagsAddUp(t *testing.T) {
 // TestUnknownConfigKeyWarns: a misspelled top-level key of the user's
 // config.toml is a warning naming FILE:LINE; the run goes on.
 func TestUnknownConfigKeyWarns(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "done"})
+	e := newEnv(t, openaitest.Reply{Text: "done"})
 	path := filepath.Join(e.home, "config.toml")
 	if err := os.WriteFile(path, []byte("# mine\npermisions = { deny = [\"Bash\"] }\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -130,8 +130,8 @@ func TestUnknownConfigKeyWarns(t *testing.T) {
 // write command still needs an approval (denied headless).
 func TestProjectSettingsCannotChooseTheMode(t *testing.T) {
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch PROOF_mode"}`}}},
-		fakeopenai.Reply{Text: "done"},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch PROOF_mode"}`}}},
+		openaitest.Reply{Text: "done"},
 	)
 	for _, d := range []string{".claude", ".pincer"} {
 		if err := os.MkdirAll(filepath.Join(e.repo, d), 0o755); err != nil {

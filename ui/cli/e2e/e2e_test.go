@@ -1,7 +1,7 @@
 package e2e
 
 // End-to-end tests: the real pincer binary against a fake Chat Completions server
-// (internal/fakeopenai) in a temporary git repository, with a private PINCER_HOME.
+// (core/provider/openai/openaitest) in a temporary git repository, with a private PINCER_HOME.
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 var pincerBin string
@@ -45,12 +45,12 @@ type env struct {
 	t    *testing.T
 	repo string
 	home string
-	fake *fakeopenai.Server
+	fake *openaitest.Server
 }
 
-func newEnv(t *testing.T, replies ...fakeopenai.Reply) *env {
+func newEnv(t *testing.T, replies ...openaitest.Reply) *env {
 	t.Helper()
-	e := &env{t: t, repo: t.TempDir(), home: t.TempDir(), fake: fakeopenai.New(replies...)}
+	e := &env{t: t, repo: t.TempDir(), home: t.TempDir(), fake: openaitest.New(replies...)}
 	t.Cleanup(e.fake.Close)
 	e.write("hello.txt", "hello world\n")
 	for _, args := range [][]string{
@@ -146,10 +146,10 @@ func parseStream(t *testing.T, out string) []streamEvent {
 
 func TestRunEndToEnd(t *testing.T) {
 	e := newEnv(t,
-		fakeopenai.Reply{Text: "Let me look.", ToolCalls: []fakeopenai.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c3", Name: "Bash", Args: `{"command":"git diff --stat && cat hello.txt"}`}}},
-		fakeopenai.Reply{Text: "I changed hello.txt."},
+		openaitest.Reply{Text: "Let me look.", ToolCalls: []openaitest.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c3", Name: "Bash", Args: `{"command":"git diff --stat && cat hello.txt"}`}}},
+		openaitest.Reply{Text: "I changed hello.txt."},
 	)
 	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "change world to pincer")...)
 	if code != 0 {
@@ -197,7 +197,7 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 
 	// --continue resumes it: the model sees the whole earlier conversation.
-	e.fake.Push(fakeopenai.Reply{Text: "All good."})
+	e.fake.Push(openaitest.Reply{Text: "All good."})
 	out, stderr, code = e.run(e.runArgs("--continue", "is it done?")...)
 	if code != 0 || strings.TrimSpace(out) != "All good." {
 		t.Fatalf("continue: exit %d out %q err %s", code, out, stderr)
@@ -224,8 +224,8 @@ func TestRunEndToEnd(t *testing.T) {
 
 func TestRunJSONAndDenial(t *testing.T) {
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch made-by-bash"}`}}},
-		fakeopenai.Reply{Text: "I could not run it."},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "b1", Name: "Bash", Args: `{"command":"touch made-by-bash"}`}}},
+		openaitest.Reply{Text: "I could not run it."},
 	)
 	out, stderr, code := e.run(e.runArgs("--output-format", "json", "make a file")...)
 	if code != 0 {
@@ -256,7 +256,7 @@ func TestRunJSONAndDenial(t *testing.T) {
 }
 
 func TestRunProviderErrorExitCode(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`})
+	e := newEnv(t, openaitest.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`})
 	out, stderr, code := e.run(e.runArgs("hi")...)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
@@ -308,10 +308,10 @@ func TestUsageErrors(t *testing.T) {
 // --continue run sends a transcript in which every tool call has exactly one result.
 func TestKillMidToolThenContinue(t *testing.T) {
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+		openaitest.Reply{ToolCalls: []openaitest.Call{
 			{ID: "r1", Name: "Read", Args: `{"file_path":"hello.txt"}`},
 		}},
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+		openaitest.Reply{ToolCalls: []openaitest.Call{
 			{ID: "k1", Name: "Bash", Args: `{"command":"sleep 3; echo late"}`},
 			{ID: "k2", Name: "Bash", Args: `{"command":"echo never"}`},
 		}},
@@ -340,7 +340,7 @@ func TestKillMidToolThenContinue(t *testing.T) {
 		t.Fatal("never saw the Bash tool start")
 	}
 
-	e.fake.Push(fakeopenai.Reply{Text: "Recovered."})
+	e.fake.Push(openaitest.Reply{Text: "Recovered."})
 	out, stderr, code := e.run(e.runArgs("--continue", "what happened?")...)
 	if code != 0 || strings.TrimSpace(out) != "Recovered." {
 		t.Fatalf("continue after kill: exit %d out %q err %s", code, out, stderr)
@@ -392,7 +392,7 @@ func TestKillMidToolThenContinue(t *testing.T) {
 // TestSecondProcessGetsClearLine: while a pincer run --no-daemon holds the store to
 // itself, another process gets one line naming the holder's pid.
 func TestSecondProcessGetsClearLine(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "slow", Hold: 10 * time.Second})
+	e := newEnv(t, openaitest.Reply{Text: "slow", Hold: 10 * time.Second})
 	first := e.command(e.runArgs("--no-daemon", "wait")...)
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
@@ -411,7 +411,7 @@ func TestSecondProcessGetsClearLine(t *testing.T) {
 // TestInterruptCancelsTurn: Ctrl+C (SIGINT) during the stream ends the turn with
 // turn.cancelled and exit code 1; the session continues afterwards.
 func TestInterruptCancelsTurn(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "partial answer", Hold: 20 * time.Second})
+	e := newEnv(t, openaitest.Reply{Text: "partial answer", Hold: 20 * time.Second})
 	cmd := e.command(e.runArgs("--output-format", "stream-json", "long task")...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -443,7 +443,7 @@ func TestInterruptCancelsTurn(t *testing.T) {
 	if types[len(types)-1] != "turn.cancelled" || !strings.Contains(stderr.String(), "cancelled") {
 		t.Errorf("events %v, stderr %q", types, stderr.String())
 	}
-	e.fake.Push(fakeopenai.Reply{Text: "resumed"})
+	e.fake.Push(openaitest.Reply{Text: "resumed"})
 	out, errs, code := e.run(e.runArgs("--continue", "go on")...)
 	if code != 0 || strings.TrimSpace(out) != "resumed" {
 		t.Fatalf("continue after cancel: %d %q %s", code, out, errs)
@@ -462,7 +462,7 @@ func TestInterruptCancelsTurn(t *testing.T) {
 }
 
 func TestPromptFromArgsAndStdin(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "seen"})
+	e := newEnv(t, openaitest.Reply{Text: "seen"})
 	cmd := e.command(e.runArgs("explain this")...)
 	cmd.Stdin = strings.NewReader("line one\nline two\n")
 	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "seen" {
@@ -476,7 +476,7 @@ func TestPromptFromArgsAndStdin(t *testing.T) {
 }
 
 func TestReadCommandsCreateNothingAndSessionsStayInTheirDirectory(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "one"})
+	e := newEnv(t, openaitest.Reply{Text: "one"})
 	out, stderr, code := e.run("sessions")
 	if code != 0 || !strings.Contains(out, "No sessions") {
 		t.Fatalf("sessions on a new home: %d %q %q", code, out, stderr)
@@ -516,9 +516,9 @@ func TestBashIsSandboxed(t *testing.T) {
 	defer os.RemoveAll(outside)
 	target := filepath.Join(outside, "escaped")
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "b1", Name: "Bash",
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "b1", Name: "Bash",
 			Args: fmt.Sprintf(`{"command":"echo key=[$PINCER_API_KEY]; touch %s; touch inside.txt"}`, target)}}},
-		fakeopenai.Reply{Text: "done"},
+		openaitest.Reply{Text: "done"},
 	)
 	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "try")...)
 	if code != 0 {
@@ -543,11 +543,11 @@ func TestBashIsSandboxed(t *testing.T) {
 // format, unchanged), and `pincer audit` lists the decisions.
 func TestRulesHooksAndAudit(t *testing.T) {
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+		openaitest.Reply{ToolCalls: []openaitest.Call{
 			{ID: "b1", Name: "Bash", Args: `{"command":"touch allowed.txt"}`},
 			{ID: "b2", Name: "Bash", Args: `{"command":"touch forbidden.txt"}`},
 		}},
-		fakeopenai.Reply{Text: "done"},
+		openaitest.Reply{Text: "done"},
 	)
 	if err := os.MkdirAll(filepath.Join(e.repo, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
@@ -592,11 +592,11 @@ func TestSandboxConfigAndAddDir(t *testing.T) {
 	e := newEnv(t)
 	port := strings.TrimPrefix(e.fake.URL, "http://127.0.0.1:")
 	e.fake.Push(
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+		openaitest.Reply{ToolCalls: []openaitest.Call{
 			{ID: "n1", Name: "Bash", Args: `{"command":"exec 3<>/dev/tcp/127.0.0.1/` + port + ` && echo connected || echo no-network"}`},
 			{ID: "r1", Name: "Read", Args: `{"file_path":"` + filepath.Join(extra, "notes.txt") + `"}`},
 		}},
-		fakeopenai.Reply{Text: "done"},
+		openaitest.Reply{Text: "done"},
 	)
 	if err := os.MkdirAll(filepath.Join(e.repo, ".pincer"), 0o755); err != nil {
 		t.Fatal(err)
@@ -619,7 +619,7 @@ func TestSandboxConfigAndAddDir(t *testing.T) {
 		t.Errorf("--add-dir: Read gave %q", tools["Read"].Output)
 	}
 	e.write(".pincer/config.toml", "[sandbox\nnetwork = false\n")
-	e.fake.Push(fakeopenai.Reply{Text: "ok"})
+	e.fake.Push(openaitest.Reply{Text: "ok"})
 	_, stderr, code = e.run(e.runArgs("again")...)
 	if code != 2 || !strings.Contains(stderr, "config.toml:1:") { // fail closed (issue 10, class 13)
 		t.Errorf("a bad config file: exit %d, stderr %q (want exit 2 naming FILE:LINE)", code, stderr)
@@ -629,8 +629,8 @@ func TestSandboxConfigAndAddDir(t *testing.T) {
 // TestLongOutputSpilledAndReadable: a Bash output too long to show inline is saved in
 // full, and the model can Read the file the result names.
 func TestLongOutputSpilledAndReadable(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "big1", Name: "Bash",
-		Args: `{"command":"seq 1 40000"}`}}}, fakeopenai.Reply{Text: "done"})
+	e := newEnv(t, openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "big1", Name: "Bash",
+		Args: `{"command":"seq 1 40000"}`}}}, openaitest.Reply{Text: "done"})
 	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "count")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -651,7 +651,7 @@ func TestLongOutputSpilledAndReadable(t *testing.T) {
 	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(full)), "\n40000") {
 		t.Fatalf("spill file %s: %v", path, err)
 	}
-	e.fake.Push(fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "r1", Name: "Read", Args: `{"file_path":"` + path + `","offset":39999}`}}})
+	e.fake.Push(openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "r1", Name: "Read", Args: `{"file_path":"` + path + `","offset":39999}`}}})
 	out, stderr, code = e.run(e.runArgs("--continue", "--output-format", "stream-json", "read the end")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -666,8 +666,8 @@ func TestLongOutputSpilledAndReadable(t *testing.T) {
 // TestContextAndCompactCommands: "/context" answers without a model call; "/compact"
 // summarises a continued session with one model call and keeps every message.
 func TestContextAndCompactCommands(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "first answer"}, fakeopenai.Reply{Text: "second answer"},
-		fakeopenai.Reply{Text: "Goal: test. Summary."})
+	e := newEnv(t, openaitest.Reply{Text: "first answer"}, openaitest.Reply{Text: "second answer"},
+		openaitest.Reply{Text: "Goal: test. Summary."})
 	e.write("AGENTS.md", "Use tabs.\n")
 	out, stderr, code := e.run(e.runArgs("/context")...)
 	if code != 0 || !strings.Contains(out, "AGENTS.md") || len(e.fake.Requests()) != 0 {
@@ -694,7 +694,7 @@ func TestContextAndCompactCommands(t *testing.T) {
 // --session and sessions show; continuing a --base-url session without it says what
 // to pass.
 func TestShortSessionIDAndStoredModelHint(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "one"}, fakeopenai.Reply{Text: "two"})
+	e := newEnv(t, openaitest.Reply{Text: "one"}, openaitest.Reply{Text: "two"})
 	if _, stderr, code := e.run(e.runArgs("first")...); code != 0 {
 		t.Fatal(stderr)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // rtJudge logs each call and reports effects; returns the names of the forms with an effect.
@@ -439,7 +439,7 @@ func TestRedTeamMalformed(t *testing.T) {
 	t.Parallel()
 	a := newAttackEnv(t)
 	huge := strings.Repeat("A", 8<<20)
-	calls := []fakeopenai.Call{
+	calls := []openaitest.Call{
 		{ID: "m1", Name: "Bash", Args: `{"command": "ls"`},
 		{ID: "m2", Name: "Bash", Args: `not json at all`},
 		{ID: "m3", Name: "Bash", Args: `{"command": 5}`},
@@ -461,7 +461,7 @@ func TestRedTeamMalformed(t *testing.T) {
 		{ID: "m19", Name: "Bash", Args: `{"command":"head -c 30000000 /dev/zero | tr '\\0' a"}`},
 		{ID: "m1", Name: "Bash", Args: `{"command":"echo dupid"}`},
 	}
-	a.fake.Push(fakeopenai.Reply{ToolCalls: calls}, fakeopenai.Reply{Text: "done"})
+	a.fake.Push(openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
 	out, stderr, code := a.runPincer(a.runArgs("--output-format", "stream-json", "malformed")...)
 	t.Logf("exit %d stderr %.1500s", code, stderr)
 	var hits []string
@@ -911,7 +911,7 @@ func TestRedTeamSpecialFiles(t *testing.T) {
 	if err := exec.Command("mkfifo", filepath.Join(a.repo, "fifo")).Run(); err != nil {
 		t.Skip("mkfifo")
 	}
-	calls := []fakeopenai.Call{
+	calls := []openaitest.Call{
 		{ID: "s1", Name: "Read", Args: toolArgs("file_path", "fifo")},
 		{ID: "s2", Name: "Grep", Args: `{"pattern":"x","output_mode":"content"}`},
 		{ID: "s3", Name: "Write", Args: toolArgs("file_path", "fifo", "content", "x")},
@@ -919,7 +919,7 @@ func TestRedTeamSpecialFiles(t *testing.T) {
 		{ID: "s5", Name: "Write", Args: toolArgs("file_path", strings.Repeat("n", 300), "content", "x")},
 		{ID: "s6", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"hello","new_string":"` + strings.Repeat("é", 100000) + `"}`},
 	}
-	a.fake.Push(fakeopenai.Reply{ToolCalls: calls}, fakeopenai.Reply{Text: "done"})
+	a.fake.Push(openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
 	cmd := a.command(a.runArgs("--output-format", "stream-json", "--permission-mode", "acceptEdits", "special")...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -1023,7 +1023,7 @@ func TestRedTeamInstructionImports(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"acceptEdits", "bypassPermissions"} {
-		r := a.runFormsAfter("im"+mode[:2], []fakeopenai.Call{{ID: "pre" + mode[:2], Name: "Read", Args: toolArgs("file_path", "docs/notes.md")}}, []attackForm{
+		r := a.runFormsAfter("im"+mode[:2], []openaitest.Call{{ID: "pre" + mode[:2], Name: "Read", Args: toolArgs("file_path", "docs/notes.md")}}, []attackForm{
 			{Name: "write-imported-" + mode, Tool: "Write", Args: toolArgs("file_path", "docs/notes.md", "content", "INJECTED_BY_MODEL_"+mode+"\n"), Marker: "{W}/none"},
 		}, "--permission-mode", mode)
 		rtJudge(t, r)

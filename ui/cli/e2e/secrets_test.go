@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // TestRunOwnGitRunsNoRepositoryHelper (issue 10, class 4): through the real
@@ -16,8 +16,8 @@ import (
 // clean filter, a pager) gets none of them run by the git pincer runs for the
 // dynamic prompt on every model call, and no key reaches one.
 func TestRunOwnGitRunsNoRepositoryHelper(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "r1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
-		fakeopenai.Reply{Text: "done"})
+	e := newEnv(t, openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "r1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
+		openaitest.Reply{Text: "done"})
 	outside := t.TempDir()
 	script := filepath.Join(outside, "helper.sh")
 	proof := filepath.Join(outside, "PROOF_helper")
@@ -53,11 +53,11 @@ func TestRunOwnGitRunsNoRepositoryHelper(t *testing.T) {
 func TestRunRedactsKeysFromToolResults(t *testing.T) {
 	const key = "sk-e2e-redact-0123456789abcdef"
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{
+		openaitest.Reply{ToolCalls: []openaitest.Call{
 			{ID: "b1", Name: "Bash", Args: `{"command":"cat .env; echo; grep -r KEY . --include=.env"}`},
 			{ID: "r1", Name: "Read", Args: `{"file_path":".env"}`},
 		}},
-		fakeopenai.Reply{Text: "done"},
+		openaitest.Reply{Text: "done"},
 	)
 	e.write(".env", "PINCER_API_KEY="+key+"\nGITHUB_TOKEN=ghp_e2e_redact_0123456789\n")
 	cmd := e.command(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "read the env")...)

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // faultPoint is one place to kill a pincer run.
@@ -49,8 +49,8 @@ func requestsReach(t *testing.T, e *env, n int) {
 	}
 }
 
-func bash(id, command string) fakeopenai.Reply {
-	return fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: id, Name: "Bash", Args: fmt.Sprintf(`{"command":%q}`, command)}}}
+func bash(id, command string) openaitest.Reply {
+	return openaitest.Reply{ToolCalls: []openaitest.Call{{ID: id, Name: "Bash", Args: fmt.Sprintf(`{"command":%q}`, command)}}}
 }
 
 // faultPoints are where the test kills pincer. Each point's window is made wide
@@ -58,7 +58,7 @@ func bash(id, command string) fakeopenai.Reply {
 var faultPoints = []faultPoint{
 	{name: "stream-text", // text deltas streamed and stored, the message not yet
 		setup: func(e *env, run runFunc) (string, []string) {
-			e.fake.Push(fakeopenai.Reply{Text: "a partial answer that never ends", Hold: hold})
+			e.fake.Push(openaitest.Reply{Text: "a partial answer that never ends", Hold: hold})
 			return "explain", []string{"explain"}
 		},
 		at: func(t *testing.T, e *env, p *proc) { p.waitFor(t, "a delta", isType("message.delta")) }},
@@ -97,7 +97,7 @@ var faultPoints = []faultPoint{
 		at: func(t *testing.T, e *env, p *proc) { p.waitFor(t, "the tool", isType("tool.started")) }},
 	{name: "after-result-before-answer", // the tool result stored, the next model call sent
 		setup: func(e *env, run runFunc) (string, []string) {
-			e.fake.Push(bash("r1", "echo done"), fakeopenai.Reply{Hold: hold})
+			e.fake.Push(bash("r1", "echo done"), openaitest.Reply{Hold: hold})
 			return "run and wait", []string{"run and wait"}
 		},
 		at: func(t *testing.T, e *env, p *proc) {
@@ -106,11 +106,11 @@ var faultPoints = []faultPoint{
 		}},
 	{name: "during-compaction", // a "/compact" run's summary call in flight
 		setup: func(e *env, run runFunc) (string, []string) {
-			e.fake.Push(bash("c1", "echo before"), fakeopenai.Reply{Text: "first done"})
+			e.fake.Push(bash("c1", "echo before"), openaitest.Reply{Text: "first done"})
 			if _, stderr, code := run(e.runArgs("--permission-mode", "bypassPermissions", "first")...); code != 0 {
 				e.t.Fatalf("first run: %s", stderr)
 			}
-			e.fake.Push(fakeopenai.Reply{Text: "Summary of the session", Hold: hold})
+			e.fake.Push(openaitest.Reply{Text: "Summary of the session", Hold: hold})
 			return "/compact", []string{"first"}
 		},
 		at: func(t *testing.T, e *env, p *proc) { requestsReach(t, e, 3) }},
@@ -159,7 +159,7 @@ func faultRun(t *testing.T, fp faultPoint, direct bool) {
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
 	_, _ = p.wait(t)
 
-	e.fake.Push(fakeopenai.Reply{Text: "Recovered."})
+	e.fake.Push(openaitest.Reply{Text: "Recovered."})
 	resume := e.start(extra, e.runArgs("--continue", "--output-format", "stream-json", "what happened?")...)
 	if code, _ := resume.wait(t); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, resume.stderr.String())

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 	"pincer/persist"
 )
 
@@ -164,11 +164,11 @@ func TestStoreThreeProcesses(t *testing.T) {
 	e := newEnv(t)
 	stopDaemonAtEnd(t, e.home)
 	e.fake.Push(
-		fakeopenai.Reply{Text: "Running it.", ToolCalls: []fakeopenai.Call{{ID: "a1", Name: "Bash", Args: `{"command":"sleep 1; echo alpha"}`}}},
-		fakeopenai.Reply{Text: "alpha is done, after a pause", Hold: 1500 * time.Millisecond})
-	fakes := []*fakeopenai.Server{e.fake,
-		fakeopenai.New(fakeopenai.Reply{Text: "beta answer, slowly", Hold: 2500 * time.Millisecond}),
-		fakeopenai.New(fakeopenai.Reply{Text: "gamma answer, slowly", Hold: 2500 * time.Millisecond})}
+		openaitest.Reply{Text: "Running it.", ToolCalls: []openaitest.Call{{ID: "a1", Name: "Bash", Args: `{"command":"sleep 1; echo alpha"}`}}},
+		openaitest.Reply{Text: "alpha is done, after a pause", Hold: 1500 * time.Millisecond})
+	fakes := []*openaitest.Server{e.fake,
+		openaitest.New(openaitest.Reply{Text: "beta answer, slowly", Hold: 2500 * time.Millisecond}),
+		openaitest.New(openaitest.Reply{Text: "gamma answer, slowly", Hold: 2500 * time.Millisecond})}
 	procs := make([]*proc, 3)
 	for i, f := range fakes {
 		defer f.Close()
@@ -250,7 +250,7 @@ func seqTypes(evs []streamEvent) []string {
 // TestStoreLeaseAcrossProcesses: two processes submit to one session: exactly one
 // runs, the other is told the lease is held, and can run once the first is done.
 func TestStoreLeaseAcrossProcesses(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "holding the session", Hold: 2 * time.Second})
+	e := newEnv(t, openaitest.Reply{Text: "holding the session", Hold: 2 * time.Second})
 	stopDaemonAtEnd(t, e.home)
 	first := e.start(nil, e.runArgs("--output-format", "stream-json", "first")...)
 	id := first.waitFor(t, "turn.started", isType("turn.started")).SessionID
@@ -262,7 +262,7 @@ func TestStoreLeaseAcrossProcesses(t *testing.T) {
 	if code, _ := first.wait(t); code != 0 {
 		t.Fatalf("first process: exit %d: %s", code, first.stderr.String())
 	}
-	e.fake.Push(fakeopenai.Reply{Text: "third"})
+	e.fake.Push(openaitest.Reply{Text: "third"})
 	if out, stderr, code := e.run(e.runArgs("--session", id, "third")...); code != 0 || strings.TrimSpace(out) != "third" {
 		t.Fatalf("after the first finished: exit %d %q %s", code, out, stderr)
 	}
@@ -273,7 +273,7 @@ func TestStoreLeaseAcrossProcesses(t *testing.T) {
 // direct open of Badger for comparison.
 func BenchmarkStoreSecondProcessStartup(b *testing.B) {
 	home := b.TempDir()
-	fake := fakeopenai.New(fakeopenai.Reply{Text: "hi"})
+	fake := openaitest.New(openaitest.Reply{Text: "hi"})
 	defer fake.Close()
 	cmd := func(extra ...string) *exec.Cmd {
 		c := exec.Command(pincerBin, "sessions", "--json")
@@ -313,7 +313,7 @@ func BenchmarkStoreSecondProcessStartup(b *testing.B) {
 // its next turn and prints it; --after 0 replays from the start to the first
 // turn's end; an unknown session is one clear line.
 func TestStoreWatchCommand(t *testing.T) {
-	e := newEnv(t, fakeopenai.Reply{Text: "first"})
+	e := newEnv(t, openaitest.Reply{Text: "first"})
 	stopDaemonAtEnd(t, e.home)
 	if _, stderr, code := e.run(e.runArgs("one")...); code != 0 {
 		t.Fatalf("first run: %s", stderr)
@@ -331,7 +331,7 @@ func TestStoreWatchCommand(t *testing.T) {
 	}
 	watch := e.start(nil, "sessions", "watch", id)
 	time.Sleep(300 * time.Millisecond) // it waits for the next turn
-	e.fake.Push(fakeopenai.Reply{Text: "second"})
+	e.fake.Push(openaitest.Reply{Text: "second"})
 	if _, stderr, code := e.run(e.runArgs("--continue", "two")...); code != 0 {
 		t.Fatalf("second run: %s", stderr)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // TestTrustProjectHooks: a cloned repository's hooks (.claude/settings.json
@@ -38,7 +38,7 @@ func TestTrustProjectHooks(t *testing.T) {
 	const warning = "pincer: warning: 1 hook(s) from .claude/settings.json not run: this project's hooks are not trusted (review them, then pass --trust-project-hooks or run pincer trust)"
 	run := func(extra ...string) string {
 		t.Helper()
-		e.fake.Push(fakeopenai.Reply{Text: "ok"})
+		e.fake.Push(openaitest.Reply{Text: "ok"})
 		_, stderr, code := e.run(e.runArgs(append(extra, "hi")...)...)
 		if code != 0 {
 			t.Fatalf("pincer run %v: exit %d: %s", extra, code, stderr)
@@ -114,7 +114,7 @@ func TestTrustProjectHooksBrokenFileStillFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":""}]}]}}`)
-	e.fake.Push(fakeopenai.Reply{Text: "ok"})
+	e.fake.Push(openaitest.Reply{Text: "ok"})
 	_, stderr, code := e.run(e.runArgs("hi")...)
 	if code != 2 || !strings.Contains(stderr, ".claude/settings.json") {
 		t.Errorf("exit %d, want 2 naming the file; stderr:\n%s", code, stderr)

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/internal/fakeopenai"
+	"pincer/core/provider/openai/openaitest"
 )
 
 // tmuxSession is one tmux server of a test, on a socket of its own.
@@ -115,10 +115,10 @@ func TestTUITmuxEndToEnd(t *testing.T) {
 		t.Skip("tmux is not on PATH")
 	}
 	e := newEnv(t,
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
-		fakeopenai.Reply{ToolCalls: []fakeopenai.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
 		// The fake streams 8-byte pieces: "ab日本" and "語 done" keep whole runes.
-		fakeopenai.Reply{Text: "ab日本語 done"},
+		openaitest.Reply{Text: "ab日本語 done"},
 	)
 	script := filepath.Join(t.TempDir(), "run.sh")
 	body := fmt.Sprintf(`#!/bin/sh

@@ -1,8 +1,10 @@
-// Package fakeopenai is a scripted OpenAI Chat Completions server for tests and
-// benchmarks: an httptest server that answers POST /chat/completions with the real
-// streaming wire format (SSE chunks, tool-call fragments, a usage chunk, [DONE]) and
-// records every request body it got. No test in pincer reaches a real provider.
-package fakeopenai
+// Package openaitest is the openai adapter's test server: a scripted OpenAI Chat
+// Completions server for end-to-end tests and benchmarks, an httptest server that
+// answers POST /v1/chat/completions with the real streaming wire format (SSE chunks,
+// tool-call fragments, a usage chunk, [DONE]) and records every request body it got.
+// No test in pincer reaches a real provider; tests that need no HTTP script turns
+// with core/provider/providertest instead.
+package openaitest
 
 import (
 	"encoding/json"
