@@ -3,7 +3,6 @@ package persist
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrCorrupt is matched (errors.Is) by errors about stored records that cannot be
@@ -41,52 +40,6 @@ func (e *CorruptError) Error() string {
 // Is reports whether target is ErrCorrupt.
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
-// corruptErr returns a *CorruptError for n skipped records, or nil when n is 0.
-func corruptErr(kind, sessionID string, n int) error {
-	if n == 0 {
-		return nil
-	}
-	return &CorruptError{Kind: kind, SessionID: sessionID, Count: n}
-}
-
-// storeError is an error of the underlying database, shortened for people. Badger's
-// messages can embed a hex dump of a key or value; Error keeps only the first line,
-// cut to maxErrLen bytes, while Unwrap still reaches the original for errors.Is.
-type storeError struct {
-	op  string
-	msg string
-	err error
-}
-
-// maxErrLen bounds the database's part of an error message.
-const maxErrLen = 160
-
-func (e *storeError) Error() string { return "persist: " + e.op + ": " + e.msg }
-func (e *storeError) Unwrap() error { return e.err }
-
-// shortMessage is the first line of err's message, at most maxErrLen bytes.
-func shortMessage(err error) string {
-	msg := err.Error()
-	if i := strings.IndexAny(msg, "\r\n"); i >= 0 {
-		msg = msg[:i]
-	}
-	msg = strings.TrimRight(msg, " :")
-	if len(msg) > maxErrLen {
-		msg = msg[:maxErrLen] + "…"
-	}
-	return msg
-}
-
-// checkSessionID rejects ids that would break the key layout: empty, longer than
-// 512 bytes, or containing '/' (the separator after the id in message and event keys).
-func checkSessionID(id string) error {
-	switch {
-	case id == "":
-		return errors.New("persist: empty session id")
-	case len(id) > 512:
-		return fmt.Errorf("persist: session id of %d bytes is too long", len(id))
-	case strings.ContainsRune(id, '/'):
-		return fmt.Errorf("persist: session id %q contains '/'", id)
-	}
-	return nil
-}
+// ErrInUse is matched (errors.Is) by the error of opening a store directory
+// that another process holds (persist/badger's InUseError).
+var ErrInUse = errors.New("store is in use by another process")

@@ -1,9 +1,11 @@
-// Package persist keeps pincer's sessions, transcripts, event logs and leases.
-//
-// Store is the one interface; Badger (badger.go) is the real implementation,
-// Memory (memory.go) the one for tests, and Client (remote_*.go) reaches a Store
-// that the store daemon serves to every pincer process (daemon.go). All keep the
-// same contract:
+// Package persist is the contract of pincer's store: the Store interface that
+// keeps sessions, transcripts, event logs, leases, the audit trail and session
+// rules, the records it keeps (Session, Lease, AuditEntry) and its errors. The
+// implementations live below it: persist/badger (on disk, one process at a
+// time), persist/memory (for tests), persist/remote (a Client of the store
+// daemon, and the Server it runs) and persist/daemon (the daemon process:
+// start on demand, idle exit, its files). Every one runs the contract suite
+// in persist/storetest, which checks what is written here:
 //   - Sessions are listed newest first by UpdatedAt.
 //   - Messages of a session are numbered from 1 by AppendMessage, in append order,
 //     and never rewritten (the transcript is the whole truth).
@@ -17,10 +19,12 @@
 //   - Audit entries (permission decisions) are append-only; they are listed newest
 //     first, per session (append order) or across sessions (by Time).
 //   - Session permission rules are one list per session, replaced as a whole.
+//   - A record that cannot be decoded is skipped by listings and reported
+//     (ErrCorrupt, CorruptError).
 //
-// persist knows the types of core/event and core/message but no behaviour, save
-// one rule of the store daemon: it closes the turn of a process that died holding
-// its session (abandon.go).
+// persist knows the types of core/event and core/message but no behaviour: the
+// rule that closes a turn a dead process left open is core/event.CloseTurn,
+// which the store daemon applies.
 package persist
 
 import (

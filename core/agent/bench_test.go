@@ -14,6 +14,8 @@ import (
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
+	"pincer/persist/badger"
+	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/tools"
 )
@@ -25,14 +27,14 @@ import (
 func BenchmarkLoopIteration(b *testing.B) {
 	st := providertest.Step{Events: []provider.Event{
 		{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "stop"}}}
-	benchTurns(b, persist.NewMemory(), &providertest.Scripted{Loop: &st})
+	benchTurns(b, memory.New(), &providertest.Scripted{Loop: &st})
 }
 
 // BenchmarkLoopIterationBadger is BenchmarkLoopIteration over Badger (in memory).
 func BenchmarkLoopIterationBadger(b *testing.B) {
 	st := providertest.Step{Events: []provider.Event{
 		{Type: provider.EventTextDelta, Text: "ok"}, {Type: provider.EventDone, FinishReason: "stop"}}}
-	store, err := persist.OpenBadgerInMemory()
+	store, err := badger.OpenInMemory()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func BenchmarkLoopIterationBadger(b *testing.B) {
 func BenchmarkLoopIterationHTTP(b *testing.B) {
 	srv := openaitest.New()
 	defer srv.Close()
-	store, err := persist.OpenBadgerInMemory()
+	store, err := badger.OpenInMemory()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func benchTurns(b *testing.B, store persist.Store, prov provider.Provider) {
 // first model call: loading the transcript from Badger (on disk) and building the
 // repaired provider view.
 func BenchmarkResume10k(b *testing.B) {
-	store, err := persist.OpenBadger(b.TempDir())
+	store, err := badger.Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

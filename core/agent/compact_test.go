@@ -11,7 +11,7 @@ import (
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -118,7 +118,7 @@ func TestLongSessionCompactsTwiceAndFinishes(t *testing.T) {
 		}
 		return providertest.TextEvents("all done")
 	})
-	store := persist.NewMemory()
+	store := memory.New()
 	h := newHarnessWith(t, nil, store, Config{ContextWindow: 2000, PermissionMode: permission.ModeDefault}, reader)
 	h.ag.cfg.Provider = prov
 	res := h.submit(context.Background(), "read everything")
@@ -163,7 +163,7 @@ func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
 		}
 		return providertest.TextEvents("fits now")
 	})
-	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	h := newHarnessWith(t, nil, memory.New(), Config{})
 	h.ag.cfg.Provider = prov
 	ctx := context.Background()
 	for _, m := range []message.Message{message.NewText(message.RoleUser, "old question"), assistant("old answer"),
@@ -188,7 +188,7 @@ func TestContextLengthErrorCompactsAndRetriesOnce(t *testing.T) {
 
 func TestCompactCommand(t *testing.T) {
 	prov := newCompacting(func(int, provider.Request) []provider.Event { return providertest.TextEvents("ok") })
-	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	h := newHarnessWith(t, nil, memory.New(), Config{})
 	h.ag.cfg.Provider = prov
 	for i := 0; i < 3; i++ {
 		h.submit(context.Background(), fmt.Sprintf("question %d", i))
@@ -226,7 +226,7 @@ func TestDynamicPromptReadOncePerModelCall(t *testing.T) {
 	r := &fakeTool{name: "R", kind: tools.KindRead}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "R", `{"x":"1"}`))}}
 	reads := 0
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{ContextWindow: 100000,
+	h := newHarnessWith(t, prov, memory.New(), Config{ContextWindow: 100000,
 		DynamicPrompt: func() string { reads++; return "dyn" }}, r)
 	h.submit(context.Background(), "go")
 	if reads != prov.Calls() {

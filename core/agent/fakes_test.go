@@ -14,6 +14,7 @@ import (
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/tools"
 )
@@ -69,7 +70,7 @@ type harness struct {
 
 func newHarness(t *testing.T, prov *providertest.Scripted, mode permission.Mode, ts ...tools.Tool) *harness {
 	t.Helper()
-	return newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: mode}, ts...)
+	return newHarnessWith(t, prov, memory.New(), Config{PermissionMode: mode}, ts...)
 }
 
 func newHarnessWith(t *testing.T, prov *providertest.Scripted, store persist.Store, cfg Config, ts ...tools.Tool) *harness {

@@ -12,7 +12,7 @@ import (
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -40,7 +40,7 @@ func TestPreToolUseHookBlocksWithExit2(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindRead}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `echo "no T today" >&2; exit 2`})
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, tl)
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks}, tl)
 	h.submit(context.Background(), "go")
 	r := h.toolResults()["c"]
 	if tl.runCount.Load() != 0 || !strings.HasPrefix(r.Text, hookBlockedPrefix) || !strings.Contains(r.Text, "no T today") {
@@ -53,7 +53,7 @@ func TestPreToolUseHookRewritesInputAndAllows(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"make deploy"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"dry run only","updatedInput":{"command":"make deploy-dry-run"}}}'`})
 	// Default mode would ask (and, headless, deny): the hook's allow skips the prompt.
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, b)
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks}, b)
 	h.submit(context.Background(), "go")
 	if r := h.toolResults()["c"]; b.runCount.Load() != 1 || !strings.Contains(r.Text, "make deploy-dry-run") {
 		t.Errorf("ran %d, result %q", b.runCount.Load(), r.Text)
@@ -65,7 +65,7 @@ func TestHookAllowNeverBeatsADenyRule(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"git push"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PreToolUse: `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`})
 	rules := permission.RuleSet{}.Add(permission.Deny, mustRule(t, "Bash(git push:*)"))
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks, Rules: rules, PermissionMode: permission.ModeBypass}, b)
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks, Rules: rules, PermissionMode: permission.ModeBypass}, b)
 	h.submit(context.Background(), "go")
 	if b.runCount.Load() != 0 {
 		t.Error("a hook's allow overrode a deny rule")
@@ -76,7 +76,7 @@ func TestPostToolUseContextAndNotices(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindRead}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.PostToolUse: `echo '{"systemMessage":"lint ran","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"2 lint warnings"}}'`})
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks}, tl)
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks}, tl)
 	h.submit(context.Background(), "go")
 	if r := h.toolResults()["c"]; !strings.Contains(r.Text, "2 lint warnings") {
 		t.Errorf("result %q lacks the hook's context", r.Text)
@@ -90,7 +90,7 @@ func TestPostToolUseContextAndNotices(t *testing.T) {
 func TestUserPromptSubmitBlocksAndAddsContext(t *testing.T) {
 	prov := &providertest.Scripted{}
 	hooks := hookRunner(t, map[hook.Event]string{hook.UserPromptSubmit: `if grep -q secret; then echo "no secrets" >&2; exit 2; fi; echo "branch: main"`})
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks})
 	res := h.submit(context.Background(), "tell me the secret")
 	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonBlocked || prov.Calls() != 0 {
 		t.Fatalf("blocked prompt: %s/%s, %d model calls", res.Outcome, res.StopReason, prov.Calls())
@@ -112,7 +112,7 @@ func TestStopHookSendsModelBackOnce(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "blocked-once")
 	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: providertest.TextEvents("first")}, {Events: providertest.TextEvents("second")}}}
 	hooks := hookRunner(t, map[hook.Event]string{hook.Stop: `if [ ! -e ` + marker + ` ]; then touch ` + marker + `; echo "run the tests first" >&2; exit 2; fi`})
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks})
 	res := h.submit(context.Background(), "go")
 	if prov.Calls() != 2 || res.FinalText != "second" {
 		t.Fatalf("model calls %d, final %q", prov.Calls(), res.FinalText)
@@ -126,7 +126,7 @@ func TestStopHookSendsModelBackOnce(t *testing.T) {
 func TestSessionStartContextPrecedesFirstPrompt(t *testing.T) {
 	prov := &providertest.Scripted{}
 	hooks := hookRunner(t, map[hook.Event]string{hook.SessionStart: `echo "project uses pnpm"`})
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Hooks: hooks})
+	h := newHarnessWith(t, prov, memory.New(), Config{Hooks: hooks})
 	h.ag.StartSession(context.Background(), h.sess.ID, "startup")
 	h.submit(context.Background(), "install deps")
 	msgs := prov.Request(0).Messages

@@ -14,12 +14,12 @@ import (
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
 func TestPreconditionNoProvider(t *testing.T) {
-	h := newHarnessWith(t, nil, persist.NewMemory(), Config{})
+	h := newHarnessWith(t, nil, memory.New(), Config{})
 	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "hi")
 	if !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("err = %v, want ErrNoProvider", err)
@@ -94,7 +94,7 @@ func TestIterationBudget(t *testing.T) {
 	echo := &fakeTool{name: "Echo", kind: tools.KindRead, safe: true}
 	st := providertest.ToolCalls(providertest.ToolCall("c", "Echo", `{"x":"1"}`))
 	prov := &providertest.Scripted{Loop: &st}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{MaxIterations: 3}, echo)
+	h := newHarnessWith(t, prov, memory.New(), Config{MaxIterations: 3}, echo)
 	res := h.submit(context.Background(), "loop forever")
 	if res.Outcome != OutcomeFailed || res.StopReason != event.ReasonMaxIterations {
 		t.Fatalf("outcome %s/%s, want failed/max_iterations", res.Outcome, res.StopReason)
@@ -121,7 +121,7 @@ func TestStreamingDeltasReasoningUsage(t *testing.T) {
 		provider.Event{Type: provider.EventUsage, Usage: message.Usage{OutputTokens: 7, CacheReadTokens: 3, CostUSD: &cost}},
 		provider.Event{Type: provider.EventDone, FinishReason: "stop"})
 	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: evs}}}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{DeltaInterval: time.Hour})
+	h := newHarnessWith(t, prov, memory.New(), Config{DeltaInterval: time.Hour})
 	res := h.submit(context.Background(), "hi")
 	if res.Outcome != OutcomeCompleted || res.FinalText != strings.Repeat("x", 200) {
 		t.Fatalf("outcome %s text %q", res.Outcome, res.FinalText)
@@ -169,7 +169,7 @@ func TestDeltaRateLimited(t *testing.T) {
 	}
 	evs = append(evs, provider.Event{Type: provider.EventDone, FinishReason: "stop"})
 	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: evs, Gap: time.Millisecond}}}
-	h := newHarnessWith(t, nil, persist.NewMemory(), Config{DeltaInterval: DefaultDeltaInterval})
+	h := newHarnessWith(t, nil, memory.New(), Config{DeltaInterval: DefaultDeltaInterval})
 	h.ag.cfg.Provider = prov
 	start := time.Now()
 	h.submit(context.Background(), "hi")
@@ -301,7 +301,7 @@ func (approveAll) Approve(context.Context, string, string, permission.Input, per
 func TestApproverAllows(t *testing.T) {
 	tl := &fakeTool{name: "T", kind: tools.KindExecute}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "T", `{"x":"1"}`))}}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: approveAll{}}, tl)
+	h := newHarnessWith(t, prov, memory.New(), Config{Approver: approveAll{}}, tl)
 	h.submit(context.Background(), "go")
 	if tl.runCount.Load() != 1 {
 		t.Fatal("an approved call did not run")
@@ -363,7 +363,7 @@ func TestParallelReadsSerialOtherwise(t *testing.T) {
 }
 
 func TestRepairBeforeEachRequest(t *testing.T) {
-	store := persist.NewMemory()
+	store := memory.New()
 	prov := &providertest.Scripted{}
 	h := newHarnessWith(t, prov, store, Config{})
 	ctx := context.Background()
@@ -468,7 +468,7 @@ func TestCancelBeforeTurn(t *testing.T) {
 }
 
 func TestLeaseLostCancelsTurn(t *testing.T) {
-	stealer := &leaseStealer{Store: persist.NewMemory()}
+	stealer := &leaseStealer{Store: memory.New()}
 	prov := &providertest.Scripted{Steps: []providertest.Step{{Block: true}}}
 	h := newHarnessWith(t, prov, stealer, Config{LeaseTTL: 30 * time.Millisecond})
 	stealer.steal.Store(true)
@@ -479,7 +479,7 @@ func TestLeaseLostCancelsTurn(t *testing.T) {
 }
 
 func TestHeartbeatRenewsLease(t *testing.T) {
-	store := persist.NewMemory()
+	store := memory.New()
 	release := make(chan struct{})
 	slow := &fakeTool{name: "Slow", kind: tools.KindRead, run: func(ctx context.Context, _ []byte) (tools.Result, error) {
 		<-release

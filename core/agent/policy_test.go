@@ -12,7 +12,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -48,7 +48,7 @@ func TestRulesDecideAndAreAudited(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := bashLike()
 			prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"`+c.cmd+`"}`))}}
-			h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: c.mode, Rules: c.rules}, b)
+			h := newHarnessWith(t, prov, memory.New(), Config{PermissionMode: c.mode, Rules: c.rules}, b)
 			h.submit(context.Background(), "go")
 			if got := b.runCount.Load() == 1; got != c.ran {
 				t.Fatalf("ran = %v, want %v (result %q)", got, c.ran, h.toolResults()["c"].Text)
@@ -83,7 +83,7 @@ func TestApprovalScopes(t *testing.T) {
 				providertest.ToolCalls(providertest.ToolCall("c2", "Bash", `{"command":"make build"}`)),
 				{Events: providertest.TextEvents("ok")},
 			}}
-			h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: ap}, b)
+			h := newHarnessWith(t, prov, memory.New(), Config{Approver: ap}, b)
 			h.submit(context.Background(), "one")
 			h.submit(context.Background(), "two")
 			want := map[string]int{"once": 2, "session": 1, "always": 1}[scope]
@@ -126,7 +126,7 @@ func TestSetPermissionModeAppliesToTheNextDecision(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("c1", "Bash", `{"command":"make"}`)), {Events: providertest.TextEvents("ok")},
 		providertest.ToolCalls(providertest.ToolCall("c2", "Bash", `{"command":"make"}`)), {Events: providertest.TextEvents("ok")},
 	}}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{}, b)
+	h := newHarnessWith(t, prov, memory.New(), Config{}, b)
 	h.submit(context.Background(), "one")
 	if b.runCount.Load() != 0 {
 		t.Fatal("default mode ran a command headless")
@@ -172,7 +172,7 @@ func TestResolveAnswersAPendingRequest(t *testing.T) {
 	b := bashLike()
 	q := &queueApprover{waiting: map[string]chan Approval{}}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("c", "Bash", `{"command":"make"}`))}}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{Approver: q}, b)
+	h := newHarnessWith(t, prov, memory.New(), Config{Approver: q}, b)
 	go func() {
 		for {
 			evs, _ := h.store.ListEvents(context.Background(), h.sess.ID, 0, 0)

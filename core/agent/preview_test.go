@@ -9,7 +9,7 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -29,7 +29,7 @@ func TestPermissionRequestedCarriesDiff(t *testing.T) {
 		{Events: providertest.TextEvents("ok")},
 	}}
 	cfg := Config{Approver: &inputApprover{allow: true}, Redactor: NewRedactor(map[string]string{"TEST_KEY": secret})}
-	h := newHarnessWith(t, prov, persist.NewMemory(), cfg, tools.Default().All()...)
+	h := newHarnessWith(t, prov, memory.New(), cfg, tools.Default().All()...)
 	root := h.ag.cfg.Workspace.Root()
 	for name, content := range map[string]string{"f.txt": "one\r\ntwo\r\nthree\r\n", "unread.txt": "old\n"} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {

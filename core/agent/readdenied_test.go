@@ -9,7 +9,7 @@ import (
 
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 // With a Read deny rule, Grep and Glob run without approval (default mode) but
@@ -34,7 +34,7 @@ func TestReadDenyRuleHidesFilesFromGrepAndGlob(t *testing.T) {
 		steps = append(steps, providertest.ToolCalls(providertest.ToolCall(callID(i), c.tool, c.input)))
 	}
 	prov := &providertest.Scripted{Steps: steps}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: permission.ModeDefault, Rules: rules}, defaultTools()...)
+	h := newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeDefault, Rules: rules}, defaultTools()...)
 	root := h.ag.cfg.Workspace.Root()
 	for name, body := range map[string]string{".env": "API_TOKEN=TOPSECRET_DOTENV\n", "ok.txt": "TOPSECRET_PUBLIC\n"} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {

@@ -11,7 +11,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -78,7 +78,7 @@ func TestRedactionThroughTheLoop(t *testing.T) {
 		steps = append(steps, providertest.ToolCalls(providertest.ToolCall(callID(i), a.tool, a.input)))
 	}
 	prov := &providertest.Scripted{Steps: steps}
-	h := newHarnessWith(t, prov, persist.NewMemory(), Config{PermissionMode: permission.ModeBypass, Redactor: red,
+	h := newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeBypass, Redactor: red,
 		SpillRoot: t.TempDir()}, defaultTools()...)
 	root := h.ag.cfg.Workspace.Root()
 	files := map[string]string{

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"pincer/persist"
+	"pincer/persist/badger"
+	"pincer/persist/daemon"
 )
 
 // DataDir is where pincer keeps its data: $PINCER_HOME/data, else
@@ -52,7 +54,7 @@ func OpenExistingStore() (persist.Store, error) {
 		return nil, ErrNoStore
 	}
 	if useDirectStore() {
-		return persist.OpenBadger(dir)
+		return badger.Open(dir)
 	}
 	return openDaemonStore(dir)
 }
@@ -70,7 +72,7 @@ func OpenStore() (persist.Store, error) {
 		return nil, fmt.Errorf("create store directory: %w", err)
 	}
 	if useDirectStore() {
-		return persist.OpenBadger(dir)
+		return badger.Open(dir)
 	}
 	return openDaemonStore(dir)
 }
@@ -86,12 +88,12 @@ func OpenStoreDirect() (persist.Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create store directory: %w", err)
 	}
-	return persist.OpenBadger(dir)
+	return badger.Open(dir)
 }
 
 // StoreDaemonCommand is the hidden command that runs the store daemon (main.go
 // dispatches it; OpenStore starts it as `pincer store-daemon --store DIR ...`).
-const StoreDaemonCommand = "store-daemon"
+const StoreDaemonCommand = daemon.Command
 
 // noDaemonEnv, set to anything but "" or "0", makes pincer open the store directly.
 const noDaemonEnv = "PINCER_NO_DAEMON"
@@ -125,10 +127,10 @@ const maxSocketPath = 100
 
 // DaemonFiles names the store daemon's files for the store in dir; a run
 // directory too deep for a socket path falls back to $TMPDIR/pincer-<uid>.
-func DaemonFiles(dir string) persist.DaemonFiles {
-	files := persist.FilesFor(runDir(), dir)
+func DaemonFiles(dir string) daemon.Files {
+	files := daemon.FilesFor(runDir(), dir)
 	if len(files.Socket) > maxSocketPath {
-		files = persist.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), dir)
+		files = daemon.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), dir)
 	}
 	return files
 }
@@ -138,7 +140,7 @@ func StoreIdle() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv(storeIdleEnv)); err == nil && d > 0 {
 		return d
 	}
-	return persist.DefaultIdle
+	return daemon.DefaultIdle
 }
 
 // openDaemonStore connects to the store daemon of dir, starting it (this
@@ -151,8 +153,8 @@ func openDaemonStore(dir string) (persist.Store, error) {
 	files := DaemonFiles(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	return persist.OpenRemote(ctx, persist.RemoteOptions{
-		Socket: files.Socket, Lock: files.Lock, Log: files.Log,
+	return daemon.Connect(ctx, daemon.StartOptions{
+		Files: files,
 		Command: []string{exe, StoreDaemonCommand, "--store", dir, "--socket", files.Socket,
 			"--idle", StoreIdle().String(), "--ready-fd", "3"},
 	})

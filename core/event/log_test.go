@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"pincer/core/event"
-	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 func TestAppendNumbersFromOneWithoutGaps(t *testing.T) {
-	store := persist.NewMemory()
+	store := memory.New()
 	log := event.NewLog(store)
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -95,7 +95,7 @@ func TestFlatJSONRoundTrip(t *testing.T) {
 }
 
 func TestFollowSeesPastAndLiveEvents(t *testing.T) {
-	log := event.NewLog(persist.NewMemory())
+	log := event.NewLog(memory.New())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for i := 0; i < 3; i++ {
@@ -136,7 +136,7 @@ func TestFollowSeesPastAndLiveEvents(t *testing.T) {
 
 // plainStore hides the sequencing and waiting methods of a store: the log then
 // numbers events itself, as it does over stores that lack them.
-type plainStore struct{ s *persist.Memory }
+type plainStore struct{ s *memory.Store }
 
 func (p plainStore) AppendEvent(ctx context.Context, ev event.Event) error {
 	return p.s.AppendEvent(ctx, ev)
@@ -151,7 +151,7 @@ func (p plainStore) LastEventSequence(ctx context.Context, id string) (uint64, e
 func TestPlainStoreKeepsLocalNumberingAndWaking(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	log := event.NewLog(plainStore{persist.NewMemory()})
+	log := event.NewLog(plainStore{memory.New()})
 	done := make(chan []uint64, 1)
 	go func() {
 		var seen []uint64
@@ -183,7 +183,7 @@ func TestPlainStoreKeepsLocalNumberingAndWaking(t *testing.T) {
 func TestTwoLogsOneStore(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	store := persist.NewMemory()
+	store := memory.New()
 	a, b := event.NewLog(store), event.NewLog(store)
 	got := make(chan int, 1)
 	go func() {

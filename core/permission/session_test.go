@@ -6,11 +6,12 @@ import (
 	"time"
 
 	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 func TestAuditEntryThroughStore(t *testing.T) {
 	ctx := context.Background()
-	store := persist.NewMemory()
+	store := memory.New()
 	defer store.Close()
 	rs := rules(t, "allow:src=.pincer/config.toml;Bash(npm test:*)")
 	in := bash("npm test -- -v")
@@ -34,7 +35,7 @@ func TestAuditEntryThroughStore(t *testing.T) {
 
 func TestSessionRulesThroughStore(t *testing.T) {
 	ctx := context.Background()
-	store := persist.NewMemory()
+	store := memory.New()
 	defer store.Close()
 	granted := RuleSet{}.Add(Allow, AlwaysRules(ModeDefault, RuleSet{}, bash("make && npm ci"))...)
 	if err := store.PutSessionRules(ctx, "s1", SessionRuleStrings(granted)); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"pincer/core/app"
 	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 // cmdAudit is `pincer audit [--session ID] [--limit N] [--json]`: the permission
@@ -36,7 +37,7 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 	}
 	store, err := app.OpenExistingStore()
 	if errors.Is(err, app.ErrNoStore) {
-		store = persist.NewMemory()
+		store = memory.New()
 	} else if err != nil {
 		return 0, err
 	}

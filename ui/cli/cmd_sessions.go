@@ -16,6 +16,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/tools"
 )
 
@@ -45,7 +46,7 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	}
 	store, err := app.OpenExistingStore()
 	if errors.Is(err, app.ErrNoStore) {
-		store = persist.NewMemory() // nothing stored yet: list nothing, create nothing
+		store = memory.New() // nothing stored yet: list nothing, create nothing
 	} else if err != nil {
 		return 0, err
 	}

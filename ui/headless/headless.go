@@ -84,9 +84,11 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 					return err
 				}
 			} else if ev.Type == event.Notice {
-				var n event.NoticeData
-				if ev.Decode(&n) == nil {
+				p, err := ev.Payload()
+				if n, ok := p.(event.NoticeData); ok {
 					fmt.Fprintf(opts.Stderr, "pincer: %s %s: %s\n", n.Source, n.Level, n.Message)
+				} else {
+					fmt.Fprintf(opts.Stderr, "pincer: a notice could not be read: %v\n", err)
 				}
 			}
 			switch ev.Type {

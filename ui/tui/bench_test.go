@@ -20,6 +20,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/themes"
 	"pincer/tools"
@@ -62,7 +63,7 @@ func perfAgent(tb testing.TB) (*agent.Agent, string) {
 	ws, err := sandbox.NewWorkspace(tb.TempDir())
 	var ag *agent.Agent
 	if err == nil {
-		ag, err = agent.New(agent.Config{Store: persist.NewMemory(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
+		ag, err = agent.New(agent.Config{Store: memory.New(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
 	}
 	var s persist.Session
 	if err == nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"pincer/core/message"
-	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 func TestWouldBeDiff(t *testing.T) {
@@ -65,7 +65,7 @@ func TestWouldBeDiff(t *testing.T) {
 }
 
 func TestToolCallInputFromTranscript(t *testing.T) {
-	store := persist.NewMemory()
+	store := memory.New()
 	ctx := context.Background()
 	if _, err := store.AppendMessage(ctx, message.Message{SessionID: "s", Role: message.RoleAssistant, Parts: []message.Part{
 		{Type: message.PartText, Text: "editing"},

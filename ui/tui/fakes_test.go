@@ -13,7 +13,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/themes"
 	"pincer/tools"
@@ -27,7 +27,7 @@ func newTestAgent(t *testing.T, prov provider.Provider, approver agent.Approver)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := agent.New(agent.Config{Store: persist.NewMemory(), Provider: prov, Model: "m", ModelName: "fake/m",
+	ag, err := agent.New(agent.Config{Store: memory.New(), Provider: prov, Model: "m", ModelName: "fake/m",
 		Tools: tools.Default(), Workspace: ws, SystemPrompt: "You are a test.", PermissionMode: permission.ModeDefault,
 		Approver: approver, DeltaInterval: time.Millisecond})
 	if err != nil {

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"pincer/core/event"
-	"pincer/persist"
+	"pincer/persist/memory"
 )
 
 // TestPumpCoalesces holds the first frame on the event loop (as a slow draw
 // would) while 1000 events arrive: they all fold into one more frame, not
 // 1000. Draws are counted by the draw wrapper, not by time.
 func TestPumpCoalesces(t *testing.T) {
-	log := event.NewLog(persist.NewMemory())
+	log := event.NewLog(memory.New())
 	var applied atomic.Int64
 	firstDraw, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -46,7 +46,7 @@ func TestPumpCoalesces(t *testing.T) {
 // TestPumpStopEndsGoroutines: follow, switch sessions, stop: nothing is left.
 func TestPumpStopEndsGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
-	log := event.NewLog(persist.NewMemory())
+	log := event.NewLog(memory.New())
 	p := newPump(func(event.Event) {}, func() {}, nil)
 	p.start()
 	resets := 0

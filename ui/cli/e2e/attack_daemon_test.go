@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"pincer/core/provider/openai/openaitest"
-	"pincer/persist"
+	"pincer/persist/daemon"
 )
 
 // maxSocketPath is the longest socket path pincer uses before it falls back to
@@ -26,24 +26,24 @@ import (
 const maxSocketPath = 100
 
 // storeFiles are the daemon files pincer uses for home (as daemonFiles does).
-func storeFiles(home string) persist.DaemonFiles {
+func storeFiles(home string) daemon.Files {
 	store := filepath.Join(home, "data", "store")
-	files := persist.FilesFor(filepath.Join(home, "run"), store)
+	files := daemon.FilesFor(filepath.Join(home, "run"), store)
 	if len(files.Socket) > maxSocketPath {
-		files = persist.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), store)
+		files = daemon.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), store)
 	}
 	return files
 }
 
 // tokenFile is the daemon's token file: beside the socket, ".token" for ".sock"
-// (persist.TokenFor).
-func tokenFile(files persist.DaemonFiles) string {
+// (remote.TokenFor).
+func tokenFile(files daemon.Files) string {
 	return strings.TrimSuffix(files.Socket, ".sock") + ".token"
 }
 
 // putRulesCmd is a shell command saving rules for session id through the socket,
 // with the token read from tokenFile.
-func putRulesCmd(files persist.DaemonFiles, id string, rules []string, withToken bool) string {
+func putRulesCmd(files daemon.Files, id string, rules []string, withToken bool) string {
 	body, _ := json.Marshal(map[string]any{"id": id, "rules": rules})
 	tok := ""
 	if withToken {

@@ -20,19 +20,20 @@ import (
 	"time"
 
 	"pincer/core/provider/openai/openaitest"
-	"pincer/persist"
+	"pincer/persist/daemon"
+	"pincer/persist/remote"
 )
 
 // daemonFilesOf names the store daemon's files of a PINCER_HOME.
-func daemonFilesOf(home string) persist.DaemonFiles {
-	return persist.FilesFor(filepath.Join(home, "run"), filepath.Join(home, "data", "store"))
+func daemonFilesOf(home string) daemon.Files {
+	return daemon.FilesFor(filepath.Join(home, "run"), filepath.Join(home, "data", "store"))
 }
 
 // daemonPID is the pid of the daemon serving home's store, 0 if none answers.
 func daemonPID(home string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, err := persist.OpenRemote(ctx, persist.RemoteOptions{Socket: daemonFilesOf(home).Socket})
+	c, err := remote.Open(ctx, remote.Options{Socket: daemonFilesOf(home).Socket})
 	if err != nil {
 		return 0
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/agent"
-	"pincer/persist"
+	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/themes"
 	"pincer/tools"
@@ -58,7 +58,7 @@ func main() {
 			w.SetStoreState(err.Error())
 			return
 		}
-		ag, err := agent.New(agent.Config{Store: persist.NewMemory(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
+		ag, err := agent.New(agent.Config{Store: memory.New(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
 		if err != nil {
 			w.SetStoreState(err.Error())
 			return
