@@ -46,13 +46,13 @@ var onlyFrom = map[string][]string{
 // package" (issue 11 removes them; the list may only shrink: an entry that no
 // longer exists fails the test, so the list stays true).
 var knownDebt = map[string]bool{
-	"ui/tui/diffcalc.go -> tools":                  true,
-	"ui/tui/modelcmd.go -> core/config":            true,
-	"ui/tui/slash.go -> persist":                   true,
-	"ui/tui/prompt.go -> core/config/modelflow":    true,
-	"ui/tui/modelcmd.go -> core/provider/catalog":  true,
-	"ui/tui/internal/benchmain/main.go -> persist": true,
-	"ui/tui/internal/benchmain/main.go -> tools":   true,
+	"ui/tui/diffcalc.go -> tools":                         true,
+	"ui/tui/modelcmd.go -> core/config":                   true,
+	"ui/tui/slash.go -> persist":                          true,
+	"ui/tui/prompt.go -> core/config/modelflow":           true,
+	"ui/tui/modelcmd.go -> core/provider/catalog":         true,
+	"ui/tui/internal/benchmain/main.go -> persist/memory": true,
+	"ui/tui/internal/benchmain/main.go -> tools":          true,
 }
 
 // TestHouseArrows fails when a non-test Go file imports across the house's
