@@ -30,6 +30,12 @@ var houseRules = []importRule{
 	{From: "sandbox", Not: []string{"core", "tools", "ui", "persist"}, Why: "the sandbox is the floor: it imports no pincer behaviour"},
 	{From: "persist", Not: []string{"core/agent", "core/app", "core/permission", "core/hook", "core/prompt",
 		"core/config", "core/provider", "tools", "sandbox", "ui"}, Why: "the store knows types (core/event, core/message), no behaviour"},
+	{From: "persist/badger", Not: []string{"persist/memory", "persist/remote", "persist/daemon"},
+		Why: "each store stands alone; what the stores share is persist/internal/record"},
+	{From: "persist/memory", Not: []string{"persist/badger", "persist/remote", "persist/daemon"},
+		Why: "each store stands alone; what the stores share is persist/internal/record"},
+	{From: "persist/remote", Not: []string{"persist/badger", "persist/memory", "persist/daemon"},
+		Why: "the wire serves any persist.Store; the daemon chooses Badger"},
 	{From: "core/event", Not: []string{"core/agent", "persist", "tools", "sandbox"}, Why: "event types are a leaf"},
 	{From: "core/message", Not: []string{"core/agent", "persist", "tools", "sandbox"}, Why: "transcript types are a leaf"},
 	{From: "themes", Not: []string{"core", "tools", "sandbox", "persist", "ui"}, Why: "themes are colour tokens only"},
@@ -40,6 +46,13 @@ var onlyFrom = map[string][]string{
 	"core/app": {"", "ui/cli"},       // the composition root serves the command line
 	"ui/cli":   {""},                 // main.go is its only caller
 	"ui/tui":   {"ui/cli", "ui/tui"}, // sub-packages of the workbench use their parent's types
+	// A concrete store is chosen where the app is composed; the rest of pincer
+	// holds a persist.Store. storetest is for tests only.
+	"persist/badger":    {"core/app", "persist/daemon"},
+	"persist/remote":    {"persist/daemon"},
+	"persist/daemon":    {"core/app", "ui/cli"},
+	"persist/memory":    {"ui/cli", "ui/tui/internal/benchmain"}, // an empty store when none exists yet; the benchmark's
+	"persist/storetest": {},
 }
 
 // knownDebt are the imports across the arrows that still exist, as "file ->

@@ -40,7 +40,7 @@ const (
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use
-// Decode to read it into the payload struct of its Type.
+// Payload to read it as the payload struct of its Type.
 type Event struct {
 	Type      Type            `json:"type"`
 	Sequence  uint64          `json:"sequence"`
@@ -51,6 +51,8 @@ type Event struct {
 }
 
 // Decode unmarshals the payload into v (a pointer to the payload struct).
+// Payload, which picks the struct by Type and reports a malformed payload,
+// is the reader's way; Decode stays for a caller that knows the struct.
 func (e Event) Decode(v any) error {
 	if len(e.Data) == 0 {
 		return nil

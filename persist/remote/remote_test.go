@@ -239,12 +239,17 @@ func TestRemoteAbandonedTurnClosedAndLeaseReleased(t *testing.T) {
 	if fmt.Sprint(got) != "[permission.resolved tool.completed turn.failed]" {
 		t.Fatalf("closing events %v", got)
 	}
-	var res event.PermissionResolvedData
-	_ = evs[0].Decode(&res)
-	var tc event.ToolCompletedData
-	_ = evs[1].Decode(&tc)
-	var tf event.TurnFailedData
-	_ = evs[2].Decode(&tf)
+	var payloads []any
+	for _, ev := range evs {
+		p, err := ev.Payload()
+		if err != nil {
+			t.Fatal(err)
+		}
+		payloads = append(payloads, p)
+	}
+	res, _ := payloads[0].(event.PermissionResolvedData)
+	tc, _ := payloads[1].(event.ToolCompletedData)
+	tf, _ := payloads[2].(event.TurnFailedData)
 	if res.RequestID != "r1" || res.Decision != "deny" || res.By != abandonedBy || tc.ToolCallID != "c2" || !tc.IsError ||
 		tf.Reason != event.ReasonInternal || !strings.Contains(tf.Error, "pid 999999") || evs[2].TurnID != "turn-1" {
 		t.Fatalf("closing events: %+v %+v %+v", res, tc, tf)
