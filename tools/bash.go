@@ -82,37 +82,21 @@ type Bash struct {
 	KillGrace time.Duration
 }
 
-// Name returns "Bash".
-func (Bash) Name() string { return "Bash" }
-
-// Description returns the text the model reads about Bash.
-func (Bash) Description() string { return bashDescription }
-
-// Schema returns the JSON Schema of BashInput.
-func (Bash) Schema() json.RawMessage { return json.RawMessage(bashSchema) }
-
-// Kind returns KindExecute.
-func (Bash) Kind() Kind { return KindExecute }
-
-// ConcurrencySafe returns false: commands run one at a time.
-func (Bash) ConcurrencySafe() bool { return false }
+// Spec describes Bash: KindExecute, not concurrency-safe (commands run one at
+// a time).
+func (Bash) Spec() Spec {
+	return Spec{Name: "Bash", Description: bashDescription, Schema: json.RawMessage(bashSchema), Kind: KindExecute}
+}
 
 // Summary returns "Bash: COMMAND", the command's first line cut to 80 characters.
-func (Bash) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[BashInput](input)
+func (Bash) Summary(in BashInput) string {
 	return "Bash: " + oneLine(in.Command, 80)
 }
 
-// Paths returns nil: which files a command touches is not known in advance.
-func (Bash) Paths(env *Env, input json.RawMessage) []string { return nil }
-
 // Run runs the command and waits for it (or for its timeout, or for ctx).
-func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+// It has no Paths: which files a command touches is not known in advance.
+func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if err := checkEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[BashInput](input)
-	if err != nil {
 		return Result{}, err
 	}
 	if strings.TrimSpace(in.Command) == "" {
@@ -140,6 +124,7 @@ func (b Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 		cmd.MaxOutput = BashSpillBytes // the full output goes to a file the model can read
 	}
 	var res sandbox.Result
+	var err error
 	if env.Sandbox != nil {
 		// The helper is pincer itself (sandbox.DefaultHelper); a test binary
 		// answers for it through sandbox.RunHelperIfRequested in TestMain.

@@ -110,7 +110,7 @@ func TestBashCancel(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		cancel()
 	}()
-	res, err := Bash{KillGrace: 200 * time.Millisecond}.Run(ctx, env, mustJSON(t, BashInput{Command: "sleep 100"}))
+	res, err := Typed(Bash{KillGrace: 200 * time.Millisecond}).Run(ctx, env, mustJSON(t, BashInput{Command: "sleep 100"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func BenchmarkReadTool(b *testing.B) {
 	in := mustJSON(b, ReadInput{FilePath: "a/b/f.txt"})
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := (Read{}).Run(b.Context(), env, in); err != nil {
+		if _, err := Typed(Read{}).Run(b.Context(), env, in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,7 +35,7 @@ func BenchmarkWriteTool(b *testing.B) {
 	in := mustJSON(b, WriteInput{FilePath: "a/b/f.txt", Content: content})
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := (Write{}).Run(b.Context(), env, in); err != nil {
+		if _, err := Typed(Write{}).Run(b.Context(), env, in); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -63,7 +63,7 @@ func BenchmarkGrepContent(b *testing.B) {
 	for name, g := range backends {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := g.Run(b.Context(), env, in); err != nil {
+				if _, err := Typed(g).Run(b.Context(), env, in); err != nil {
 					b.Fatal(err)
 				}
 			}

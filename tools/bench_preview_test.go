@@ -21,7 +21,7 @@ func BenchmarkEditPreview1MB(b *testing.B) {
 	b.SetBytes(int64(sb.Len()))
 	b.ResetTimer()
 	for b.Loop() {
-		diff, err := (Edit{}).Preview(env, in)
+		diff, err := Typed(Edit{}).(Previewer).Preview(env, in)
 		if err != nil || diff == "" {
 			b.Fatalf("diff %q, err %v", diff, err)
 		}

@@ -1,25 +1,38 @@
 package tools
 
 // Default returns a registry of the built-in tools in the order the model is offered
-// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite. Grep uses ripgrep when it is
-// installed; TodoWrite keeps its lists in memory (the transcript keeps every call).
+// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite, each wrapped by Typed. Grep
+// uses ripgrep when it is installed; TodoWrite keeps its lists in memory (the
+// transcript keeps every call).
 func Default() *Registry {
-	return NewRegistry(Bash{}, Glob{}, Grep{}, Read{}, Edit{}, Write{}, TodoWrite{})
+	return NewRegistry(Typed(Bash{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}))
 }
 
-// Every built-in tool satisfies Tool.
+// Every built-in tool is a TypedTool with a one-line Summary; the file tools
+// list their Paths and the tools that change files Preview their diff.
 var (
-	_ Tool = Bash{}
-	_ Tool = Glob{}
-	_ Tool = Grep{}
-	_ Tool = Read{}
-	_ Tool = Edit{}
-	_ Tool = Write{}
-	_ Tool = TodoWrite{}
-)
+	_ TypedSummarizer[BashInput]      = Bash{}
+	_ TypedSummarizer[GlobInput]      = Glob{}
+	_ TypedSummarizer[GrepInput]      = Grep{}
+	_ TypedSummarizer[ReadInput]      = Read{}
+	_ TypedSummarizer[EditInput]      = Edit{}
+	_ TypedSummarizer[WriteInput]     = Write{}
+	_ TypedSummarizer[TodoWriteInput] = TodoWrite{}
 
-// The built-in tools that change files show their diff before they run.
-var (
-	_ Previewer = Edit{}
-	_ Previewer = Write{}
+	_ TypedTool[BashInput]      = Bash{}
+	_ TypedTool[GlobInput]      = Glob{}
+	_ TypedTool[GrepInput]      = Grep{}
+	_ TypedTool[ReadInput]      = Read{}
+	_ TypedTool[EditInput]      = Edit{}
+	_ TypedTool[WriteInput]     = Write{}
+	_ TypedTool[TodoWriteInput] = TodoWrite{}
+
+	_ TypedPathLister[GlobInput]  = Glob{}
+	_ TypedPathLister[GrepInput]  = Grep{}
+	_ TypedPathLister[ReadInput]  = Read{}
+	_ TypedPathLister[EditInput]  = Edit{}
+	_ TypedPathLister[WriteInput] = Write{}
+
+	_ TypedPreviewer[EditInput]  = Edit{}
+	_ TypedPreviewer[WriteInput] = Write{}
 )

@@ -13,9 +13,9 @@ func TestDefaultRegistry(t *testing.T) {
 	r := Default()
 	var names []string
 	for _, tool := range r.All() {
-		names = append(names, tool.Name())
-		if strings.TrimSpace(tool.Description()) == "" {
-			t.Errorf("%s has no description", tool.Name())
+		names = append(names, tool.Spec().Name)
+		if strings.TrimSpace(tool.Spec().Description) == "" {
+			t.Errorf("%s has no description", tool.Spec().Name)
 		}
 	}
 	if want := []string{"Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite"}; !reflect.DeepEqual(names, want) {
@@ -33,8 +33,8 @@ func TestDefaultRegistry(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s missing", name)
 		}
-		if tool.Kind() != want.kind || tool.ConcurrencySafe() != want.safe {
-			t.Errorf("%s: kind %s safe %v, want %s %v", name, tool.Kind(), tool.ConcurrencySafe(), want.kind, want.safe)
+		if sp := tool.Spec(); sp.Kind != want.kind || sp.ConcurrencySafe != want.safe {
+			t.Errorf("%s: kind %s safe %v, want %s %v", name, tool.Spec().Kind, tool.Spec().ConcurrencySafe, want.kind, want.safe)
 		}
 	}
 }
@@ -46,22 +46,22 @@ func TestSummaries(t *testing.T) {
 		input string
 		want  string
 	}{
-		{Read{}, `{"file_path": "main.go"}`, "Read main.go"},
-		{Read{}, `{"file_path": "main.go", "offset": 10, "limit": 5}`, "Read main.go (lines 10-14)"},
-		{Edit{}, `{"file_path": "main.go", "old_string": "a", "new_string": "b"}`, "Edit main.go"},
-		{Write{}, `{"file_path": "pkg/x.go", "content": ""}`, "Write pkg/x.go"},
-		{Bash{}, `{"command": "go test ./..."}`, "Bash: go test ./..."},
-		{Bash{}, `{"command": "make\nmake install"}`, "Bash: make …"},
-		{Bash{}, `{"command": ` + jsonString(long) + `}`, "Bash: " + long[:79] + "…"},
-		{Grep{}, `{"pattern": "foo", "path": "src"}`, `Grep "foo" in src`},
-		{Grep{}, `{"pattern": "foo", "glob": "*.go"}`, `Grep "foo" (*.go)`},
-		{Grep{}, `{"pattern": "func\\s+\\w+"}`, `Grep "func\s+\w+"`},
-		{Glob{}, `{"pattern": "**/*.go"}`, "Glob **/*.go"},
-		{Glob{}, `{"pattern": "*.md", "path": "docs"}`, "Glob *.md in docs"},
+		{Typed(Read{}), `{"file_path": "main.go"}`, "Read main.go"},
+		{Typed(Read{}), `{"file_path": "main.go", "offset": 10, "limit": 5}`, "Read main.go (lines 10-14)"},
+		{Typed(Edit{}), `{"file_path": "main.go", "old_string": "a", "new_string": "b"}`, "Edit main.go"},
+		{Typed(Write{}), `{"file_path": "pkg/x.go", "content": ""}`, "Write pkg/x.go"},
+		{Typed(Bash{}), `{"command": "go test ./..."}`, "Bash: go test ./..."},
+		{Typed(Bash{}), `{"command": "make\nmake install"}`, "Bash: make …"},
+		{Typed(Bash{}), `{"command": ` + jsonString(long) + `}`, "Bash: " + long[:79] + "…"},
+		{Typed(Grep{}), `{"pattern": "foo", "path": "src"}`, `Grep "foo" in src`},
+		{Typed(Grep{}), `{"pattern": "foo", "glob": "*.go"}`, `Grep "foo" (*.go)`},
+		{Typed(Grep{}), `{"pattern": "func\\s+\\w+"}`, `Grep "func\s+\w+"`},
+		{Typed(Glob{}), `{"pattern": "**/*.go"}`, "Glob **/*.go"},
+		{Typed(Glob{}), `{"pattern": "*.md", "path": "docs"}`, "Glob *.md in docs"},
 	}
 	for _, tt := range tests {
-		if got := tt.tool.Summary(json.RawMessage(tt.input)); got != tt.want {
-			t.Errorf("%s.Summary(%s) = %q, want %q", tt.tool.Name(), tt.input, got, tt.want)
+		if got := Summary(tt.tool, json.RawMessage(tt.input)); got != tt.want {
+			t.Errorf("%s.Summary(%s) = %q, want %q", tt.tool.Spec().Name, tt.input, got, tt.want)
 		}
 	}
 }
@@ -79,18 +79,18 @@ func TestPaths(t *testing.T) {
 		input string
 		want  []string
 	}{
-		{Read{}, `{"file_path": "src/a.go"}`, []string{filepath.Join(root, "src", "a.go")}},
-		{Edit{}, `{"file_path": "src/../src/a.go", "old_string": "a", "new_string": "b"}`, []string{filepath.Join(root, "src", "a.go")}},
-		{Write{}, `{"file_path": "new/b.go", "content": ""}`, []string{filepath.Join(root, "new", "b.go")}},
-		{Write{}, `{"file_path": "/etc/passwd", "content": ""}`, []string{"/etc/passwd"}},
-		{Grep{}, `{"pattern": "x"}`, []string{root}},
-		{Grep{}, `{"pattern": "x", "path": "src"}`, []string{filepath.Join(root, "src")}},
-		{Glob{}, `{"pattern": "*"}`, []string{root}},
-		{Bash{}, `{"command": "ls"}`, nil},
+		{Typed(Read{}), `{"file_path": "src/a.go"}`, []string{filepath.Join(root, "src", "a.go")}},
+		{Typed(Edit{}), `{"file_path": "src/../src/a.go", "old_string": "a", "new_string": "b"}`, []string{filepath.Join(root, "src", "a.go")}},
+		{Typed(Write{}), `{"file_path": "new/b.go", "content": ""}`, []string{filepath.Join(root, "new", "b.go")}},
+		{Typed(Write{}), `{"file_path": "/etc/passwd", "content": ""}`, []string{"/etc/passwd"}},
+		{Typed(Grep{}), `{"pattern": "x"}`, []string{root}},
+		{Typed(Grep{}), `{"pattern": "x", "path": "src"}`, []string{filepath.Join(root, "src")}},
+		{Typed(Glob{}), `{"pattern": "*"}`, []string{root}},
+		{Typed(Bash{}), `{"command": "ls"}`, nil},
 	}
 	for _, tt := range tests {
-		if got := tt.tool.Paths(env, json.RawMessage(tt.input)); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("%s.Paths(%s) = %v, want %v", tt.tool.Name(), tt.input, got, tt.want)
+		if got := Paths(tt.tool, env, json.RawMessage(tt.input)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s.Paths(%s) = %v, want %v", tt.tool.Spec().Name, tt.input, got, tt.want)
 		}
 	}
 }

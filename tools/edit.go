@@ -43,38 +43,26 @@ const editSchema = `{
 // a unified diff.
 type Edit struct{}
 
-// Name returns "Edit".
-func (Edit) Name() string { return "Edit" }
-
-// Description returns the text the model reads about Edit.
-func (Edit) Description() string { return editDescription }
-
-// Schema returns the JSON Schema of EditInput.
-func (Edit) Schema() json.RawMessage { return json.RawMessage(editSchema) }
-
-// Kind returns KindEdit.
-func (Edit) Kind() Kind { return KindEdit }
-
-// ConcurrencySafe returns false.
-func (Edit) ConcurrencySafe() bool { return false }
+// Spec describes Edit: KindEdit, not concurrency-safe.
+func (Edit) Spec() Spec {
+	return Spec{Name: "Edit", Description: editDescription, Schema: json.RawMessage(editSchema), Kind: KindEdit}
+}
 
 // Summary returns "Edit PATH".
-func (Edit) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[EditInput](input)
+func (Edit) Summary(in EditInput) string {
 	return "Edit " + summaryPath(in.FilePath)
 }
 
 // Paths returns the resolved path of the file.
-func (Edit) Paths(env *Env, input json.RawMessage) []string {
-	in, _ := decodeInput[EditInput](input)
+func (Edit) Paths(env *Env, in EditInput) []string {
 	return pathsOf(env, in.FilePath)
 }
 
 // Preview returns the unified diff the call would make, computed exactly as Run
 // computes it (the same matcher, path guard and read-before-change rules) and
 // writing nothing; the error is the one Run would return.
-func (Edit) Preview(env *Env, input json.RawMessage) (string, error) {
-	c, err := planEdit(env, input)
+func (Edit) Preview(env *Env, in EditInput) (string, error) {
+	c, err := planEdit(env, in)
 	if err != nil {
 		return "", err
 	}
@@ -83,8 +71,8 @@ func (Edit) Preview(env *Env, input json.RawMessage) (string, error) {
 
 // Run applies the edit, replaces the file (temp file + rename, never through a
 // hard link) and records its new state.
-func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	c, err := planEdit(env, input)
+func (Edit) Run(ctx context.Context, env *Env, in EditInput) (Result, error) {
+	c, err := planEdit(env, in)
 	if err != nil {
 		return Result{}, err
 	}
@@ -118,13 +106,13 @@ type editChange struct {
 	created       bool
 }
 
-// planEdit works out an Edit call without writing: it checks env, decodes the
-// input, resolves file_path inside the workspace, reads the file and applies
+// planEdit works out an Edit call without writing: it checks env, resolves
+// file_path inside the workspace, reads the file and applies
 // old_string -> new_string in memory (applyEdit). The file must have been read
 // in this session; one changed on disk since that read is edited only if
 // old_string still matches exactly once.
-func planEdit(env *Env, input json.RawMessage) (editChange, error) {
-	in, abs, err := fileInput(env, input, func(in EditInput) string { return in.FilePath })
+func planEdit(env *Env, in EditInput) (editChange, error) {
+	abs, err := filePath(env, in.FilePath)
 	if err != nil {
 		return editChange{}, err
 	}

@@ -245,7 +245,7 @@ func BenchmarkEditLargeFile(b *testing.B) {
 	b.SetBytes(int64(sb.Len()))
 	i := 0
 	for b.Loop() {
-		if _, err := (Edit{}).Run(b.Context(), env, inputs[i%2]); err != nil {
+		if _, err := Typed(Edit{}).Run(b.Context(), env, inputs[i%2]); err != nil {
 			b.Fatal(err)
 		}
 		i++

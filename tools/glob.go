@@ -48,24 +48,13 @@ const globSchema = `{
 // modification time, at most GlobMaxResults paths (relative to the workspace root).
 type Glob struct{}
 
-// Name returns "Glob".
-func (Glob) Name() string { return "Glob" }
-
-// Description returns the text the model reads about Glob.
-func (Glob) Description() string { return globDescription }
-
-// Schema returns the JSON Schema of GlobInput.
-func (Glob) Schema() json.RawMessage { return json.RawMessage(globSchema) }
-
-// Kind returns KindRead.
-func (Glob) Kind() Kind { return KindRead }
-
-// ConcurrencySafe returns true.
-func (Glob) ConcurrencySafe() bool { return true }
+// Spec describes Glob: KindRead, concurrency-safe.
+func (Glob) Spec() Spec {
+	return Spec{Name: "Glob", Description: globDescription, Schema: json.RawMessage(globSchema), Kind: KindRead, ConcurrencySafe: true}
+}
 
 // Summary returns "Glob PATTERN", with " in PATH" when a path is given.
-func (Glob) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[GlobInput](input)
+func (Glob) Summary(in GlobInput) string {
 	s := "Glob " + in.Pattern
 	if in.Path != "" {
 		s += " in " + summaryPath(in.Path)
@@ -74,18 +63,13 @@ func (Glob) Summary(input json.RawMessage) string {
 }
 
 // Paths returns the resolved search directory.
-func (Glob) Paths(env *Env, input json.RawMessage) []string {
-	in, _ := decodeInput[GlobInput](input)
+func (Glob) Paths(env *Env, in GlobInput) []string {
 	return pathsOf(env, cmp.Or(in.Path, "."))
 }
 
 // Run lists the matching files.
-func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+func (Glob) Run(ctx context.Context, env *Env, in GlobInput) (Result, error) {
 	if err := checkEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[GlobInput](input)
-	if err != nil {
 		return Result{}, err
 	}
 	if in.Pattern == "" {

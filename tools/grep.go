@@ -104,24 +104,13 @@ type Grep struct {
 	Backend GrepBackend
 }
 
-// Name returns "Grep".
-func (Grep) Name() string { return "Grep" }
-
-// Description returns the text the model reads about Grep.
-func (Grep) Description() string { return grepDescription }
-
-// Schema returns the JSON Schema of GrepInput.
-func (Grep) Schema() json.RawMessage { return json.RawMessage(grepSchema) }
-
-// Kind returns KindRead.
-func (Grep) Kind() Kind { return KindRead }
-
-// ConcurrencySafe returns true.
-func (Grep) ConcurrencySafe() bool { return true }
+// Spec describes Grep: KindRead, concurrency-safe.
+func (Grep) Spec() Spec {
+	return Spec{Name: "Grep", Description: grepDescription, Schema: json.RawMessage(grepSchema), Kind: KindRead, ConcurrencySafe: true}
+}
 
 // Summary returns `Grep "PATTERN"`, with " in PATH" when a path is given.
-func (Grep) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[GrepInput](input)
+func (Grep) Summary(in GrepInput) string {
 	s := `Grep "` + oneLine(in.Pattern, 60) + `"`
 	if in.Path != "" {
 		s += " in " + summaryPath(in.Path)
@@ -133,18 +122,13 @@ func (Grep) Summary(input json.RawMessage) string {
 }
 
 // Paths returns the resolved search root.
-func (Grep) Paths(env *Env, input json.RawMessage) []string {
-	in, _ := decodeInput[GrepInput](input)
+func (Grep) Paths(env *Env, in GrepInput) []string {
 	return pathsOf(env, cmp.Or(in.Path, "."))
 }
 
 // Run searches and formats the result for the output mode.
-func (g Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+func (g Grep) Run(ctx context.Context, env *Env, in GrepInput) (Result, error) {
 	if err := checkEnv(env); err != nil {
-		return Result{}, err
-	}
-	in, err := decodeInput[GrepInput](input)
-	if err != nil {
 		return Result{}, err
 	}
 	q, err := newGrepQuery(env, in)

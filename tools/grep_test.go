@@ -280,7 +280,7 @@ func BenchmarkGrepFallback(b *testing.B) {
 	g := Grep{Backend: GrepFallback}
 	b.SetBytes(int64(len(content) * 200))
 	for b.Loop() {
-		if _, err := g.Run(b.Context(), env, input); err != nil {
+		if _, err := Typed(g).Run(b.Context(), env, input); err != nil {
 			b.Fatal(err)
 		}
 	}

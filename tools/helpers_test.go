@@ -31,8 +31,15 @@ func mustJSON(t testing.TB, v any) json.RawMessage {
 	return b
 }
 
-// runTool runs tool with input v.
-func runTool(t testing.TB, tool Tool, env *Env, v any) (Result, error) {
+// runTool runs tool, through the Typed adapter as the agent does, with input v
+// (a map or an input struct) encoded as JSON.
+func runTool[In any](t testing.TB, tool TypedTool[In], env *Env, v any) (Result, error) {
+	t.Helper()
+	return Typed(tool).Run(context.Background(), env, mustJSON(t, v))
+}
+
+// callTool runs tool (a Tool, as the agent holds it) with input v encoded as JSON.
+func callTool(t testing.TB, tool Tool, env *Env, v any) (Result, error) {
 	t.Helper()
 	return tool.Run(context.Background(), env, mustJSON(t, v))
 }

@@ -11,9 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// decodeInput parses a tool's JSON input into T. Unknown fields are ignored here
-// (the schema, checked by the caller, forbids them); a null or empty input decodes
-// to T's zero value so that missing required fields get the tool's own message.
+// decodeInput parses a tool's JSON input into T, for Typed. Unknown fields are
+// ignored here (the schema, checked by the agent, forbids them); a null or empty
+// input decodes to T's zero value so that missing required fields get the tool's
+// own message.
 func decodeInput[T any](input json.RawMessage) (T, error) {
 	var v T
 	if len(bytes.TrimSpace(input)) == 0 {
@@ -45,26 +46,17 @@ func checkFileEnv(env *Env) error {
 	return nil
 }
 
-// fileInput is the common start of a file tool's Run: it checks env, decodes the
-// input, requires its file_path and resolves it inside the workspace. It returns the
-// input and the resolved absolute path.
-func fileInput[T any](env *Env, input json.RawMessage, path func(T) string) (T, string, error) {
-	var zero T
+// filePath is the common start of a file tool's call: it checks env, requires
+// the file_path p and resolves it inside the workspace (sandbox.Workspace.
+// Resolve), returning the absolute path.
+func filePath(env *Env, p string) (string, error) {
 	if err := checkFileEnv(env); err != nil {
-		return zero, "", err
+		return "", err
 	}
-	in, err := decodeInput[T](input)
-	if err != nil {
-		return zero, "", err
+	if p == "" {
+		return "", errors.New("file_path is required")
 	}
-	if path(in) == "" {
-		return zero, "", errors.New("file_path is required")
-	}
-	abs, err := env.Workspace.Resolve(path(in))
-	if err != nil {
-		return zero, "", err
-	}
-	return in, abs, nil
+	return env.Workspace.Resolve(p)
 }
 
 // pathsOf returns the real location of p for a tool's Paths (symlinks

@@ -61,24 +61,13 @@ const readSchema = `{
 // session's FileState, which Write and Edit require.
 type Read struct{}
 
-// Name returns "Read".
-func (Read) Name() string { return "Read" }
-
-// Description returns the text the model reads about Read.
-func (Read) Description() string { return readDescription }
-
-// Schema returns the JSON Schema of ReadInput.
-func (Read) Schema() json.RawMessage { return json.RawMessage(readSchema) }
-
-// Kind returns KindRead.
-func (Read) Kind() Kind { return KindRead }
-
-// ConcurrencySafe returns true: reads may run in parallel.
-func (Read) ConcurrencySafe() bool { return true }
+// Spec describes Read: KindRead, concurrency-safe (reads may run in parallel).
+func (Read) Spec() Spec {
+	return Spec{Name: "Read", Description: readDescription, Schema: json.RawMessage(readSchema), Kind: KindRead, ConcurrencySafe: true}
+}
 
 // Summary returns "Read PATH", with the line window when one was asked for.
-func (Read) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[ReadInput](input)
+func (Read) Summary(in ReadInput) string {
 	s := "Read " + summaryPath(in.FilePath)
 	switch {
 	case in.Offset > 0 && in.Limit > 0:
@@ -92,16 +81,15 @@ func (Read) Summary(input json.RawMessage) string {
 }
 
 // Paths returns the resolved path of the file.
-func (Read) Paths(env *Env, input json.RawMessage) []string {
-	in, _ := decodeInput[ReadInput](input)
+func (Read) Paths(env *Env, in ReadInput) []string {
 	return pathsOf(env, in.FilePath)
 }
 
 // Run reads the file. Errors: a path outside the workspace (unless the
 // permission layer approved reading it for this call: FileState.GrantOutside),
 // a missing file, a directory, a file over ReadMaxBytes, a binary file.
-func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	in, abs, outside, err := readInput(env, input)
+func (Read) Run(ctx context.Context, env *Env, in ReadInput) (Result, error) {
+	abs, outside, err := readPath(env, in.FilePath)
 	if err != nil {
 		return Result{}, err
 	}
@@ -119,23 +107,19 @@ func (Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	return Result{Output: formatLines(content, in.Offset, in.Limit)}, nil
 }
 
-// readInput is fileInput for Read, which may also read a path outside the
+// readPath is filePath for Read, which may also read a path outside the
 // workspace that the permission layer approved for this very call: outside
 // is then true and abs is that path's real location.
-func readInput(env *Env, input json.RawMessage) (ReadInput, string, bool, error) {
-	in, abs, err := fileInput(env, input, func(in ReadInput) string { return in.FilePath })
+func readPath(env *Env, p string) (abs string, outside bool, err error) {
+	abs, err = filePath(env, p)
 	if err == nil {
-		return in, abs, false, nil
+		return abs, false, nil
 	}
-	raw, derr := decodeInput[ReadInput](input)
-	if derr != nil {
-		return in, abs, false, err
-	}
-	real, ok := grantedOutside(env, raw.FilePath)
+	real, ok := grantedOutside(env, p)
 	if !ok {
-		return in, abs, false, err
+		return "", false, err
 	}
-	return raw, real, true, nil
+	return real, true, nil
 }
 
 // readRegularFile reads abs (through the workspace, or directly when outside

@@ -20,10 +20,11 @@ func NewRegistry(ts ...Tool) *Registry {
 
 // Add registers t, replacing a tool of the same name.
 func (r *Registry) Add(t Tool) {
-	if _, ok := r.byName[t.Name()]; !ok {
-		r.order = append(r.order, t.Name())
+	name := t.Spec().Name
+	if _, ok := r.byName[name]; !ok {
+		r.order = append(r.order, name)
 	}
-	r.byName[t.Name()] = t
+	r.byName[name] = t
 }
 
 // Get returns the tool called name.

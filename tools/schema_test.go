@@ -45,12 +45,12 @@ func TestSchemas(t *testing.T) {
 		},
 	}
 	for _, tool := range Default().All() {
-		t.Run(tool.Name(), func(t *testing.T) {
-			tc, ok := cases[tool.Name()]
+		t.Run(tool.Spec().Name, func(t *testing.T) {
+			tc, ok := cases[tool.Spec().Name]
 			if !ok {
-				t.Fatalf("no schema case for %s", tool.Name())
+				t.Fatalf("no schema case for %s", tool.Spec().Name)
 			}
-			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.Schema())))
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.Spec().Schema)))
 			if err != nil {
 				t.Fatalf("schema is not JSON: %v", err)
 			}
@@ -65,7 +65,7 @@ func TestSchemas(t *testing.T) {
 			}
 			c := jsonschema.NewCompiler()
 			c.DefaultDraft(jsonschema.Draft2020)
-			url := "mem://" + tool.Name() + ".json"
+			url := "mem://" + tool.Spec().Name + ".json"
 			if err := c.AddResource(url, doc); err != nil {
 				t.Fatal(err)
 			}

@@ -192,13 +192,13 @@ func TestPathsShowWhereLinksLead(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := filepath.Join(outside, "secret.txt")
-	for _, tool := range []Tool{Read{}, Write{}, Edit{}} {
-		got := tool.Paths(env, mustJSON(t, map[string]string{"file_path": "out/secret.txt"}))
+	for _, tool := range []Tool{Typed(Read{}), Typed(Write{}), Typed(Edit{})} {
+		got := Paths(tool, env, mustJSON(t, map[string]string{"file_path": "out/secret.txt"}))
 		if len(got) != 1 || got[0] != want {
-			t.Errorf("%s.Paths = %v, want [%s]", tool.Name(), got, want)
+			t.Errorf("%s.Paths = %v, want [%s]", tool.Spec().Name, got, want)
 		}
 	}
-	if got := (Grep{}).Paths(env, mustJSON(t, GrepInput{Pattern: "x", Path: "out"})); len(got) != 1 || got[0] != outside {
+	if got := Paths(Typed(Grep{}), env, mustJSON(t, GrepInput{Pattern: "x", Path: "out"})); len(got) != 1 || got[0] != outside {
 		t.Errorf("Grep.Paths = %v, want [%s]", got, outside)
 	}
 }

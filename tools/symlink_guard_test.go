@@ -38,19 +38,19 @@ func TestSymlinkGuard(t *testing.T) {
 		tool Tool
 		in   any
 	}{
-		{"Write through a file link", Write{}, WriteInput{FilePath: "file-link", Content: "pwned\n"}},
-		{"Write into a dir link", Write{}, WriteInput{FilePath: "dir-link/secret.txt", Content: "pwned\n"}},
-		{"Write a new file under a dir link", Write{}, WriteInput{FilePath: "dir-link/new.txt", Content: "pwned\n"}},
-		{"Write through a dangling link", Write{}, WriteInput{FilePath: "dangling-link", Content: "pwned\n"}},
-		{"Write through a chain of links", Write{}, WriteInput{FilePath: "chain-link", Content: "pwned\n"}},
-		{"Write with an absolute path through a link", Write{}, WriteInput{FilePath: filepath.Join(root, "dir-link", "secret.txt"), Content: "pwned\n"}},
-		{"Edit through a file link", Edit{}, EditInput{FilePath: "file-link", OldString: "original", NewString: "pwned"}},
-		{"Edit into a dir link", Edit{}, EditInput{FilePath: "dir-link/secret.txt", OldString: "original", NewString: "pwned"}},
-		{"Edit creating through a dangling link", Edit{}, EditInput{FilePath: "dangling-link", OldString: "", NewString: "pwned"}},
+		{"Write through a file link", Typed(Write{}), WriteInput{FilePath: "file-link", Content: "pwned\n"}},
+		{"Write into a dir link", Typed(Write{}), WriteInput{FilePath: "dir-link/secret.txt", Content: "pwned\n"}},
+		{"Write a new file under a dir link", Typed(Write{}), WriteInput{FilePath: "dir-link/new.txt", Content: "pwned\n"}},
+		{"Write through a dangling link", Typed(Write{}), WriteInput{FilePath: "dangling-link", Content: "pwned\n"}},
+		{"Write through a chain of links", Typed(Write{}), WriteInput{FilePath: "chain-link", Content: "pwned\n"}},
+		{"Write with an absolute path through a link", Typed(Write{}), WriteInput{FilePath: filepath.Join(root, "dir-link", "secret.txt"), Content: "pwned\n"}},
+		{"Edit through a file link", Typed(Edit{}), EditInput{FilePath: "file-link", OldString: "original", NewString: "pwned"}},
+		{"Edit into a dir link", Typed(Edit{}), EditInput{FilePath: "dir-link/secret.txt", OldString: "original", NewString: "pwned"}},
+		{"Edit creating through a dangling link", Typed(Edit{}), EditInput{FilePath: "dangling-link", OldString: "", NewString: "pwned"}},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := runTool(t, tt.tool, env, tt.in)
+			_, err := callTool(t, tt.tool, env, tt.in)
 			if err == nil || !strings.Contains(err.Error(), "outside the workspace") {
 				t.Fatalf("error = %v, want the workspace guard to refuse", err)
 			}

@@ -111,26 +111,16 @@ type TodoWrite struct {
 	Store TodoStore
 }
 
-// Name returns "TodoWrite".
-func (TodoWrite) Name() string { return "TodoWrite" }
-
-// Description returns the text the model reads about TodoWrite.
-func (TodoWrite) Description() string { return todoWriteDescription }
-
-// Schema returns the JSON Schema of TodoWriteInput.
-func (TodoWrite) Schema() json.RawMessage { return json.RawMessage(todoWriteSchema) }
-
-// Kind returns KindRead: the call touches no file and runs nothing.
-func (TodoWrite) Kind() Kind { return KindRead }
-
-// ConcurrencySafe returns false: calls replace shared state and must keep their
-// order.
-func (TodoWrite) ConcurrencySafe() bool { return false }
+// Spec describes TodoWrite: KindRead (the call touches no file and runs
+// nothing), not concurrency-safe (calls replace shared state and must keep
+// their order).
+func (TodoWrite) Spec() Spec {
+	return Spec{Name: "TodoWrite", Description: todoWriteDescription, Schema: json.RawMessage(todoWriteSchema), Kind: KindRead}
+}
 
 // Summary returns "TodoWrite: 3 items (1 in progress)", or "(all completed)", or
 // "TodoWrite: cleared" for an empty list.
-func (TodoWrite) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[TodoWriteInput](input)
+func (TodoWrite) Summary(in TodoWriteInput) string {
 	if len(in.Todos) == 0 {
 		return "TodoWrite: cleared"
 	}
@@ -148,16 +138,10 @@ func (TodoWrite) Summary(input json.RawMessage) string {
 	return s
 }
 
-// Paths returns nil: TodoWrite touches no files.
-func (TodoWrite) Paths(*Env, json.RawMessage) []string { return nil }
-
 // Run checks the list and stores it for the session. Errors: an item without
-// content, an unknown status, more than one item in progress.
-func (t TodoWrite) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	in, err := decodeInput[TodoWriteInput](input)
-	if err != nil {
-		return Result{}, err
-	}
+// content, an unknown status, more than one item in progress. It has no Paths:
+// TodoWrite touches no files.
+func (t TodoWrite) Run(ctx context.Context, env *Env, in TodoWriteInput) (Result, error) {
 	if err := validateTodos(in.Todos); err != nil {
 		return Result{}, err
 	}

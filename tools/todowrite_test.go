@@ -166,18 +166,18 @@ func TestTodoWriteSummary(t *testing.T) {
 		{`{"todos": []}`, "TodoWrite: cleared"},
 	}
 	for _, tt := range tests {
-		if got := (TodoWrite{}).Summary(json.RawMessage(tt.in)); got != tt.want {
+		if got := Summary(Typed(TodoWrite{}), json.RawMessage(tt.in)); got != tt.want {
 			t.Errorf("Summary(%s) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
 func TestTodoWriteShape(t *testing.T) {
-	var tool Tool = TodoWrite{}
-	if tool.Name() != "TodoWrite" || tool.Kind() != KindRead || tool.ConcurrencySafe() || tool.Description() == "" {
-		t.Errorf("shape: %s %s %v", tool.Name(), tool.Kind(), tool.ConcurrencySafe())
+	tool := Typed(TodoWrite{})
+	if sp := tool.Spec(); sp.Name != "TodoWrite" || sp.Kind != KindRead || sp.ConcurrencySafe || sp.Description == "" {
+		t.Errorf("shape: %s %s %v", sp.Name, sp.Kind, sp.ConcurrencySafe)
 	}
-	if p := tool.Paths(nil, json.RawMessage(`{"todos": []}`)); p != nil {
+	if p := Paths(tool, nil, json.RawMessage(`{"todos": []}`)); p != nil {
 		t.Errorf("Paths = %v", p)
 	}
 }
@@ -185,7 +185,7 @@ func TestTodoWriteShape(t *testing.T) {
 // TestTodoWriteSchema checks the schema as TestSchemas does for the default tools
 // (TodoWrite is not in Default).
 func TestTodoWriteSchema(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(TodoWrite{}.Schema())))
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(TodoWrite{}.Spec().Schema)))
 	if err != nil {
 		t.Fatal(err)
 	}

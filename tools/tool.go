@@ -1,6 +1,12 @@
 // Package tools is the model's hands: one file per tool (Read, Write, Edit, Bash,
 // Grep, Glob — Claude Code's names and parameters), each with an embedded
-// description and the JSON Schema of its input, plus the Registry that holds them.
+// description, a typed input struct and the JSON Schema of that input beside it
+// (a test holds the two to the same fields), plus the Registry that holds them.
+// The agent sees a tool through the small Tool interface and its optional
+// capabilities (Summarizer, PathLister, Previewer); Typed adapts a tool written
+// against its input struct, decoding the JSON input once per call. A tool that
+// changes files previews the call — the would-be diff, by the same code that
+// then runs it, writing nothing.
 //
 // Tools do not know about permissions, hooks or the agent loop (those wrap them in
 // core/agent). Every path a tool touches goes through the sandbox.Workspace guard
@@ -29,28 +35,51 @@ const (
 	KindExecute Kind = "execute" // runs commands
 )
 
-// Tool is one tool the model can call.
+// Tool is one tool the model can call: what the agent offers the model (Spec)
+// and how a call runs (Run). Everything else a tool may offer is an optional
+// capability of its own small interface — Summarizer, PathLister, Previewer —
+// that the agent looks for (Summary, Paths, and a type assertion for
+// Previewer). Built-in tools are written against their typed input and wrapped
+// by Typed, which decodes the input once per call; a tool whose input has no Go
+// type (one whose schema comes from elsewhere) implements Tool directly.
 type Tool interface {
-	// Name is the name the model calls it by ("Read").
-	Name() string
-	// Description is the text the model reads about the tool.
-	Description() string
-	// Schema is the JSON Schema (draft 2020-12) of the input object.
-	Schema() json.RawMessage
-	// Kind says whether the tool reads, edits or executes.
-	Kind() Kind
-	// ConcurrencySafe reports whether calls may run in parallel with other
-	// concurrency-safe read calls of the same response.
-	ConcurrencySafe() bool
-	// Summary is a one-line human description of a call with this (valid) input, as
-	// shown in a timeline: `Read src/main.go`, `Bash: go test ./...`.
-	Summary(input json.RawMessage) string
-	// Paths returns the absolute paths a call with this input would touch (for the
-	// permission policy); nil when the tool has none (Bash).
-	Paths(env *Env, input json.RawMessage) []string
-	// Run performs the call. A returned error becomes the tool result
+	// Spec describes the tool: its name, description, input schema, kind.
+	Spec() Spec
+	// Run performs the call with input (a JSON object the agent has checked
+	// against Spec().Schema). A returned error becomes the tool result
 	// "Tool failed: <error>"; ctx ends on cancellation or timeout.
 	Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error)
+}
+
+// Spec is what the agent knows of a tool before any call: what the model is
+// offered, and what the permission policy and the scheduler decide on.
+type Spec struct {
+	// Name is the name the model calls it by ("Read").
+	Name string
+	// Description is the text the model reads about the tool.
+	Description string
+	// Schema is the JSON Schema (draft 2020-12) of the input object.
+	Schema json.RawMessage
+	// Kind says whether the tool reads, edits or executes. The empty Kind is
+	// decided on as KindExecute (core/permission treats an unknown kind so).
+	Kind Kind
+	// ConcurrencySafe reports whether calls may run in parallel with other
+	// concurrency-safe read calls of the same response; false runs them in order.
+	ConcurrencySafe bool
+}
+
+// Summarizer is a tool that can describe a call in one line.
+type Summarizer interface {
+	// Summary is a one-line human description of a call with this (valid)
+	// input, as shown in a timeline: `Read src/main.go`, `Bash: go test ./...`.
+	Summary(input json.RawMessage) string
+}
+
+// PathLister is a tool that knows in advance which files a call touches.
+type PathLister interface {
+	// Paths returns the absolute paths a call with this input would touch (for
+	// the permission policy), symlinks resolved; nil when it touches none.
+	Paths(env *Env, input json.RawMessage) []string
 }
 
 // Previewer is a tool that changes files and can say, before a call runs, what
@@ -61,6 +90,24 @@ type Tool interface {
 // the call would change nothing.
 type Previewer interface {
 	Preview(env *Env, input json.RawMessage) (diff string, err error)
+}
+
+// Summary is t's one-line description of a call with input (Summarizer), or
+// the tool's name when it has none.
+func Summary(t Tool, input json.RawMessage) string {
+	if s, ok := t.(Summarizer); ok {
+		return s.Summary(input)
+	}
+	return t.Spec().Name
+}
+
+// Paths is the list of absolute paths a call of t with input would touch
+// (PathLister), or nil when the tool does not say (Bash, TodoWrite).
+func Paths(t Tool, env *Env, input json.RawMessage) []string {
+	if p, ok := t.(PathLister); ok {
+		return p.Paths(env, input)
+	}
+	return nil
 }
 
 // Result is what a successful call produced. Output is the text the model reads

@@ -45,38 +45,26 @@ const writeSchema = `{
 // The result carries a unified diff, from /dev/null for a new file.
 type Write struct{}
 
-// Name returns "Write".
-func (Write) Name() string { return "Write" }
-
-// Description returns the text the model reads about Write.
-func (Write) Description() string { return writeDescription }
-
-// Schema returns the JSON Schema of WriteInput.
-func (Write) Schema() json.RawMessage { return json.RawMessage(writeSchema) }
-
-// Kind returns KindEdit.
-func (Write) Kind() Kind { return KindEdit }
-
-// ConcurrencySafe returns false.
-func (Write) ConcurrencySafe() bool { return false }
+// Spec describes Write: KindEdit, not concurrency-safe.
+func (Write) Spec() Spec {
+	return Spec{Name: "Write", Description: writeDescription, Schema: json.RawMessage(writeSchema), Kind: KindEdit}
+}
 
 // Summary returns "Write PATH".
-func (Write) Summary(input json.RawMessage) string {
-	in, _ := decodeInput[WriteInput](input)
+func (Write) Summary(in WriteInput) string {
 	return "Write " + summaryPath(in.FilePath)
 }
 
 // Paths returns the resolved path of the file.
-func (Write) Paths(env *Env, input json.RawMessage) []string {
-	in, _ := decodeInput[WriteInput](input)
+func (Write) Paths(env *Env, in WriteInput) []string {
 	return pathsOf(env, in.FilePath)
 }
 
 // Preview returns the unified diff the call would make, computed exactly as Run
 // computes it (the same path guard and read-before-change rules) and writing
 // nothing; the error is the one Run would return.
-func (Write) Preview(env *Env, input json.RawMessage) (string, error) {
-	c, err := planWrite(env, input)
+func (Write) Preview(env *Env, in WriteInput) (string, error) {
+	c, err := planWrite(env, in)
 	if err != nil {
 		return "", err
 	}
@@ -84,8 +72,8 @@ func (Write) Preview(env *Env, input json.RawMessage) (string, error) {
 }
 
 // Run writes the file and records its new state in the session's FileState.
-func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	c, err := planWrite(env, input)
+func (Write) Run(ctx context.Context, env *Env, in WriteInput) (Result, error) {
+	c, err := planWrite(env, in)
 	if err != nil {
 		return Result{}, err
 	}
@@ -106,11 +94,11 @@ func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, 
 	return Result{Output: msg, Diff: diff}, nil
 }
 
-// planWrite works out a Write call without writing: it checks env, decodes the
-// input, resolves file_path inside the workspace and reads the current file
+// planWrite works out a Write call without writing: it checks env, resolves
+// file_path inside the workspace and reads the current file
 // under the read-before-change rule (currentForChange).
-func planWrite(env *Env, input json.RawMessage) (fileChange, error) {
-	in, abs, err := fileInput(env, input, func(in WriteInput) string { return in.FilePath })
+func planWrite(env *Env, in WriteInput) (fileChange, error) {
+	abs, err := filePath(env, in.FilePath)
 	if err != nil {
 		return fileChange{}, err
 	}

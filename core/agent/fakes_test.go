@@ -31,16 +31,13 @@ type fakeTool struct {
 	runCount atomic.Int32
 }
 
-func (f *fakeTool) Name() string        { return f.name }
-func (f *fakeTool) Description() string { return "fake " + f.name }
-func (f *fakeTool) Schema() json.RawMessage {
-	if f.schema != "" {
-		return json.RawMessage(f.schema)
+func (f *fakeTool) Spec() tools.Spec {
+	schema := f.schema
+	if schema == "" {
+		schema = `{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}`
 	}
-	return json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}`)
+	return tools.Spec{Name: f.name, Description: "fake " + f.name, Schema: json.RawMessage(schema), Kind: f.kind, ConcurrencySafe: f.safe}
 }
-func (f *fakeTool) Kind() tools.Kind                           { return f.kind }
-func (f *fakeTool) ConcurrencySafe() bool                      { return f.safe }
 func (f *fakeTool) Summary(input json.RawMessage) string       { return f.name + " " + string(input) }
 func (f *fakeTool) Paths(*tools.Env, json.RawMessage) []string { return nil }
 func (f *fakeTool) Run(ctx context.Context, env *tools.Env, input json.RawMessage) (tools.Result, error) {

@@ -16,20 +16,20 @@ import (
 // permissionInput describes a prepared call to the permission engine: its paths for
 // file tools, its command for Bash, its URL for fetches.
 func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
-	in := t.fileInput(p.call.ToolName, string(p.tool.Kind()), p.tool.Paths(env, p.input))
+	in := t.fileInput(p.call.ToolName, string(p.tool.Spec().Kind), tools.Paths(p.tool, env, p.input))
 	in.Summary = p.summary
 	var fields struct {
 		Command string `json:"command"`
 		URL     string `json:"url"`
 	}
 	_ = json.Unmarshal(p.input, &fields)
-	if p.tool.Kind() == tools.KindExecute {
+	if p.tool.Spec().Kind == tools.KindExecute {
 		in.Command = fields.Command
 	}
-	if p.tool.Kind() == tools.KindEdit {
+	if p.tool.Spec().Kind == tools.KindEdit {
 		in.Linked = hardLinked(t.a.cfg.Workspace, in.Paths)
 	}
-	if k := p.tool.Kind(); k == tools.KindEdit || k == tools.KindExecute {
+	if k := p.tool.Spec().Kind; k == tools.KindEdit || k == tools.KindExecute {
 		in.Instructions = t.a.importedInstructions()
 	}
 	in.URL = fields.URL
@@ -98,7 +98,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 		d = t.ask(ctx, bg, env, p, in, d)
 	}
 	t.audit(bg, p, in, d)
-	grantOutside(env, p.tool.Kind(), p.call.ToolCallID, in, d, asked)
+	grantOutside(env, p.tool.Spec().Kind, p.call.ToolCallID, in, d, asked)
 	return d
 }
 

@@ -79,7 +79,7 @@ func TestReadOutsideRunsOnceApproved(t *testing.T) {
 			if tc.approve != nil {
 				cfg.Approver = tc.approve
 			}
-			h := newHarnessWith(t, prov, memory.New(), cfg, tools.Read{})
+			h := newHarnessWith(t, prov, memory.New(), cfg, tools.Typed(tools.Read{}))
 			h.submit(context.Background(), "read it")
 			got := h.toolResults()["c1"].Text
 			if !strings.Contains(got, tc.want) {
@@ -109,7 +109,7 @@ func TestLinkedFilled(t *testing.T) {
 		),
 		{Events: providertest.TextEvents("ok")},
 	}}
-	h := newHarnessWith(t, prov, memory.New(), Config{Approver: ap}, tools.Write{})
+	h := newHarnessWith(t, prov, memory.New(), Config{Approver: ap}, tools.Typed(tools.Write{}))
 	root := h.ag.cfg.Workspace.Root()
 	if err := os.Link(file, filepath.Join(root, "hl.txt")); err != nil {
 		t.Skipf("hard link: %v", err)

@@ -48,23 +48,23 @@ func (c *schemaCache) validate(tl tools.Tool, input []byte) error {
 func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Schema, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s, ok := c.compiled[tl.Name()]; ok {
+	if s, ok := c.compiled[tl.Spec().Name]; ok {
 		return s, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Schema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Spec().Schema))
 	if err != nil {
-		return nil, fmt.Errorf("tool %s has an invalid schema: %v", tl.Name(), err)
+		return nil, fmt.Errorf("tool %s has an invalid schema: %v", tl.Spec().Name, err)
 	}
 	comp := jsonschema.NewCompiler()
-	url := "tool://" + tl.Name() + ".json"
+	url := "tool://" + tl.Spec().Name + ".json"
 	if err := comp.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s schema: %v", tl.Name(), err)
+		return nil, fmt.Errorf("tool %s schema: %v", tl.Spec().Name, err)
 	}
 	s, err := comp.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s schema: %v", tl.Name(), err)
+		return nil, fmt.Errorf("tool %s schema: %v", tl.Spec().Name, err)
 	}
-	c.compiled[tl.Name()] = s
+	c.compiled[tl.Spec().Name] = s
 	return s, nil
 }
 

@@ -180,10 +180,10 @@ func (a *Agent) toolSpecs() []provider.ToolSpec {
 	all := a.cfg.Tools.All()
 	specs := make([]provider.ToolSpec, 0, len(all))
 	for _, tl := range all {
-		if a.Mode() == permission.ModePlan && permission.HiddenInPlan(string(tl.Kind())) {
+		if a.Mode() == permission.ModePlan && permission.HiddenInPlan(string(tl.Spec().Kind)) {
 			continue // plan mode is read-only: tools that write are not offered
 		}
-		specs = append(specs, provider.ToolSpec{Name: tl.Name(), Description: tl.Description(), Schema: tl.Schema()})
+		specs = append(specs, provider.ToolSpec{Name: tl.Spec().Name, Description: tl.Spec().Description, Schema: tl.Spec().Schema})
 	}
 	return specs
 }

@@ -78,7 +78,7 @@ func (t *turn) prepare(c message.Part) *prepared {
 		return fail(failedPrefix + "invalid input: " + err.Error())
 	}
 	p.input = json.RawMessage(raw)
-	p.summary = tl.Summary(p.input)
+	p.summary = tools.Summary(tl, p.input)
 	return p
 }
 
@@ -102,7 +102,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 	parallel := len(calls) > 1
 	for i, c := range calls {
 		ps[i] = t.prepare(c)
-		if tl := ps[i].tool; ps[i].done == nil && (tl.Kind() != tools.KindRead || !tl.ConcurrencySafe()) {
+		if tl := ps[i].tool; ps[i].done == nil && (tl.Spec().Kind != tools.KindRead || !tl.Spec().ConcurrencySafe) {
 			parallel = false
 		}
 	}
@@ -137,7 +137,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 	// again (re-read a file after editing it, re-run tests after a fix): the duplicate
 	// check only rejects a repeat with nothing changed in between.
 	for _, p := range ps {
-		if p.done == nil && p.tool.Kind() != tools.KindRead {
+		if p.done == nil && p.tool.Spec().Kind != tools.KindRead {
 			clear(t.seen)
 			break
 		}
@@ -196,7 +196,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 				return outcome{text: failedPrefix + "a PreToolUse hook rewrote the input into an invalid one: " + err.Error(), isError: true}
 			}
 			p.input = pre.UpdatedInput
-			p.summary = p.tool.Summary(p.input)
+			p.summary = tools.Summary(p.tool, p.input)
 		}
 	}
 	if d := t.permit(ctx, bg, env, p, pre); d.Behavior != permission.Allow {
@@ -242,7 +242,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 func runSafely(ctx context.Context, tl tools.Tool, env *tools.Env, input json.RawMessage) (res tools.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in %s: %v", tl.Name(), r)
+			err = fmt.Errorf("internal error in %s: %v", tl.Spec().Name, r)
 		}
 	}()
 	return tl.Run(ctx, env, input)
