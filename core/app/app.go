@@ -125,17 +125,17 @@ func Prepare(opts Options) (*Setup, error) {
 	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root())
 	s.Warnings = append(s.Warnings, mc.Warnings...)
 	var ue UsageError
+	var se *SessionError
 	switch {
 	case err == nil:
 		s.Model = mc
 		if s.Provider, err = newProvider(mc, opts.StallTimeout); err != nil {
 			return s, err
 		}
-	case opts.ModelOptional && !errors.As(err, &ue):
+	case opts.ModelOptional && !errors.As(err, &se) && (!errors.As(err, &ue) || len(s.ConfigErrors) > 0):
+		// With a broken configuration an unknown provider is no usage error: the
+		// file that would define it did not parse, and the workbench says so.
 		s.Model, s.ModelErr = mc, err
-		if s.Model.Provider == "" {
-			s.Model.Provider, s.Model.Model, _ = strings.Cut(fallbackModel(opts.Model), "/")
-		}
 	default:
 		return s, err
 	}
@@ -251,6 +251,22 @@ func (r *Run) Source() string {
 		return "resume"
 	}
 	return "startup"
+}
+
+// DiscardIfUnused deletes the session this Run created when no turn stored a
+// message in it (a workbench opened and closed without a prompt), so an empty
+// session neither lists in `pincer sessions` nor becomes what --continue picks —
+// as Claude Code keeps no conversation that never began. A continued session is
+// never deleted. It reports whether it deleted.
+func (r *Run) DiscardIfUnused(ctx context.Context) (bool, error) {
+	if r.Options.Continue || r.Options.Session != "" || r.After > 0 {
+		return false, nil
+	}
+	msgs, err := r.Store.ListMessages(ctx, r.SessionID)
+	if err != nil || len(msgs) > 0 {
+		return false, err
+	}
+	return true, r.Store.DeleteSession(ctx, r.SessionID)
 }
 
 // Close closes the store.

@@ -35,8 +35,13 @@ type ModelChoice struct {
 	Warnings []string
 }
 
-// ID is PROVIDER/MODEL.
-func (m ModelChoice) ID() string { return m.Provider + "/" + m.Model }
+// ID is PROVIDER/MODEL, or "" when no model was chosen.
+func (m ModelChoice) ID() string {
+	if m.Provider == "" && m.Model == "" {
+		return ""
+	}
+	return m.Provider + "/" + m.Model
+}
 
 // Test seams: the local-server probe of first-run detection and the secret store.
 var (
@@ -227,10 +232,13 @@ func ListModels(ctx context.Context, p config.Provider, key string) ([]string, e
 // configuration's warnings are in the result's Warnings.
 func chooseModel(flagModel, baseURL, session string, cont bool, cwd string) (ModelChoice, error) {
 	model := flagModel
-	if model == "" && (cont || session != "") {
-		if st, err := OpenExistingStore(); err == nil {
-			model = sessionModel(context.Background(), st, session, cont, cwd)
-			st.Close()
+	if cont || session != "" {
+		stored, err := storedModel(session, cont, cwd)
+		if err != nil {
+			return ModelChoice{}, err
+		}
+		if model == "" {
+			model = stored
 		}
 	}
 	mc, err := ResolveModel(model, baseURL, os.Getenv)
@@ -238,7 +246,38 @@ func chooseModel(flagModel, baseURL, session string, cont bool, cwd string) (Mod
 		stored, storedErr := model, err
 		if mc, err = ResolveModel(flagModel, baseURL, os.Getenv); err != nil {
 			err = fmt.Errorf("the session ran on %s, which does not resolve now (%v); pass --base-url for it, or --model", stored, storedErr)
+		} else {
+			mc.Warnings = append(mc.Warnings, fmt.Sprintf("the session ran on %s, which does not resolve now (%v): it continues on %s (pass --model or --base-url to choose)", stored, storedErr, mc.ID()))
 		}
 	}
 	return mc, err
+}
+
+// SessionError is the error of a --continue or --session that names no session
+// (none in this directory, or no such ID): nothing is run or opened.
+type SessionError struct{ Err error }
+
+func (e *SessionError) Error() string { return e.Err.Error() }
+func (e *SessionError) Unwrap() error { return e.Err }
+
+// storedModel is the model of the session being continued, "" when the store
+// cannot be read now (Start reports that). A session that does not exist is a
+// *SessionError.
+func storedModel(session string, cont bool, cwd string) (string, error) {
+	st, err := OpenExistingStore()
+	if errors.Is(err, ErrNoStore) {
+		if cont {
+			return "", &SessionError{fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)}
+		}
+		return "", &SessionError{fmt.Errorf("no session %q (see \"pincer sessions\")", session)}
+	}
+	if err != nil {
+		return "", nil
+	}
+	defer st.Close()
+	s, err := FindSession(context.Background(), st, session, cont, cwd)
+	if err != nil {
+		return "", &SessionError{err}
+	}
+	return s.Model, nil
 }

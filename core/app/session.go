@@ -32,20 +32,6 @@ func FindSession(ctx context.Context, store persist.Store, id string, cont bool,
 	return s, err
 }
 
-// sessionModel is the model stored with a session that `pincer run` continues
-// (--session ID, or --continue: the newest in cwd); "" when there is none, so that
-// the caller falls back to the usual resolution.
-func sessionModel(ctx context.Context, store persist.Store, id string, cont bool, cwd string) string {
-	if id == "" && !cont {
-		return ""
-	}
-	s, err := FindSession(ctx, store, id, cont, cwd)
-	if err != nil {
-		return ""
-	}
-	return s.Model
-}
-
 // ExpandSessionID turns a short session ID (its random suffix, as the workbench's
 // status line shows it, or any unique prefix or suffix) into the full one. An exact
 // ID, or one that matches no session or several, is returned as it is: the caller's

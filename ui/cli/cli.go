@@ -66,18 +66,42 @@ var commands = []command{
 	{Name: "audit", Synopses: [][2]string{{"audit [--session ID] [--json]", "permission decisions, newest first"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdAudit(a, s.out) }},
 	{Name: "doctor", Synopses: [][2]string{{"doctor", "what this machine lets pincer enforce and use"}},
-		Run: func(_ []string, s stdio) (int, error) { return cmdDoctor(s.out), nil }},
+		Run: noArgs("doctor", func(s stdio) int { return cmdDoctor(s.out) })},
 	{Name: "trust", Synopses: [][2]string{{"trust", "list this project's hooks and trust them (until they change)"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdTrust(a, s.out) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
-		Run: func(_ []string, s stdio) (int, error) { fmt.Fprintln(s.out, "pincer", Version); return 0, nil }},
+		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, "pincer", Version); return 0 })},
 	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table
 }
 
 func init() {
 	help, _ := lookup("help")
-	help.Run = func(_ []string, s stdio) (int, error) { fmt.Fprint(s.out, usageText()); return 0, nil }
+	help.Run = func(a []string, s stdio) (int, error) {
+		if len(a) > 0 && a[0] != "help" { // pincer help run: that command's flags
+			if c, ok := lookup(a[0]); ok {
+				return c.Run([]string{"--help"}, s)
+			}
+			return 0, usagef("unknown command %q (see \"pincer help\")", a[0])
+		}
+		fmt.Fprint(s.out, usageText())
+		return 0, nil
+	}
 	commands[len(commands)-1] = help
+}
+
+// noArgs is the Run of a command that takes no arguments: anything after its
+// name is a usage error (--help prints its one usage line).
+func noArgs(name string, run func(stdio) int) func([]string, stdio) (int, error) {
+	return func(a []string, s stdio) (int, error) {
+		if len(a) == 1 && (a[0] == "-h" || a[0] == "--help") {
+			fmt.Fprintf(s.out, "Usage: pincer %s   (no arguments)\n", name)
+			return 0, nil
+		}
+		if len(a) > 0 {
+			return 0, usagef("pincer %s takes no arguments, got %q", name, a[0])
+		}
+		return run(s), nil
+	}
 }
 
 // aliases maps the spellings that stand for a command.

@@ -42,6 +42,13 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 		return 0, err
 	}
 	defer store.Close()
+	if *session != "" {
+		id := app.ExpandSessionID(context.Background(), store, *session)
+		if _, err := store.GetSession(context.Background(), id); errors.Is(err, persist.ErrNotFound) {
+			return 1, fmt.Errorf("no session %q (see \"pincer sessions\")", *session)
+		}
+		*session = id
+	}
 	entries, err := store.ListAudit(context.Background(), *session, *limit)
 	if err != nil && !errors.Is(err, persist.ErrCorrupt) {
 		return 0, err

@@ -79,9 +79,9 @@ func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
 		fmt.Fprintln(w, "  network: off (loopback only; --allow-network or `network = true` in your config.toml turns it on)")
 	}
 	if r.PIDNamespace && r.MountNamespace {
-		fmt.Fprintln(w, "  pid namespace: yes (every process of a command ends with it, and with pincer)")
+		fmt.Fprintln(w, "  processes: every process of a command ends with it, and with pincer (its own PID namespace)")
 	} else {
-		fmt.Fprintln(w, "  pid namespace: NO (background processes can outlive their command)")
+		fmt.Fprintln(w, "  processes: background processes can OUTLIVE their command (no PID namespace)")
 	}
 	fmt.Fprintln(w, "  hidden from commands:")
 	for _, line := range sandbox.DescribeHidden(r) {

@@ -20,7 +20,7 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 	var b strings.Builder
 	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7, MountNamespace: true, NetNamespace: true, PIDNamespace: true})
 	out := b.String()
-	for _, want := range []string{"network: off", "pid namespace: yes", "hidden from commands:", os.Getenv("PINCER_HOME"),
+	for _, want := range []string{"network: off", "processes: every process of a command ends with it", "hidden from commands:", os.Getenv("PINCER_HOME"),
 		".git/config: present, mounted read-only", ".claude: absent, guarded by quarantine", "AGENTS.md: absent"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)
@@ -30,7 +30,7 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 	t.Chdir(ws)
 	b.Reset()
 	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7})
-	if out := b.String(); !strings.Contains(out, "network: on") || !strings.Contains(out, "pid namespace: NO") {
+	if out := b.String(); !strings.Contains(out, "network: on") || !strings.Contains(out, "processes: background processes can OUTLIVE") {
 		t.Errorf("doctor with network = true and no namespaces:\n%s", out)
 	}
 }

@@ -37,8 +37,9 @@ func newRunFlagSet() (*flag.FlagSet, *runFlags) {
 	return fs, f
 }
 
-// cmdRun is `pincer run`: one headless turn.
-func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+// cmdRun is `pincer run`: one headless turn. With --output-format json or
+// stream-json a run that fails before its turn still prints one result object.
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
 	fs, f := newRunFlagSet()
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -58,6 +59,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 0, usageError{Msg: err.Error()}
 	}
+	defer func() {
+		if err != nil && !errors.Is(err, flag.ErrHelp) {
+			headless.WriteFailure(stdout, format, "", err)
+		}
+	}()
 	if f.maxTurns < 1 {
 		return 0, usagef("--max-turns must be at least 1")
 	}
@@ -99,7 +105,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	defer run.Close()
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
-	code := headless.Run(ctx, run.Agent, run.SessionID, input, headless.Options{
+	code = headless.Run(ctx, run.Agent, run.SessionID, input, headless.Options{
 		Format: format, Stdout: stdout, Stderr: stderr, After: run.After,
 	})
 	run.Agent.EndSession(context.WithoutCancel(ctx), run.SessionID, "exit")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"pincer/core/app"
@@ -41,7 +42,7 @@ func (f *tuiFlags) workbenchOptions(fs *flag.FlagSet) (app.Options, error) {
 		return opts, err
 	}
 	if _, err := themes.ByName(f.theme); err != nil {
-		return opts, usagef("--theme: %v", err)
+		return opts, usagef("--theme: %s", strings.TrimPrefix(err.Error(), "themes: "))
 	}
 	opts.ModelOptional, opts.FailClosed = true, true
 	return opts, nil
@@ -82,7 +83,11 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	window, _, _ := app.ModelInfo(setup.Model)
 	keys, kwarns := loadKeyMap(setup.Workspace.Root())
 	warnings = append(warnings, kwarns...)
-	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: setup.Model.ID(), Mode: string(opts.Mode),
+	modelName := setup.Model.ID()
+	if modelName == "" {
+		modelName = "no model"
+	}
+	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
 		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys, Models: tuiModelHooks()})
 	if err != nil {
 		return 0, err
@@ -133,6 +138,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	cancelOpen()
 	if run := <-openDone; run != nil {
 		run.Agent.EndSession(context.Background(), wb.SessionID(), "exit")
+		_, _ = run.DiscardIfUnused(context.Background())
 		_ = run.Close()
 	}
 	for _, w := range warnings { // the alternate screen hid them

@@ -57,6 +57,19 @@ type Result struct {
 	Error      string        `json:"error,omitempty"`
 }
 
+// WriteFailure prints, for the json and stream-json formats, the result object of
+// a run that never started a turn (a config file that does not parse, no model, no
+// such session) or could not submit it: isError true, stopReason "not_started",
+// error the reason; so a script reading stdout always gets one object. The text
+// format prints nothing (the reason is on stderr).
+func WriteFailure(w io.Writer, f Format, sessionID string, err error) {
+	if f != FormatJSON && f != FormatStreamJSON {
+		return
+	}
+	b, _ := json.Marshal(Result{Type: "result", SessionID: sessionID, IsError: true, StopReason: "not_started", Error: err.Error()})
+	fmt.Fprintln(w, string(b))
+}
+
 // Options configure a headless run.
 type Options struct {
 	Format Format
@@ -108,6 +121,7 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	}
 	if err != nil {
 		fmt.Fprintf(opts.Stderr, "pincer: %v\n", err)
+		WriteFailure(opts.Stdout, opts.Format, sessionID, err)
 		return 1
 	}
 
