@@ -47,3 +47,22 @@ func BenchmarkParseStream(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseFixture runs the fixture of a text block and two tool calls through
+// Stream end to end, as BenchmarkParseStream, on every clone.
+func BenchmarkParseFixture(b *testing.B) {
+	payload := streamcase.Fixture(b, "messages-tools-cache-usage.txt").Payload
+	p := testProvider("http://bench.invalid", func(c *Config) {
+		c.HTTPClient = &http.Client{Transport: memoryTransport{payload}}
+	})
+	req := simpleRequest()
+	ctx := context.Background()
+	b.SetBytes(int64(len(payload)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := streamtest.Collect(p.Stream(ctx, req))
+		if r.Err != nil || len(r.Calls) != 2 {
+			b.Fatalf("err %v, calls %d", r.Err, len(r.Calls))
+		}
+	}
+}

@@ -28,6 +28,19 @@ type streamCase struct {
 }
 
 var streamCases = []streamCase{
+	// The package's own fixtures (testdata/), run on every clone.
+	{file: "testdata/messages-text-ping.txt", text: "Hello — wörld", finish: "end_turn",
+		usage: &message.Usage{InputTokens: 25, OutputTokens: 7}},
+	{file: "testdata/messages-tools-cache-usage.txt", text: "Reading both.", finish: "tool_use",
+		calls: []streamtest.Call{{ID: "toolu_pincer_a", Name: "Read", Args: `{"file_path": "a.go"}`}, {ID: "toolu_pincer_b", Name: "LS", Args: `{}`}},
+		usage: &message.Usage{InputTokens: 5, OutputTokens: 80, CacheReadTokens: 2000, CacheWriteTokens: 1000}},
+	{file: "testdata/messages-thinking-signature.txt", reasoning: "Two plus two is four.",
+		signature: "c2lnbmF0dXJlLWZvci1waW5jZXItdGVzdHM=", text: "4", finish: "end_turn",
+		usage: &message.Usage{InputTokens: 40, OutputTokens: 20}},
+	{file: "testdata/messages-error-event.txt", errKind: provider.KindServer, errMsg: "Overloaded"},
+	{file: "testdata/messages-cut-off.txt", text: "cut", errKind: provider.KindStream,
+		errMsg: "stream ended before completion (no message_delta, no message_stop)"},
+	// The captures of shared/cases/streams (the conformance suite).
 	{file: "25-anthropic-text-ping-padding.txt", text: "Hello", finish: "end_turn",
 		usage: &message.Usage{InputTokens: 156, OutputTokens: 4}},
 	{file: "26-anthropic-tool-input-json-delta.txt", finish: "tool_use",
@@ -50,13 +63,13 @@ var streamCases = []streamCase{
 		errKind: provider.KindServer, errMsg: "Overloaded"},
 }
 
-// TestStreamCases replays every Anthropic stream capture byte for byte from an
+// TestStreamCases replays every Anthropic stream fixture and capture byte for byte from an
 // httptest server and checks the parse against the header's "expected parse".
 // Retries are off, so case 29's overloaded error is seen as the first attempt's.
 func TestStreamCases(t *testing.T) {
 	for _, tc := range streamCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			c := streamcase.Load(t, tc.file)
+			c := streamcase.Open(t, tc.file)
 			if !strings.Contains(c.Header, "expected parse:") {
 				t.Fatalf("header of %s has no expected parse", tc.file)
 			}
@@ -109,24 +122,25 @@ func checkCase(t *testing.T, tc streamCase, got streamtest.Result) {
 }
 
 // TestMidStreamErrorAfterText follows case 29's advice: its error event after the
-// first events of case 25. The text already reached the consumer, so the overloaded
-// error is not retried and no EventDone follows.
+// first events of a text stream (the fixtures in its shape). The text already
+// reached the consumer, so the overloaded error is not retried and no EventDone
+// follows.
 func TestMidStreamErrorAfterText(t *testing.T) {
-	head := string(streamcase.Load(t, "25-anthropic-text-ping-padding.txt").Payload)
+	head := string(streamcase.Fixture(t, "messages-text-ping.txt").Payload)
 	head = head[:strings.Index(head, "event: content_block_stop")]
-	tail := string(streamcase.Load(t, "29-anthropic-midstream-error-doc.txt").Payload)
+	tail := string(streamcase.Fixture(t, "messages-error-event.txt").Payload)
 	s := streamtest.NewScript(t, streamtest.Stream(head+tail), streamtest.Stream(okStream))
 	got := run(t, testProvider(s.URL))
-	if got.Text != "Hello" || got.Done != 0 || s.Hits() != 1 {
+	if got.Text != "Hello — wörld" || got.Done != 0 || s.Hits() != 1 {
 		t.Fatalf("text %q done %d requests %d; want Hello, 0, 1", got.Text, got.Done, s.Hits())
 	}
 	streamtest.WantErr(t, got.Err, testName, provider.KindServer, "Overloaded")
 }
 
-// TestOverloadedStreamRetried: case 29 alone (nothing delivered) is retried, like an
-// HTTP 529.
+// TestOverloadedStreamRetried: an overloaded error event alone (case 29's shape,
+// nothing delivered) is retried, like an HTTP 529.
 func TestOverloadedStreamRetried(t *testing.T) {
-	errStream := string(streamcase.Load(t, "29-anthropic-midstream-error-doc.txt").Payload)
+	errStream := string(streamcase.Fixture(t, "messages-error-event.txt").Payload)
 	s := streamtest.NewScript(t, streamtest.Stream(errStream), streamtest.Stream(okStream))
 	got := run(t, testProvider(s.URL))
 	if got.Err != nil || got.Text != "hello" || s.Hits() != 2 {
@@ -134,13 +148,18 @@ func TestOverloadedStreamRetried(t *testing.T) {
 	}
 }
 
-// httpErrorCases are the captured Anthropic HTTP errors and their classification.
+// httpErrorCases are the Anthropic HTTP error fixtures and captures and their
+// classification.
 var httpErrorCases = []struct {
 	file   string
 	status int
 	kind   provider.Kind
 	msg    string
 }{
+	{"testdata/http400-prompt-too-long.txt", 400, provider.KindContextLength, "prompt is too long: 210000 tokens > 200000 maximum"},
+	{"testdata/http401-invalid-key.txt", 401, provider.KindAuth, "invalid x-api-key"},
+	{"testdata/http429-retry-after.txt", 429, provider.KindRateLimit, "Number of request tokens has exceeded your per-minute rate limit"},
+	{"testdata/http529-overloaded.txt", 529, provider.KindServer, "Overloaded"},
 	{"31-anthropic-http400-prompt-too-long.txt", 400, provider.KindContextLength,
 		"prompt is too long: 205351 tokens > 200000 maximum"},
 	{"32-anthropic-http401-invalid-key.txt", 401, provider.KindAuth, "invalid x-api-key"},
@@ -151,7 +170,7 @@ var httpErrorCases = []struct {
 func TestHTTPErrorCases(t *testing.T) {
 	for _, tc := range httpErrorCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			resp := streamcase.ParseResponse(t, streamcase.Load(t, tc.file).Payload)
+			resp := streamcase.ParseResponse(t, streamcase.Open(t, tc.file).Payload)
 			if resp.Status != tc.status {
 				t.Fatalf("capture status %d, want %d", resp.Status, tc.status)
 			}
@@ -168,16 +187,20 @@ func TestHTTPErrorCases(t *testing.T) {
 	}
 }
 
-// TestHTTPErrorCasesRetry: 31 and 32 are not retried; 33 is, after the wait its
-// rate-limit reset header gives (1s: one retry keeps the test short).
+// TestHTTPErrorCasesRetry: 400 and 401 are not retried; 429 is, after the wait its
+// retry-after or rate-limit reset header gives (1s: one retry keeps the test
+// short); 529 is, after the computed backoff.
 func TestHTTPErrorCasesRetry(t *testing.T) {
 	for _, tc := range httpErrorCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			resp := streamcase.ParseResponse(t, streamcase.Load(t, tc.file).Payload)
+			resp := streamcase.ParseResponse(t, streamcase.Open(t, tc.file).Payload)
 			s := streamtest.NewScript(t, func(w http.ResponseWriter) { resp.Serve(w) })
 			start := time.Now()
 			got := run(t, testProvider(s.URL, func(c *Config) { c.MaxRetries = 1 }))
 			want := 1
+			if tc.kind == provider.KindServer {
+				want = 2
+			}
 			if tc.kind == provider.KindRateLimit {
 				want = 2
 				if time.Since(start) < 900*time.Millisecond {

@@ -16,7 +16,12 @@ import (
 // Done.
 func FuzzAnthropicStream(f *testing.F) {
 	for _, name := range []string{"25-anthropic-text-ping-padding.txt", "26-anthropic-tool-input-json-delta.txt", "27-anthropic-parallel-tools-cache-usage.txt", "28-anthropic-thinking-signature.txt", "29-anthropic-midstream-error-doc.txt"} {
-		f.Add(streamcase.Load(f, name).Payload)
+		if c, ok := streamcase.Optional(f, name); ok {
+			f.Add(c.Payload)
+		}
+	}
+	for _, name := range streamcase.Fixtures(f, ".txt") {
+		f.Add(streamcase.Fixture(f, name).Payload)
 	}
 	for _, s := range []string{"", "\n", "data: \n\n", "data: [DONE]\n\n", "data: {}\n\n", "{}", "[]", "data: null\n\n", ": comment\n\n", "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"} {
 		f.Add([]byte(s))

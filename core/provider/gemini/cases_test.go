@@ -12,16 +12,37 @@ import (
 	"pincer/core/provider/internal/streamtest"
 )
 
-// TestStreamCases replays the Gemini captures 22-24 byte for byte (CRLF framing kept)
-// and checks each parse against its header's "expected parse".
+// TestStreamCases replays the package's Gemini fixtures and the captures 22-24 byte
+// for byte (CRLF framing kept) and checks each parse against its header's "expected
+// parse".
 func TestStreamCases(t *testing.T) {
 	tests := []struct {
-		file   string
-		text   string
-		calls  []streamtest.Call
-		usage  message.Usage
-		finish string
+		file      string
+		text      string
+		reasoning string
+		calls     []streamtest.Call
+		signature string // of the first call
+		usage     message.Usage
+		finish    string
+		errKind   provider.Kind // set for streams that end in an error (no EventDone)
+		errMsg    string
 	}{
+		{file: "testdata/gemini-text-crlf.txt", text: "Hello from Gemini — ✓", finish: "STOP",
+			usage: message.Usage{InputTokens: 12, OutputTokens: 6}},
+		{file: "testdata/gemini-thought-parallel-calls.txt", reasoning: "Need both files.", finish: "STOP",
+			calls: []streamtest.Call{
+				{ID: "gemini-call-pincerResp01-0", Name: "Read", Args: `{"file_path":"a.go","limit":20}`},
+				{ID: "gemini-call-pincerResp01-1", Name: "LS", Args: `{}`},
+			},
+			signature: "cGluY2VyLXRob3VnaHQtc2lnbmF0dXJl",
+			usage:     message.Usage{InputTokens: 300, CacheReadTokens: 256, OutputTokens: 50, ReasoningTokens: 30}},
+		{file: "testdata/gemini3-partial-args.txt", finish: "STOP",
+			calls: []streamtest.Call{{ID: "gemini-call-pincerResp02-0", Name: "Grep", Args: `{"pattern":"func main","glob":"*.go"}`}},
+			usage: message.Usage{InputTokens: 40, OutputTokens: 12}},
+		{file: "testdata/gemini-error-in-stream.txt", text: "Partial",
+			errKind: provider.KindServer, errMsg: "The model is overloaded. Please try again later."},
+		{file: "testdata/gemini-cut-off.txt", text: "No finish",
+			errKind: provider.KindStream, errMsg: "stream ended before completion (no finishReason)"},
 		{file: "22-gemini-native-text-crlf.txt", text: "Hi", finish: "STOP",
 			usage: message.Usage{InputTokens: 11227, OutputTokens: 1}},
 		{file: "23-gemini-native-parallel-function-calls-crlf.txt", finish: "STOP",
@@ -40,18 +61,31 @@ func TestStreamCases(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			c := streamcase.Load(t, tc.file)
+			c := streamcase.Open(t, tc.file)
 			if !strings.Contains(c.Header, "expected parse:") {
 				t.Fatalf("header of %s has no expected parse", tc.file)
 			}
-			got := run(t, testProvider(streamtest.SSEServer(t, c.Payload).URL))
+			got := run(t, testProvider(streamtest.SSEServer(t, c.Payload).URL, func(c *Config) { c.MaxRetries = -1 }))
+			if got.Text != tc.text || got.Reasoning != tc.reasoning || got.AfterDone != 0 {
+				t.Errorf("text %q reasoning %q, %d events after done", got.Text, got.Reasoning, got.AfterDone)
+			}
+			if tc.errKind != "" {
+				streamtest.WantErr(t, got.Err, testName, tc.errKind, tc.errMsg)
+				if got.Done != 0 {
+					t.Error("EventDone on a failed stream")
+				}
+				return
+			}
 			if got.Err != nil {
 				t.Fatalf("err %v", got.Err)
 			}
-			if got.Text != tc.text || got.Reasoning != "" || got.Finish != tc.finish || got.Done != 1 || got.AfterDone != 0 {
-				t.Errorf("text %q reasoning %q finish %q done %d", got.Text, got.Reasoning, got.Finish, got.Done)
+			if got.Finish != tc.finish || got.Done != 1 {
+				t.Errorf("finish %q done %d", got.Finish, got.Done)
 			}
 			streamtest.CheckCalls(t, got.Calls, tc.calls)
+			if tc.signature != "" && got.Calls[0].Signature != tc.signature {
+				t.Errorf("first call's signature %q, want %q", got.Calls[0].Signature, tc.signature)
+			}
 			if got.UsageEvents != 1 || got.Usage != tc.usage {
 				t.Errorf("usage %+v in %d events, want %+v", got.Usage, got.UsageEvents, tc.usage)
 			}

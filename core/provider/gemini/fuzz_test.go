@@ -16,7 +16,12 @@ import (
 // Done.
 func FuzzGeminiStream(f *testing.F) {
 	for _, name := range []string{"22-gemini-native-text-crlf.txt", "23-gemini-native-parallel-function-calls-crlf.txt", "24-gemini3-vertex-partial-args.txt"} {
-		f.Add(streamcase.Load(f, name).Payload)
+		if c, ok := streamcase.Optional(f, name); ok {
+			f.Add(c.Payload)
+		}
+	}
+	for _, name := range streamcase.Fixtures(f, ".txt") {
+		f.Add(streamcase.Fixture(f, name).Payload)
 	}
 	for _, s := range []string{"", "\n", "data: \n\n", "data: [DONE]\n\n", "data: {}\n\n", "{}", "[]", "data: null\n\n", ": comment\n\n", "data: {\"candidates\":[{\"finishReason\":\"STOP\"}]}\n\n"} {
 		f.Add([]byte(s))

@@ -35,6 +35,21 @@ type streamCase struct {
 }
 
 var streamCases = []streamCase{
+	// The package's own fixtures (testdata/), run on every clone.
+	{file: "testdata/chat-text-usage.txt", text: "Hello, world! Ünïcode ✓", finish: "stop",
+		usage: &message.Usage{InputTokens: 120, OutputTokens: 9, CacheReadTokens: 64}},
+	{file: "testdata/chat-parallel-tools-split-args.txt", finish: "tool_calls",
+		calls: []streamtest.Call{{ID: "call_read_1", Name: "Read", Args: `{"file_path":"main.go"}`}, {ID: "call_grep_2", Name: "Grep", Args: `{"pattern":"func main"}`}},
+		usage: &message.Usage{InputTokens: 800, OutputTokens: 40, ReasoningTokens: 16}},
+	{file: "testdata/chat-reasoning-content-crlf.txt", reasoning: "The user greets. Answer briefly.", text: "Hi!", finish: "stop",
+		usage: &message.Usage{InputTokens: 10, OutputTokens: 12, ReasoningTokens: 8}},
+	{file: "testdata/chat-midstream-error-chunk.txt", text: "Partial", errKind: provider.KindServer,
+		errMsg: "Upstream provider returned an error"}, // the finish came in the same chunk: no "(after ...)"
+	{file: "testdata/chat-error-event.txt", text: "Let me", errKind: provider.KindStream,
+		errMsg: "tool call validation failed: parameters did not match schema"},
+	{file: "testdata/chat-cut-off.txt", errKind: provider.KindStream,
+		errMsg: "stream ended before completion (no finish_reason, no [DONE])"},
+	// The captures of shared/cases/streams (the conformance suite).
 	{file: "01-openai-chat-text-usage-chunk.txt", text: "Greeting Message", finish: "stop",
 		usage: &message.Usage{InputTokens: 142, OutputTokens: 2}},
 	{file: "02-openai-chat-single-tool-split-args.txt", finish: "tool_calls",
@@ -115,12 +130,13 @@ var streamCases = []streamCase{
 		usage: &message.Usage{InputTokens: 12, OutputTokens: 25}},
 }
 
-// TestStreamCases replays every Chat Completions capture byte for byte from an
-// httptest server and checks the parse against the header's "expected parse".
+// TestStreamCases replays every Chat Completions fixture and capture byte for byte
+// from an httptest server and checks the parse against the header's "expected
+// parse".
 func TestStreamCases(t *testing.T) {
 	for _, tc := range streamCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			c := streamcase.Load(t, tc.file)
+			c := streamcase.Open(t, tc.file)
 			if !strings.Contains(c.Header, "expected parse:") {
 				t.Fatalf("header of %s has no expected parse", tc.file)
 			}

@@ -14,15 +14,21 @@ import (
 	"pincer/core/provider/internal/wire"
 )
 
-// httpErrorCases are the captured HTTP error responses 31-40 and how each must be
-// classified. The Anthropic bodies (31-33) are included on purpose: relays pass them
-// through unchanged, and the body shapes must not confuse the classifier.
+// httpErrorCases are the package's HTTP error fixtures and the captured HTTP error
+// responses 31-40, and how each must be classified. The Anthropic bodies (31-33) are
+// included on purpose: relays pass them through unchanged, and the body shapes must
+// not confuse the classifier.
 var httpErrorCases = []struct {
 	file   string
 	status int
 	kind   provider.Kind
 	msg    string
 }{
+	{"testdata/http429-rate-limit.txt", 429, provider.KindRateLimit, "Rate limit reached for requests"},
+	{"testdata/http401-invalid-key.txt", 401, provider.KindAuth, "Incorrect API key provided."},
+	{"testdata/http400-context-length.txt", 400, provider.KindContextLength,
+		"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."},
+	{"testdata/http503-plain-text.txt", 503, provider.KindServer, "upstream connect error"},
 	{"31-anthropic-http400-prompt-too-long.txt", 400, provider.KindContextLength,
 		"prompt is too long: 205351 tokens > 200000 maximum"},
 	{"32-anthropic-http401-invalid-key.txt", 401, provider.KindAuth, "invalid x-api-key"},
@@ -43,7 +49,7 @@ var httpErrorCases = []struct {
 func TestHTTPErrorCases(t *testing.T) {
 	for _, tc := range httpErrorCases {
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			resp := streamcase.ParseResponse(t, streamcase.Load(t, tc.file).Payload)
+			resp := streamcase.ParseResponse(t, streamcase.Open(t, tc.file).Payload)
 			if resp.Status != tc.status {
 				t.Fatalf("capture status %d, want %d", resp.Status, tc.status)
 			}
@@ -74,11 +80,11 @@ func TestHTTPErrorCasesRetry(t *testing.T) {
 			continue // its "try again in 26.604s" would be honoured; see TestRetryHint
 		}
 		t.Run(strings.TrimSuffix(tc.file, ".txt"), func(t *testing.T) {
-			resp := streamcase.ParseResponse(t, streamcase.Load(t, tc.file).Payload)
+			resp := streamcase.ParseResponse(t, streamcase.Open(t, tc.file).Payload)
 			s := streamtest.NewScript(t, resp.Serve)
 			got := run(t, testProvider(s.URL, func(c *Config) { c.MaxRetries = 2 }))
 			want := 1
-			if tc.kind == provider.KindRateLimit {
+			if tc.kind == provider.KindRateLimit || tc.kind == provider.KindServer {
 				want = 3
 			}
 			if s.Hits() != want {
@@ -89,6 +95,14 @@ func TestHTTPErrorCasesRetry(t *testing.T) {
 				t.Errorf("err = %v, want kind %s", got.Err, tc.kind)
 			}
 		})
+	}
+}
+
+func TestRetryHintFromFixture(t *testing.T) {
+	resp := streamcase.ParseResponse(t, streamcase.Fixture(t, "http429-rate-limit.txt").Payload)
+	d, ok := wire.RetryHint(resp.Header, "", time.Now())
+	if !ok || d != 20*time.Millisecond {
+		t.Fatalf("hint = %v, %v; want 20ms (retry-after-ms)", d, ok)
 	}
 }
 

@@ -16,7 +16,12 @@ import (
 // Done.
 func FuzzResponsesStream(f *testing.F) {
 	for _, name := range []string{"05-openai-responses-function-call.txt", "06-openai-responses-error-event.txt"} {
-		f.Add(streamcase.Load(f, name).Payload)
+		if c, ok := streamcase.Optional(f, name); ok {
+			f.Add(c.Payload)
+		}
+	}
+	for _, name := range streamcase.Fixtures(f, ".txt") {
+		f.Add(streamcase.Fixture(f, name).Payload)
 	}
 	for _, s := range []string{"", "\n", "data: \n\n", "data: [DONE]\n\n", "data: {}\n\n", "{}", "[]", "data: null\n\n", ": comment\n\n", "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{}}\n\n"} {
 		f.Add([]byte(s))
