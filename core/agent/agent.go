@@ -49,12 +49,13 @@ var ErrTurnActive = errors.New("session already has an active turn")
 // ErrLeaseHeld is returned when another process holds the session lease.
 var ErrLeaseHeld = errors.New("session lease is held by another process")
 
-// Approval is a person's answer to a permission request. Scope is "once",
-// "session" (remember for this session) or "always" (save a rule to the project's
-// .pincer/settings.local.toml), as Claude Code's approval prompt offers.
+// Approval is a person's answer to a permission request. Scope is
+// permission.ScopeOnce, ScopeSession (remember for this session) or ScopeAlways
+// (save a rule to the project's .pincer/settings.local.toml), as Claude Code's
+// approval prompt offers; "" is once.
 type Approval struct {
 	Decision permission.Decision
-	Scope    string
+	Scope    permission.Scope
 }
 
 // Approver asks a person about a tool call the policy could not decide alone. It
@@ -128,6 +129,8 @@ type Agent struct {
 	log     *event.Log
 	owner   string // lease owner: pid plus a random id for this Agent
 	schemas *schemaCache
+
+	changes sync.Mutex // held while SetMode or SwitchModel records a change
 
 	mu      sync.Mutex
 	mode    permission.Mode // the permission mode in force; SetPermissionMode changes it
@@ -247,7 +250,7 @@ var ErrNoSuchRequest = errors.New("no pending permission request with that ID")
 // the model on a denial. It fails with ErrNoSuchRequest when the request is not
 // waiting (already answered, or its turn ended), and when the Approver cannot be
 // answered from outside.
-func (a *Agent) Resolve(requestID string, decision permission.Behavior, scope, reason string) error {
+func (a *Agent) Resolve(requestID string, decision permission.Behavior, scope permission.Scope, reason string) error {
 	r, ok := a.cfg.Approver.(Resolver)
 	if !ok {
 		return fmt.Errorf("%w: %s (this agent has no queue)", ErrNoSuchRequest, requestID)
@@ -256,7 +259,7 @@ func (a *Agent) Resolve(requestID string, decision permission.Behavior, scope, r
 		decision = permission.Deny
 	}
 	if scope == "" {
-		scope = "once"
+		scope = permission.ScopeOnce
 	}
 	if !r.Answer(requestID, Approval{Decision: permission.Decision{Behavior: decision, Reason: reason, By: "user"}, Scope: scope}) {
 		return fmt.Errorf("%w: %s", ErrNoSuchRequest, requestID)

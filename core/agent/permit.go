@@ -111,7 +111,7 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
 		Diff: diff, PreviewError: previewErr,
 	})
-	ans := Approval{Scope: "once"}
+	ans := Approval{Scope: permission.ScopeOnce}
 	if t.a.cfg.Approver != nil {
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
 	} else {
@@ -120,17 +120,17 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny
 	}
-	if ans.Decision.Behavior == permission.Allow && (ans.Scope == "session" || ans.Scope == "always") {
+	if ans.Decision.Behavior == permission.Allow && ans.Scope.Remembers() {
 		if err := t.remember(bg, ans.Scope, in); err != nil {
 			t.notice(bg, "warning", "permission", "could not remember the approval: "+err.Error())
 		}
 	}
 	if ans.Scope == "" {
-		ans.Scope = "once"
+		ans.Scope = permission.ScopeOnce
 	}
 	_ = t.emit(bg, event.PermissionResolved, event.PermissionResolvedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Decision: string(ans.Decision.Behavior),
-		Scope: ans.Scope, Reason: ans.Decision.Reason, By: ans.Decision.By,
+		Scope: string(ans.Scope), Reason: ans.Decision.Reason, By: ans.Decision.By,
 	})
 	return ans.Decision
 }
@@ -138,7 +138,7 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 // remember turns an approval into exact allow rules (never wider than what was
 // approved): for this session in the store, and for "always" also in the project's
 // .pincer/settings.local.toml.
-func (t *turn) remember(ctx context.Context, scope string, in permission.Input) error {
+func (t *turn) remember(ctx context.Context, scope permission.Scope, in permission.Input) error {
 	rules := permission.AlwaysRules(t.a.Mode(), t.rules, in)
 	if len(rules) == 0 {
 		return nil
@@ -152,7 +152,7 @@ func (t *turn) remember(ctx context.Context, scope string, in permission.Input) 
 		r.Source = permission.SessionSource
 		session = session.Add(permission.Allow, r)
 		t.rules = t.rules.Add(permission.Allow, r)
-		if scope == "always" {
+		if scope == permission.ScopeAlways {
 			if err := permission.SaveLocalRule(t.a.cfg.Workspace.Root(), permission.Allow, r); err != nil {
 				return err
 			}

@@ -69,7 +69,7 @@ type scopedApprover struct {
 
 func (s *scopedApprover) Approve(context.Context, string, string, permission.Input, permission.Decision) Approval {
 	s.asked++
-	return Approval{Decision: permission.Decision{Behavior: permission.Allow, Reason: "yes", By: "user"}, Scope: s.scope}
+	return Approval{Decision: permission.Decision{Behavior: permission.Allow, Reason: "yes", By: "user"}, Scope: permission.Scope(s.scope)}
 }
 
 func TestApprovalScopes(t *testing.T) {

@@ -37,6 +37,12 @@ const (
 	// Notice is a message for the user that is not part of the transcript: a hook's
 	// systemMessage or error, a degraded sandbox, a config file that did not load.
 	Notice Type = "notice"
+	// ModeChanged: the permission mode in force changed (Shift+Tab, /mode), from
+	// the session's next tool-call decision on.
+	ModeChanged Type = "mode.changed"
+	// ModelChanged: the session's model changed (/model switch), from its next
+	// model call on.
+	ModelChanged Type = "model.changed"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

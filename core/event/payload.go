@@ -133,3 +133,20 @@ type NoticeData struct {
 	Source  string `json:"source"`
 	Message string `json:"message"`
 }
+
+// ModeChangedData is the payload of mode.changed: the permission mode now in force
+// (a permission.Mode: default, acceptEdits, plan, bypassPermissions, dontAsk) and
+// the one before it.
+type ModeChangedData struct {
+	Mode     string `json:"mode"`
+	Previous string `json:"previous"`
+}
+
+// ModelChangedData is the payload of model.changed: the model the session uses from
+// its next model call ("openai/gpt-4.1"), the one before it, and the new model's
+// context window in tokens (0: unknown).
+type ModelChangedData struct {
+	Model         string `json:"model"`
+	Previous      string `json:"previous"`
+	ContextWindow int64  `json:"contextWindow"`
+}

@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"pincer/core/app"
-	"pincer/core/config/modelflow"
 	"pincer/themes"
 	"pincer/ui/tui"
 )
@@ -88,7 +87,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		modelName = "no model"
 	}
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
-		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys, Models: tuiModelHooks()})
+		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys})
 	if err != nil {
 		return 0, err
 	}
@@ -123,14 +122,16 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	openCtx, cancelOpen := context.WithCancel(context.Background())
 	openDone := make(chan *app.Run, 1)
 	go func() { // the store opens behind the first frame
-		run, err := setup.Start(openCtx, wb.Approver())
+		approvals := app.NewApprovalQueue()
+		run, err := setup.Start(openCtx, approvals)
 		if err != nil {
 			wb.SetStoreState(err.Error())
 			openDone <- nil
 			return
 		}
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
-		wb.Attach(run.Agent, run.SessionID)
+		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals,
+			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels}, run.SessionID)
 		openDone <- run
 	}()
 
@@ -153,21 +154,4 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	default:
 	}
 	return 0, nil
-}
-
-// tuiModelHooks give the workbench's /model commands what `pincer model` uses:
-// the configuration reloaded for each command, the secret store and the lister
-// of /model refresh.
-func tuiModelHooks() *tui.ModelHooks {
-	return &tui.ModelHooks{
-		Env: func() (*modelflow.Env, []error) {
-			cfg, warns := app.LoadModelConfig(os.Getenv)
-			env := &modelflow.Env{Config: cfg, Getenv: os.Getenv}
-			if s := app.OpenSecrets(os.Getenv); s != nil {
-				env.Secrets = s
-			}
-			return env, warns
-		},
-		List: app.ListModels,
-	}
 }

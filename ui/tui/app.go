@@ -11,7 +11,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/themes"
@@ -35,11 +34,9 @@ type Options struct {
 	// Cwd is the workspace root, for would-be diffs; default: the session's cwd.
 	Cwd string
 	// ContextWindow is the model's context size in tokens, for the context-use
-	// percentage; 0 shows it as unknown.
+	// percentage until the log names another model's (model.changed); 0 shows
+	// it as unknown.
 	ContextWindow int64
-	// Models gives /model its configuration, secret store and model lister; nil:
-	// /model only shows the model in use.
-	Models *ModelHooks
 }
 
 // Pane indexes, in focus order.
@@ -55,9 +52,9 @@ const (
 // flash is a one-line message of the workbench itself (not from the log).
 type flash struct{ level, text string }
 
-// Workbench is the full-screen workbench. Create it with New, hand Approver()
-// to the agent's config, Attach the agent and session when they are ready (the
-// first frame does not wait for them), and Run it. Stop may be called from any
+// Workbench is the full-screen workbench. Create it with New, Attach the
+// backend and session when they are ready (the first frame does not wait for
+// them), and Run it. Stop may be called from any
 // goroutine, any number of times.
 type Workbench struct {
 	tlMu   sync.Mutex // guards the timeline row cache
@@ -67,10 +64,9 @@ type Workbench struct {
 	opts     Options
 	theme    *themes.Theme
 	keys     *KeyMap
-	app      *tview.Application
-	screen   *pasteScreen
-	approver *Approver
-	pump     *pump
+	app    *tview.Application
+	screen *pasteScreen
+	pump   *pump
 
 	// Widgets: created in New, touched only on the event loop.
 	view       *transcript.View
@@ -93,7 +89,7 @@ type Workbench struct {
 
 	mu         sync.Mutex // guards the fields below; taken by every draw
 	model      *Model
-	ag         *agent.Agent
+	be         Backend // nil until Attach
 	sessionID  string // the session the panes show
 	liveID     string // the session turns go to (sessionID unless readOnly)
 	readOnly   bool   // the panes show another session, read-only (the browser's Enter)
@@ -108,14 +104,12 @@ type Workbench struct {
 	reasonFor  string // request ID a deny reason is being typed for (written on the event loop)
 	reasonWhat string // its summary
 	helpOffset int    // first line of the help screen, when it scrolls
-	diffCache  map[string]*diffEntry
 	synced     map[string]syncRecord
 	resetView  bool
 	restore    string   // input to put back in the box (a turn that did not start)
 	notes      []string // local notices waiting to be added to the transcript
 	noteSeq    int
-	prompt     *promptState      // the /model prompt overlay, nil when closed
-	switched   map[string]string // session ID → the model /model switch chose for it
+	prompt     *promptState // the /model prompt overlay, nil when closed
 
 	ctx      context.Context // ends when the workbench stops: turns, diff workers
 	cancel   context.CancelFunc
@@ -149,9 +143,9 @@ func New(opts Options) (*Workbench, error) {
 	}
 	th.ApplyToTview()
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(), approver: NewApprover(),
+	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
 		model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
-		diffCache: map[string]*diffEntry{}, synced: map[string]syncRecord{}, switched: map[string]string{},
+		synced: map[string]syncRecord{},
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
@@ -193,22 +187,24 @@ func (w *Workbench) newTranscriptView() *transcript.View {
 	return v
 }
 
-// Approver returns the workbench's agent.Approver, for agent.Config.
-func (w *Workbench) Approver() *Approver { return w.approver }
-
-// Attach connects the agent and shows sessionID, replaying its events from
+// Attach connects the backend and shows sessionID, replaying its events from
 // sequence 1. A permission mode chosen before (Shift+Tab while the store
-// opened) goes to the agent; otherwise the status line shows the agent's.
-// Safe from any goroutine; call it once the store is open.
-func (w *Workbench) Attach(ag *agent.Agent, sessionID string) {
+// opened) goes to the backend, recorded on sessionID; otherwise the status
+// line shows the backend's. Safe from any goroutine; call it once the store
+// is open.
+func (w *Workbench) Attach(be Backend, sessionID string) {
 	w.mu.Lock()
-	w.ag, w.storeState = ag, ""
+	w.be, w.storeState = be, ""
+	var err error
 	if w.modeSet { // under the mutex: a concurrent Shift+Tab comes before or after
-		ag.SetPermissionMode(permission.Mode(w.mode))
+		err = be.SetMode(w.ctx, sessionID, permission.Mode(w.mode))
 	} else {
-		w.mode = string(ag.Mode())
+		w.mode = string(be.Mode())
 	}
 	w.mu.Unlock()
+	if err != nil {
+		w.Notify("error", "event log: "+err.Error())
+	}
 	w.showSession(sessionID, false)
 }
 
@@ -221,23 +217,23 @@ func (w *Workbench) Attach(ag *agent.Agent, sessionID string) {
 // runs a turn.
 func (w *Workbench) showSession(sessionID string, readOnly bool) {
 	w.mu.Lock()
-	ag := w.ag
+	be := w.be
 	w.mu.Unlock()
-	if ag == nil {
+	if be == nil {
 		return
 	}
-	last, err := ag.Store().LastEventSequence(w.ctx, sessionID)
+	last, err := be.LastSequence(w.ctx, sessionID)
 	if err != nil {
 		w.Notify("error", "event log: "+err.Error())
 	}
-	w.pump.follow(ag.Log(), sessionID, func() {
+	w.pump.follow(be.Log(), sessionID, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.model, w.sessionID, w.readOnly, w.replayEnd = NewModel(), sessionID, readOnly, last
 		if !readOnly {
 			w.liveID = sessionID
 		}
-		w.diffCache, w.resetView = map[string]*diffEntry{}, true
+		w.resetView = true
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
 }
 
@@ -268,13 +264,6 @@ func (w *Workbench) applyEvent(ev event.Event) {
 		w.replayEnd = 0
 		if !w.running || w.readOnly {
 			w.model.Interrupt()
-		}
-	}
-	if ev.Type == event.PermissionResolved {
-		var d event.PermissionResolvedData
-		if ev.Decode(&d) == nil {
-			w.approver.Forget(d.RequestID)
-			delete(w.diffCache, d.RequestID)
 		}
 	}
 }

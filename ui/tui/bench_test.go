@@ -18,6 +18,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/persist"
 	"pincer/persist/memory"
@@ -62,8 +63,9 @@ func perfNew(tb testing.TB) (*Workbench, *perfScreen) {
 func perfAgent(tb testing.TB) (*agent.Agent, string) {
 	ws, err := sandbox.NewWorkspace(tb.TempDir())
 	var ag *agent.Agent
+	store := memory.New()
 	if err == nil {
-		ag, err = agent.New(agent.Config{Store: memory.New(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
+		ag, err = agent.New(agent.Config{Store: store, Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
 	}
 	var s persist.Session
 	if err == nil {
@@ -72,6 +74,7 @@ func perfAgent(tb testing.TB) (*agent.Agent, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	testBackends.Store(ag, &app.Backend{Agent: ag, Store: store})
 	return ag, s.ID
 }
 
@@ -115,7 +118,7 @@ func perfStart(tb testing.TB, turns int) *perfBench {
 		p.emit(tb, event.TurnCompleted, t, event.TurnCompletedData{StopReason: "end_turn"})
 	}
 	<-s.first
-	w.Attach(ag, sid)
+	w.Attach(backendOf(ag), sid)
 	p.settle(tb)
 	return p
 }
@@ -265,7 +268,7 @@ func BenchmarkStartToFirstFrame(b *testing.B) {
 		for b.Loop() {
 			w, s := perfNew(b)
 			var attached atomic.Bool
-			open := time.AfterFunc(30*time.Millisecond, func() { attached.Store(true); w.Attach(ag, sid) })
+			open := time.AfterFunc(30*time.Millisecond, func() { attached.Store(true); w.Attach(backendOf(ag), sid) })
 			done := make(chan error, 1)
 			go func() { done <- w.Run() }()
 			<-s.first

@@ -1,13 +1,12 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
-	"pincer/persist"
+	"pincer/core/app"
 )
 
 // maxBrowse is how many sessions (newest first) the browser lists.
@@ -42,8 +41,8 @@ func (w *Workbench) browserOpen() bool {
 // the list in the background. Event loop only.
 func (w *Workbench) openBrowser() {
 	w.mu.Lock()
-	ag := w.ag
-	if ag == nil {
+	be := w.be
+	if be == nil {
 		w.mu.Unlock()
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
@@ -56,14 +55,13 @@ func (w *Workbench) openBrowser() {
 	w.browser = browserState{open: true, loading: true, gen: w.browser.gen + 1}
 	gen := w.browser.gen
 	w.mu.Unlock()
-	store := ag.Store()
-	w.goBackground(func() { w.loadSessions(store, gen) })
+	w.goBackground(func() { w.loadSessions(be, gen) })
 }
 
 // loadSessions lists the sessions at once from their records, then reads
 // each one's log for its turns, tokens and cost, redrawing as they come.
-func (w *Workbench) loadSessions(store persist.Store, gen int) {
-	list, err := store.ListSessions(w.ctx, maxBrowse)
+func (w *Workbench) loadSessions(be Backend, gen int) {
+	list, err := be.Sessions(w.ctx, maxBrowse)
 	sums := make([]sessionSummary, len(list))
 	for i, s := range list {
 		sums[i] = summaryOf(s)
@@ -80,7 +78,7 @@ func (w *Workbench) loadSessions(store persist.Store, gen int) {
 		if w.ctx.Err() != nil {
 			return
 		}
-		evs, err := store.ListEvents(w.ctx, s.ID, 0, 0)
+		evs, err := be.Log().Read(w.ctx, s.ID, 0, 0)
 		sum := addStats(s, evs)
 		if err != nil {
 			sum.Err = err.Error()
@@ -276,37 +274,28 @@ func (w *Workbench) resumeFromBrowserLocked(sum sessionSummary) string {
 	return ""
 }
 
-// deleteSession deletes a session after d and y: it first takes the session's
-// lease, so a session another process is using is refused, then deletes
-// everything stored under it and drops it from the list.
+// deleteSession deletes a session after d and y, through the backend, which
+// refuses a session another process is using; a deleted one leaves the list.
 func (w *Workbench) deleteSession(id string) {
 	w.mu.Lock()
-	ag, gen := w.ag, w.browser.gen
+	be, gen := w.be, w.browser.gen
 	w.mu.Unlock()
-	if ag == nil {
+	if be == nil {
 		return
 	}
-	store := ag.Store()
 	w.goBackground(func() {
-		owner := fmt.Sprintf("pid:%d/browser-%d", os.Getpid(), time.Now().UnixNano())
-		ok, holder, err := store.AcquireLease(w.ctx, id, owner, 10*time.Second)
-		status := ""
+		err := be.DeleteSession(w.ctx, id)
+		var inUse *app.InUseError
+		status := "deleted session " + id
 		switch {
+		case errors.As(err, &inUse):
+			status = err.Error() + ": not deleted"
 		case err != nil:
 			status = "delete: " + err.Error()
-		case !ok:
-			status = "in use by another process (" + holder.Owner + "): not deleted"
-		default:
-			if err := store.DeleteSession(w.ctx, id); err != nil {
-				status = "delete: " + err.Error()
-				_ = store.ReleaseLease(w.ctx, id, owner)
-			} else {
-				status = "deleted session " + id
-			}
 		}
 		w.updateBrowser(gen, func(b *browserState) {
 			b.status = status
-			if status != "deleted session "+id {
+			if err != nil {
 				return
 			}
 			kept := b.all[:0:0]

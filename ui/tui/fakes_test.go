@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider"
@@ -20,20 +22,32 @@ import (
 )
 
 // newTestAgent builds an agent over a memory store in a temporary workspace,
-// with the real tools, default permission mode and the given approver.
-func newTestAgent(t *testing.T, prov provider.Provider, approver agent.Approver) (*agent.Agent, string) {
+// with the real tools, default permission mode and an approval queue, and the
+// backend the workbench attaches to it (backendOf).
+func newTestAgent(t *testing.T, prov provider.Provider) (*agent.Agent, string) {
 	t.Helper()
 	ws, err := sandbox.NewWorkspace(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag, err := agent.New(agent.Config{Store: memory.New(), Provider: prov, Model: "m", ModelName: "fake/m",
+	store, queue := memory.New(), app.NewApprovalQueue()
+	ag, err := agent.New(agent.Config{Store: store, Provider: prov, Model: "m", ModelName: "fake/m",
 		Tools: tools.Default(), Workspace: ws, SystemPrompt: "You are a test.", PermissionMode: permission.ModeDefault,
-		Approver: approver, DeltaInterval: time.Millisecond})
+		Approver: queue, DeltaInterval: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
+	testBackends.Store(ag, &app.Backend{Agent: ag, Store: store, Approvals: queue})
 	return ag, ws.Root()
+}
+
+// testBackends maps each agent newTestAgent built to its backend.
+var testBackends sync.Map
+
+// backendOf returns the backend of an agent newTestAgent built.
+func backendOf(ag *agent.Agent) *app.Backend {
+	be, _ := testBackends.Load(ag)
+	return be.(*app.Backend)
 }
 
 // simBench is a workbench running on a simulation screen.

@@ -51,16 +51,23 @@ func (w *Workbench) currentMode() permission.Mode {
 // concurrent cycles could both step from the same mode).
 func (w *Workbench) cycleMode() { w.setMode(nextMode(w.currentMode())) }
 
-// setMode changes the permission mode: the agent's at once (running turns
-// decide their next tool calls with it), and the status line's. Before the
-// agent is attached the choice is kept and handed to it by Attach.
+// setMode changes the permission mode: the backend's at once (running turns
+// decide their next tool calls with it; a mode.changed event on the live
+// session records it, one event append), and the status line's. Before the
+// backend is attached the choice is kept and handed to it by Attach.
 func (w *Workbench) setMode(m permission.Mode) {
 	w.mu.Lock()
 	w.mode, w.modeSet = string(m), true
-	if w.ag != nil {
-		w.ag.SetPermissionMode(m)
-	}
+	be, live := w.be, w.liveID
 	w.mu.Unlock()
+	var err error
+	if be != nil { // else Attach hands it over
+		err = be.SetMode(w.ctx, live, m)
+	}
+	if err != nil {
+		w.Notify("error", "permission mode "+string(m)+" is in force, but the event log: "+err.Error())
+		return
+	}
 	w.Notify("info", "permission mode: "+string(m)+" — "+modeHelp(m))
 }
 

@@ -85,6 +85,10 @@ type PendingApproval struct {
 	Summary    string
 	Reason     string
 	Sequence   uint64 // of its permission.requested event: the queue is oldest first
+	// Diff is the unified diff the call would make (file tools), as the
+	// tool computed it for permission.requested; PreviewError is the tool's
+	// reason why the call would fail instead. Both empty for other tools.
+	Diff, PreviewError string
 }
 
 // Turn states of the status line.
@@ -97,7 +101,8 @@ const (
 )
 
 // Status is what the status line shows, as far as the event log tells it
-// (the permission mode is not in the log: the workbench adds it).
+// (the permission mode in force is the backend's, which the workbench adds:
+// Mode here is only the session's latest mode.changed).
 type Status struct {
 	Session     string
 	Cwd         string
@@ -116,6 +121,14 @@ type Status struct {
 	// LastContextTokens is the prompt size of the latest model call (input
 	// plus cached tokens): the context in use.
 	LastContextTokens int64
+	// ContextWindow is the model's context window in tokens (0: unknown) as
+	// the latest model.changed or usage event reported it; WindowReported
+	// says one did.
+	ContextWindow  int64
+	WindowReported bool
+	// Mode is the permission mode the latest mode.changed put in force (""
+	// before any).
+	Mode string
 }
 
 // Notice is a notice event, kept for the status line and the transcript.

@@ -2,166 +2,72 @@ package tui
 
 import (
 	"bytes"
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 
-	"pincer/core/config"
-	"pincer/core/config/modelflow"
-	"pincer/core/message"
-	"pincer/core/provider/catalog"
+	"pincer/core/app"
 )
 
-// ModelHooks give the workbench's /model commands what `pincer model` has: the
-// configuration and the secret store (a fresh Env per command, so each one sees
-// what the previous saved) and the model lister of /model refresh.
-type ModelHooks struct {
-	// Env loads the configuration and opens the secret store; the warnings are
-	// shown. Its Out is replaced by the workbench.
-	Env func() (*modelflow.Env, []error)
-	// List fetches a provider's models (GET /models); nil: no /model refresh.
-	List modelflow.Lister
-}
-
-// modelSubcommands are the words after /model, for completion and help.
-var modelSubcommands = []slashCommand{
-	{"configure", "[PROVIDER]", "set up a provider (the default command)"},
-	{"switch", "[MODEL]", "another model of this provider, for this session"},
-	{"default", "PROVIDER/MODEL", "the global default model"},
-	{"status", "", "providers, readiness, key sources"},
-	{"list", "", "every provider/model"},
-	{"refresh", "[PROVIDER...]", "ask providers for their models"},
-	{"add-model", "PROVIDER MODEL", "add a model name to a provider"},
-	{"set", "PROVIDER api-key", "store a provider's API key (asked hidden)"},
-}
+// modelSubcommands are the words after /model, for completion and help: the
+// backend's commands.
+var modelSubcommands = func() []slashCommand {
+	out := make([]slashCommand, len(app.ModelSubcommands))
+	for i, c := range app.ModelSubcommands {
+		out[i] = slashCommand{c.Name, c.Args, c.Help}
+	}
+	return out
+}()
 
 // modelCommand runs /model with its arguments (event loop); it reports whether
-// the input box should be cleared. Flows run in the background and ask through
-// the prompt overlay; one runs at a time.
+// the input box should be cleared. The backend checks the command; it runs in
+// the background and asks through the prompt overlay; one runs at a time.
 func (w *Workbench) modelCommand(args []string) bool {
-	hooks := w.opts.Models
-	if hooks == nil || hooks.Env == nil {
-		w.Notify("info", "model: "+w.currentModel()+" (start pincer with --model to use another)")
-		return true
-	}
-	sub, rest := "configure", []string(nil)
-	if len(args) > 0 {
-		sub, rest = args[0], args[1:]
-	}
-	usage := func(form string) bool {
-		w.Notify("warning", "usage: /model "+form)
+	w.mu.Lock()
+	be, live := w.be, w.liveID
+	w.mu.Unlock()
+	if be == nil {
+		w.Notify("warning", "the store is still opening: try again in a moment")
 		return false
 	}
-	var flow func(ctx context.Context, env *modelflow.Env, out *bytes.Buffer) error
-	p := overlayPrompter{w}
-	switch sub {
-	case "configure":
-		if len(rest) > 1 {
-			return usage("configure [PROVIDER]")
-		}
-		flow = func(ctx context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			id, err := modelflow.Configure(ctx, env, p, first(rest))
-			if err == nil {
-				w.Notify("info", "default model: "+id+" (new runs of pincer use it; /model switch changes this session's)")
-			}
-			return err
-		}
-	case "switch":
-		if len(rest) > 1 {
-			return usage("switch [MODEL]")
-		}
-		if !w.canSwitch() {
-			return false
-		}
-		flow = func(ctx context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			return w.switchModel(ctx, env, p, first(rest))
-		}
-	case "default":
-		if len(rest) != 1 {
-			return usage("default PROVIDER/MODEL")
-		}
-		flow = func(ctx context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			return modelflow.SetDefault(ctx, env, rest[0])
-		}
-	case "status", "list":
-		if len(rest) != 0 {
-			return usage(sub)
-		}
-		current := w.currentModel()
-		flow = func(ctx context.Context, env *modelflow.Env, out *bytes.Buffer) error {
-			if sub == "status" {
-				modelflow.Status(ctx, env, out)
-			} else {
-				modelflow.List(ctx, env, out, current)
-			}
-			return nil
-		}
-	case "refresh":
-		if hooks.List == nil {
-			w.Notify("warning", "/model refresh is not available here (try `pincer model refresh`)")
-			return false
-		}
-		flow = func(ctx context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			w.Notify("info", "refreshing model lists…")
-			return modelflow.Refresh(ctx, env, rest, hooks.List)
-		}
-	case "add-model":
-		if len(rest) != 2 {
-			return usage("add-model PROVIDER MODEL")
-		}
-		flow = func(_ context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			return modelflow.AddModel(env, rest[0], rest[1])
-		}
-	case "set":
-		if len(rest) < 2 || len(rest) > 3 || rest[1] != "api-key" {
-			return usage("set PROVIDER api-key (the key is asked, hidden)")
-		}
-		key := strings.Join(rest[2:], "")
-		flow = func(ctx context.Context, env *modelflow.Env, _ *bytes.Buffer) error {
-			return modelflow.SetAPIKey(ctx, env, p, rest[0], key)
-		}
-	default:
-		w.Notify("warning", "unknown /model command "+sub+" (configure, switch, default, status, list, refresh, add-model, set)")
+	cmd, err := be.ModelCommand(live, args)
+	var usage *app.ModelUsageError
+	switch {
+	case errors.Is(err, app.ErrNoModelConfig):
+		w.Notify("info", "model: "+w.currentModel()+" (start pincer with --model to use another)")
+		return true
+	case errors.As(err, &usage):
+		w.Notify("warning", usage.Text)
+		return false
+	case err != nil:
+		w.Notify("error", "/model: "+err.Error())
+		return false
+	}
+	if cmd.Name == "switch" && !w.canSwitch() {
 		return false
 	}
 	if !w.flowBusy.CompareAndSwap(false, true) {
 		w.Notify("warning", "a /model command is already running")
 		return false
 	}
-	buffered := sub == "status" || sub == "list"
 	w.goBackground(func() {
 		defer w.flowBusy.Store(false)
-		env, warns := hooks.Env()
-		for _, e := range warns {
-			w.note("warning: " + e.Error())
-		}
 		var out bytes.Buffer
-		if buffered {
-			env.Out = &out
-		} else {
-			env.Out = noteWriter{w}
+		io := app.ModelIO{Prompter: overlayPrompter{w}, Out: noteWriter{w}, Note: w.note, Notify: w.Notify}
+		if cmd.Buffered {
+			io.Out = &out
 		}
-		err := flow(w.ctx, env, &out)
+		err := cmd.Run(w.ctx, io)
 		if s := strings.TrimRight(out.String(), "\n"); s != "" {
 			w.note(s)
 		}
 		switch {
-		case errors.Is(err, modelflow.ErrCancelled):
+		case errors.Is(err, app.ErrCancelled):
 			w.Notify("info", "cancelled: nothing was saved")
 		case err != nil:
-			w.Notify("error", "/model "+sub+": "+err.Error())
+			w.Notify("error", "/model "+cmd.Name+": "+err.Error())
 		}
 	})
 	return true
-}
-
-// first is list[0], or "".
-func first(list []string) string {
-	if len(list) == 0 {
-		return ""
-	}
-	return list[0]
 }
 
 // noteWriter adds each write, a line or a few from a flow, to the transcript
@@ -184,8 +90,8 @@ func (w *Workbench) note(text string) {
 	w.pump.markDirty()
 }
 
-// currentModel is the live session's model: the one /model switch chose, else
-// the one the session was created with, else the workbench's.
+// currentModel is the shown session's model, as its log says (session.created,
+// then model.changed), else the workbench's.
 func (w *Workbench) currentModel() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -194,22 +100,29 @@ func (w *Workbench) currentModel() string {
 
 // modelLocked is currentModel for a caller holding the mutex.
 func (w *Workbench) modelLocked() string {
-	if m := w.switched[w.sessionID]; m != "" {
-		return m
-	}
 	if m := w.model.Status.Model; m != "" {
 		return m
 	}
 	return w.opts.Model
 }
 
+// contextWindowLocked is the context window of the shown session's model in
+// tokens (0: unknown): the latest the log reported (model.changed, usage),
+// else the workbench's.
+func (w *Workbench) contextWindowLocked() int64 {
+	if s := w.model.Status; s.WindowReported {
+		return s.ContextWindow
+	}
+	return w.opts.ContextWindow
+}
+
 // canSwitch reports whether /model switch may run now, saying why not.
 func (w *Workbench) canSwitch() bool {
 	w.mu.Lock()
-	ag, running, readOnly := w.ag, w.running || w.model.Status.Turn == TurnRunning, w.readOnly
+	be, running, readOnly := w.be, w.running || w.model.Status.Turn == TurnRunning, w.readOnly
 	w.mu.Unlock()
 	switch {
-	case ag == nil:
+	case be == nil:
 		w.Notify("warning", "the store is still opening: try again in a moment")
 	case running:
 		w.Notify("warning", "a turn is running: switch the model after it ends")
@@ -219,45 +132,6 @@ func (w *Workbench) canSwitch() bool {
 		return true
 	}
 	return false
-}
-
-// switchModel is /model switch: a model of the active provider for the live
-// session only. The agent uses it from the next turn (with the catalog's
-// context window and prices), and the session stores it.
-func (w *Workbench) switchModel(ctx context.Context, env *modelflow.Env, p modelflow.Prompter, arg string) error {
-	next, err := modelflow.Switch(env, p, w.currentModel(), arg)
-	if err != nil {
-		return err
-	}
-	prov, model, _ := config.ParseModelID(next)
-	w.mu.Lock()
-	ag, id, running := w.ag, w.liveID, w.running || w.model.Status.Turn == TurnRunning
-	w.mu.Unlock()
-	if ag == nil || running { // a turn started while the user chose
-		return errors.New("a turn is running: switch the model after it ends")
-	}
-	s, err := ag.Store().GetSession(ctx, id)
-	if err != nil {
-		return err
-	}
-	s.Model = next
-	if err := ag.Store().PutSession(ctx, s); err != nil {
-		return err
-	}
-	var window int64
-	var cost func(message.Usage) *float64
-	if m, ok := catalog.Lookup(prov, model); ok {
-		pc, _ := env.Config.Lookup(prov)
-		window = m.ContextWindow
-		cost = func(u message.Usage) *float64 { return m.Cost(u, pc.API != config.APIAnthropic) }
-	}
-	ag.SetModel(model, next, window, cost)
-	w.mu.Lock()
-	w.switched[id] = next
-	w.opts.ContextWindow = window
-	w.mu.Unlock()
-	w.Notify("info", fmt.Sprintf("this session now uses %s (the default is unchanged)", next))
-	return nil
 }
 
 // completeModel completes the subcommand of "/model wor…"; it reports whether

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -125,13 +124,6 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 		Style: w.theme.Style("muted"), Detail: firstLine(detail)}
 }
 
-// diffEntry is a would-be diff being computed or computed.
-type diffEntry struct {
-	pending bool
-	diff    string
-	err     string
-}
-
 // diffContentLocked is what the diff pane shows: the selected pending approval
 // (its would-be diff) when the approval queue is focused or was last, else
 // the selected timeline entry (its diff, or its would-be diff while it awaits
@@ -184,61 +176,23 @@ func (w *Workbench) recordContentLocked(r ApprovalRecord) diffContent {
 	return diffContent{Key: key, Title: r.Summary + " (" + row.Detail + ")", Text: text}
 }
 
-// wouldBeContentLocked shows the diff a pending request would make, starting
-// its computation off the event loop on first sight.
+// wouldBeContentLocked shows the diff a pending request would make, as its
+// permission.requested event carries it (the tool's own Preview), or why the
+// call would fail.
 func (w *Workbench) wouldBeContentLocked(a PendingApproval) diffContent {
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
 	header := fmt.Sprintf("%s\nWhy it asks: %s\n\ny allow once · s allow for the session · a always allow · n deny · N deny with a reason", a.Summary, a.Reason)
-	if a.Name != "Edit" && a.Name != "Write" {
-		c.Text = header
-		return c
-	}
-	e := w.diffCache[a.RequestID]
-	if e == nil {
-		e = &diffEntry{pending: true}
-		w.diffCache[a.RequestID] = e
-		w.computeDiff(a, e)
-	}
 	switch {
-	case e.pending:
-		c.Text = header + "\n\ncomputing the diff…"
-	case e.err != "":
-		c.Text = header + "\n\n" + e.err
-	case e.diff == "":
+	case a.Diff != "":
+		c.Text, c.Diff = a.Diff, true
+	case a.PreviewError != "":
+		c.Text = header + "\n\nNo preview: " + a.PreviewError
+	case a.Name == "Edit" || a.Name == "Write":
 		c.Text = header + "\n\nThe call would change nothing."
 	default:
-		c.Text, c.Diff = e.diff, true
+		c.Text = header
 	}
 	return c
-}
-
-// computeDiff computes a would-be diff in the background (big files take a
-// while) and redraws when it is ready. The caller holds the mutex.
-func (w *Workbench) computeDiff(a PendingApproval, e *diffEntry) {
-	ag, sessionID := w.ag, w.sessionID
-	root := w.opts.Cwd
-	if root == "" {
-		root = w.model.Status.Cwd
-	}
-	if ag == nil {
-		e.pending, e.err = false, "the store is not open yet"
-		return
-	}
-	root = filepath.Clean(root)
-	w.goBackground(func() {
-		diff, err := "", error(nil)
-		input, err := toolCallInput(w.ctx, ag.Store(), sessionID, a.ToolCallID)
-		if err == nil {
-			diff, err = wouldBeDiff(root, a.Name, input)
-		}
-		w.mu.Lock()
-		e.pending, e.diff = false, diff
-		if err != nil {
-			e.err = "No preview: " + err.Error()
-		}
-		w.mu.Unlock()
-		w.pump.markDirty()
-	})
 }
 
 // shortID shortens a session ID for the status line.

@@ -49,8 +49,8 @@ func (w *Workbench) statusTextLocked(now time.Time) string {
 	} else {
 		parts = append(parts, fmt.Sprintf("$%.4f", s.CostUSD))
 	}
-	if w.opts.ContextWindow > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/w.opts.ContextWindow))
+	if window := w.contextWindowLocked(); window > 0 {
+		parts = append(parts, fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/window))
 	} else {
 		parts = append(parts, "ctx ?")
 	}

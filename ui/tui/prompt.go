@@ -6,7 +6,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"pincer/core/config/modelflow"
+	"pincer/core/app"
 )
 
 // promptKind is what a prompt overlay asks for.
@@ -24,7 +24,7 @@ type promptReply struct {
 	text  string
 	index int
 	yes   bool
-	err   error // modelflow.ErrCancelled on Esc, Ctrl+C or the workbench stopping
+	err   error // app.ErrCancelled on Esc, Ctrl+C or the workbench stopping
 }
 
 // promptState is the modal prompt overlay: one question of a /model flow. It is
@@ -40,7 +40,7 @@ type promptState struct {
 	reply    chan promptReply // buffered (1): answering never blocks the event loop
 }
 
-// overlayPrompter is the workbench's modelflow.Prompter: each question opens the
+// overlayPrompter is the workbench's app.Prompter: each question opens the
 // prompt overlay and blocks the calling goroutine (never the event loop) until
 // it is answered, cancelled, or the workbench stops.
 type overlayPrompter struct{ w *Workbench }
@@ -62,7 +62,7 @@ func (p overlayPrompter) ask(st *promptState) promptReply {
 			w.prompt = nil
 		}
 		w.mu.Unlock()
-		return promptReply{err: modelflow.ErrCancelled}
+		return promptReply{err: app.ErrCancelled}
 	}
 }
 
@@ -87,7 +87,7 @@ func (p overlayPrompter) Confirm(question string) (bool, error) {
 // Choose asks for one of options (j/k or arrows, then Enter; 1-9 pick directly).
 func (p overlayPrompter) Choose(question string, options []string) (int, error) {
 	if len(options) == 0 {
-		return 0, modelflow.ErrCancelled
+		return 0, app.ErrCancelled
 	}
 	r := p.ask(&promptState{kind: promptChoose, question: question, options: options})
 	return r.index, r.err
@@ -118,7 +118,7 @@ func (w *Workbench) promptKey(ev *tcell.EventKey) {
 	}
 	switch ev.Key() {
 	case tcell.KeyEscape, tcell.KeyCtrlC:
-		w.answerLocked(promptReply{err: modelflow.ErrCancelled})
+		w.answerLocked(promptReply{err: app.ErrCancelled})
 		return
 	}
 	switch st.kind {

@@ -93,6 +93,18 @@ func (m *Model) Apply(ev event.Event) {
 		m.turnEnded(ev.TurnID, TurnCancelled, d.Reason)
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: "turn cancelled: " + d.Reason})
+	case event.ModeChanged:
+		var d event.ModeChangedData
+		_ = ev.Decode(&d)
+		m.Status.Mode = d.Mode
+		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
+			Text: "permission mode: " + d.Mode})
+	case event.ModelChanged:
+		var d event.ModelChangedData
+		_ = ev.Decode(&d)
+		m.Status.Model, m.Status.ContextWindow, m.Status.WindowReported = d.Model, d.ContextWindow, true
+		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
+			Text: "model: " + d.Model})
 	case event.Notice:
 		var d event.NoticeData
 		_ = ev.Decode(&d)
@@ -190,7 +202,8 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 func (m *Model) permissionRequested(ev event.Event, d event.PermissionRequestedData) {
 	if _, dup := m.Approval(d.RequestID); !dup && m.record(d.RequestID) == nil {
 		a := PendingApproval{RequestID: d.RequestID, ToolCallID: d.ToolCallID,
-			TurnID: ev.TurnID, Name: d.Name, Summary: d.Summary, Reason: d.Reason, Sequence: ev.Sequence}
+			TurnID: ev.TurnID, Name: d.Name, Summary: d.Summary, Reason: d.Reason, Sequence: ev.Sequence,
+			Diff: d.Diff, PreviewError: d.PreviewError}
 		m.Approvals = append(m.Approvals, a)
 		m.addRecord(a)
 	}
@@ -238,6 +251,7 @@ func (m *Model) usage(d event.UsageData) {
 		s.CostUSD += *d.CostUSD
 	}
 	s.LastContextTokens = d.InputTokens + d.OutputTokens
+	s.ContextWindow, s.WindowReported = d.ContextWindow, true
 }
 
 // toolBlock is the transcript entry of a tool call: one line (summary,

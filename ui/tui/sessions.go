@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"pincer/core/app"
 	"pincer/core/event"
-	"pincer/persist"
 )
 
 // sessionSummary is one row of the sessions browser: the session's record
@@ -29,7 +29,7 @@ type sessionSummary struct {
 }
 
 // summaryOf starts a summary from a session record.
-func summaryOf(s persist.Session) sessionSummary {
+func summaryOf(s app.Session) sessionSummary {
 	return sessionSummary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt}
 }
 

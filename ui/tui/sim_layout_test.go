@@ -167,12 +167,12 @@ func TestHelpScreen(t *testing.T) {
 func TestBracketedPasteKeepsNewlines(t *testing.T) {
 	prov := &providertest.Scripted{}
 	b := startBench(t, 160, 50, Options{})
-	ag, _ := newTestAgent(t, prov, b.w.Approver())
+	ag, _ := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.w.Attach(ag, s.ID)
+	b.w.Attach(backendOf(ag), s.ID)
 	b.waitText(shortID(s.ID) + " · idle")
 
 	b.post(tcell.NewEventPaste(true))

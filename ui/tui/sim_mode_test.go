@@ -89,12 +89,12 @@ func TestModeBeforeAttachAndInEffect(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"n.txt","content":"new\n"}`)),
 		{Events: providertest.TextEvents("written")},
 	}}
-	ag, root := newTestAgent(t, prov, b.w.Approver())
+	ag, root := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.w.Attach(ag, s.ID)
+	b.w.Attach(backendOf(ag), s.ID)
 	b.waitText(shortID(s.ID) + " · idle")
 	if ag.Mode() != permission.ModeAcceptEdits {
 		t.Fatalf("agent mode %s after Attach", ag.Mode())

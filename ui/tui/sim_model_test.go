@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/zalando/go-keyring"
 
+	"pincer/core/app"
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
 	"pincer/core/provider/providertest"
@@ -21,8 +22,9 @@ const simKey = "sk-sim-test-7d41e2b9"
 
 // modelHome gives the test a private PINCER_HOME, no keys or model in the
 // environment and an unavailable OS keyring, so keys go to the encrypted file
-// (as cmd_model_test.go does); it returns the home and /model hooks over it.
-func modelHome(t *testing.T) (string, *ModelHooks) {
+// (as cmd_model_test.go does); it returns the home and the backend's
+// configuration loader over it.
+func modelHome(t *testing.T) (string, func() (*modelflow.Env, []error)) {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("PINCER_HOME", home)
@@ -32,23 +34,25 @@ func modelHome(t *testing.T) (string, *ModelHooks) {
 	}
 	keyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
 	t.Cleanup(keyring.MockInit)
-	hooks := &ModelHooks{Env: func() (*modelflow.Env, []error) {
+	env := func() (*modelflow.Env, []error) {
 		cfg, warns := config.Load(config.Options{Getenv: os.Getenv})
 		return &modelflow.Env{Config: cfg, Getenv: os.Getenv, Secrets: secret.Open(home, os.Getenv)}, warns
-	}}
-	return home, hooks
+	}
+	return home, env
 }
 
-// modelBench is attached() with /model hooks.
-func modelBench(t *testing.T, prov *providertest.Scripted, hooks *ModelHooks) (*simBench, string) {
+// modelBench is attached() with a backend that runs /model commands on env.
+func modelBench(t *testing.T, prov *providertest.Scripted, env func() (*modelflow.Env, []error)) (*simBench, string) {
 	t.Helper()
-	b := startBench(t, 140, 50, Options{Models: hooks})
-	ag, _ := newTestAgent(t, prov, b.w.Approver())
+	b := startBench(t, 140, 50, Options{})
+	ag, _ := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.w.Attach(ag, s.ID)
+	be := backendOf(ag)
+	be.ModelEnv = env
+	b.w.Attach(be, s.ID)
 	b.waitText(shortID(s.ID) + " · idle")
 	return b, s.ID
 }
@@ -142,7 +146,7 @@ func TestModelConfigureThroughOverlay(t *testing.T) {
 	b.noKeyOnScreen()
 	grepFiles(t, home, simKey)
 
-	for _, ev := range events(t, b.w.ag, sid) {
+	for _, ev := range events(t, b.w.be.(*app.Backend).Agent, sid) {
 		if bytes.Contains(ev.Data, []byte(simKey)) {
 			t.Errorf("event %s holds the key: %s", ev.Type, ev.Data)
 		}
@@ -208,7 +212,7 @@ func TestModelSwitch(t *testing.T) {
 	b.typeText("j")
 	b.enter()
 	b.waitText("fake/m2 · default · " + shortID(sid))
-	s, err := b.w.ag.Store().GetSession(t.Context(), sid)
+	s, err := b.w.be.(*app.Backend).Store.GetSession(t.Context(), sid)
 	if err != nil || s.Model != "fake/m2" {
 		t.Fatalf("stored session model = %q, %v", s.Model, err)
 	}

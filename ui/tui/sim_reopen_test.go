@@ -1,15 +1,12 @@
 package tui
 
 import (
-	"context"
-	"sync"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
 
-	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/event"
-	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 )
 
@@ -19,7 +16,7 @@ import (
 // nothing waits.
 func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 	b := startBench(t, 160, 50, Options{})
-	ag, _ := newTestAgent(t, &providertest.Scripted{}, b.w.Approver())
+	ag, _ := newTestAgent(t, &providertest.Scripted{})
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +29,7 @@ func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 	emit(event.TurnStarted, "t1", event.TurnStartedData{Input: "edit it"})
 	emit(event.PermissionRequested, "t1", event.PermissionRequestedData{RequestID: "r1", ToolCallID: "c1",
 		Name: "Edit", Summary: "Edit a.go", Reason: "edits ask"})
-	b.w.Attach(ag, s.ID)
+	b.w.Attach(backendOf(ag), s.ID)
 	st := b.waitText("3 Approvals (0)", "↯ Edit a.go", "interrupted", shortID(s.ID)+" · interrupted")
 	if y, _ := rowOf(st, "awaiting approval"); y >= 0 {
 		t.Errorf("still shown as awaiting approval:\n%s", st)
@@ -63,43 +60,16 @@ func TestEscResolvesPendingRequests(t *testing.T) {
 			resolved = append(resolved, d)
 		}
 	}
-	if len(resolved) != 1 || resolved[0].Decision != "deny" || resolved[0].Reason != CancelledReason {
+	if len(resolved) != 1 || resolved[0].Decision != "deny" || resolved[0].Reason != app.CancelledReason {
 		t.Fatalf("resolutions = %+v", resolved)
 	}
 	b.model(func(m *Model) {
 		if e, _ := m.Tool("c1"); e.Status != ToolDenied {
 			t.Errorf("tool = %+v", e)
 		}
-		if len(m.History) != 1 || m.History[0].Outcome != OutcomeDeny || m.History[0].Detail != CancelledReason {
+		if len(m.History) != 1 || m.History[0].Outcome != OutcomeDeny || m.History[0].Detail != app.CancelledReason {
 			t.Errorf("history = %+v", m.History)
 		}
 	})
 }
 
-// TestApproverCancelDeniesEveryWaitingRequest: parallel requests of one turn
-// all come back denied, "cancelled", when the turn's context ends.
-func TestApproverCancelDeniesEveryWaitingRequest(t *testing.T) {
-	a := NewApprover()
-	ctx, cancel := context.WithCancel(context.Background())
-	ids := []string{"r1", "r2", "r3"}
-	got := make([]agent.Approval, len(ids))
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i] = a.Approve(ctx, "s", id, permission.Input{Tool: "Edit"}, permission.Decision{Behavior: permission.Ask})
-		}()
-	}
-	waitUntil(t, "three waiting requests", func() bool { return a.Waiting("r1") && a.Waiting("r2") && a.Waiting("r3") })
-	cancel()
-	wg.Wait()
-	for i, ans := range got {
-		if ans.Decision.Behavior != permission.Deny || ans.Decision.Reason != CancelledReason || ans.Scope != ScopeOnce {
-			t.Errorf("%s = %+v", ids[i], ans)
-		}
-		if a.Waiting(ids[i]) {
-			t.Errorf("%s still waiting", ids[i])
-		}
-	}
-}

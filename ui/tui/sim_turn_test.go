@@ -20,12 +20,12 @@ import (
 func attached(t *testing.T, width, height int, prov *providertest.Scripted) (*simBench, *agent.Agent, string, string) {
 	t.Helper()
 	b := startBench(t, width, height, Options{})
-	ag, root := newTestAgent(t, prov, b.w.Approver())
+	ag, root := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.w.Attach(ag, s.ID)
+	b.w.Attach(backendOf(ag), s.ID)
 	b.waitText(shortID(s.ID) + " · idle")
 	return b, ag, s.ID, root
 }
@@ -100,7 +100,7 @@ func TestApprovalsFlow(t *testing.T) {
 	// workbench attached after the fact, match the one that watched.
 	b.model(func(live *Model) { assertSameModel(t, applyAll(events(t, ag, sid)), live) })
 	late := startBench(t, 120, 40, Options{})
-	late.w.Attach(ag, sid)
+	late.w.Attach(backendOf(ag), sid)
 	late.waitModel("the replay", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
 	late.model(func(replayed *Model) { b.model(func(live *Model) { assertSameModel(t, live, replayed) }) })
 	late.waitText("All done.", "2 Timeline (3)")

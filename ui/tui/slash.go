@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pincer/persist"
+	"pincer/core/app"
 )
 
 // slashCommand is a command typed in the input box.
@@ -31,11 +31,11 @@ func (w *Workbench) runSlash(line string) bool {
 	fields := strings.Fields(line)
 	cmd, args := fields[0], fields[1:]
 	w.mu.Lock()
-	ag, running, status := w.ag, w.running, w.model.Status
+	be, running, status := w.be, w.running, w.model.Status
 	w.mu.Unlock()
 	needAgent := func() bool {
 		switch {
-		case ag == nil:
+		case be == nil:
 			w.Notify("warning", "the store is still opening: try again in a moment")
 		case running:
 			w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
@@ -66,16 +66,13 @@ func (w *Workbench) runSlash(line string) bool {
 			return false
 		}
 		w.goBackground(func() {
-			old := w.SessionID()
-			s, err := ag.CreateSession(w.ctx)
+			id, err := be.NewSession(w.ctx, w.SessionID())
 			if err != nil {
 				w.Notify("error", "new session: "+err.Error())
 				return
 			}
-			ag.EndSession(w.ctx, old, "clear")
-			ag.StartSession(w.ctx, s.ID, "clear")
-			w.showSession(s.ID, false)
-			w.Notify("info", "new session "+s.ID)
+			w.showSession(id, false)
+			w.Notify("info", "new session "+id)
 		})
 	case "/sessions":
 		w.openBrowser()
@@ -87,7 +84,7 @@ func (w *Workbench) runSlash(line string) bool {
 		if !needAgent() {
 			return false
 		}
-		w.goBackground(func() { w.resume(ag.Store(), args[0]) })
+		w.goBackground(func() { w.resume(be, args[0]) })
 	default:
 		w.Notify("warning", "unknown command "+cmd+" (see /help)")
 		return false
@@ -158,20 +155,20 @@ func (w *Workbench) rootLocked() string {
 
 // resume switches to another session of this directory, found by its ID or a
 // unique part of it (/resume ID).
-func (w *Workbench) resume(store persist.Store, id string) {
-	all, err := store.ListSessions(w.ctx, 0)
+func (w *Workbench) resume(be Backend, id string) {
+	all, err := be.Sessions(w.ctx, 0)
 	if err != nil {
 		w.Notify("error", "sessions: "+err.Error())
 		return
 	}
 	root := w.workspaceRoot()
-	var found []persist.Session
+	var found []app.Session
 	for _, s := range all {
 		if root != "" && s.Cwd != root {
 			continue
 		}
 		if s.ID == id {
-			found = []persist.Session{s}
+			found = []app.Session{s}
 			break
 		}
 		if strings.Contains(s.ID, id) {
@@ -193,15 +190,12 @@ func (w *Workbench) resume(store persist.Store, id string) {
 // on the event loop; the caller checked that no turn runs.
 func (w *Workbench) resumeSession(id string) {
 	w.mu.Lock()
-	ag, old := w.ag, w.liveID
+	be, old := w.be, w.liveID
 	w.mu.Unlock()
-	if ag == nil {
+	if be == nil {
 		return
 	}
-	if old != id {
-		ag.EndSession(w.ctx, old, "other")
-		ag.StartSession(w.ctx, id, "resume")
-	}
+	be.Resume(w.ctx, old, id)
 	w.showSession(id, false)
 	w.Notify("info", "resumed session "+id)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/agent"
+	"pincer/core/permission"
 )
 
 // submit sends the input box as a turn (or runs a slash command). A turn runs
@@ -24,13 +25,13 @@ func (w *Workbench) submit(text string) {
 		return
 	}
 	w.mu.Lock()
-	ag, sessionID := w.ag, w.liveID
+	be, sessionID := w.be, w.liveID
 	if w.readOnly {
 		w.mu.Unlock()
 		w.Notify("warning", "this session is open read-only: Esc returns to yours (Ctrl+O, then r, resumes this one)")
 		return
 	}
-	if ag == nil || sessionID == "" {
+	if be == nil || sessionID == "" {
 		w.mu.Unlock()
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
@@ -45,7 +46,7 @@ func (w *Workbench) submit(text string) {
 	w.mu.Unlock()
 	w.input.SetText("", false)
 	w.goBackground(func() {
-		res, err := ag.SubmitTurn(ctx, sessionID, text)
+		res, err := be.Submit(ctx, sessionID, text)
 		cancel()
 		w.mu.Lock()
 		w.running, w.turnCancel = false, nil
@@ -88,9 +89,17 @@ func (w *Workbench) isPendingLocked(requestID string) bool {
 	return ok
 }
 
-// answer sends the person's answer to the agent.
+// answer sends the person's answer to the backend. An answer nobody waits
+// for any more (its turn just ended) changes nothing: the log shows how the
+// request ended.
 func (w *Workbench) answer(requestID, what string, act Action, reason string) {
-	w.approver.Answer(requestID, answerFor(act, reason))
+	w.mu.Lock()
+	be := w.be
+	w.mu.Unlock()
+	if be != nil {
+		behavior, scope, reason := answerFor(act, reason)
+		_ = be.Resolve(requestID, behavior, scope, reason)
+	}
 	msg := map[Action]string{ActAllowOnce: "allowed once: ", ActAllowSession: "allowed for this session: ",
 		ActAllowAlways: "always allowed: ", ActDeny: "denied: "}[act]
 	w.Notify("info", msg+what)
@@ -140,4 +149,21 @@ func agentCommand(line string) bool {
 		return true
 	}
 	return false
+}
+
+// answerFor is the answer of an approvals-pane action: allow with its scope,
+// or deny (scope once) with the person's reason, "denied by user" without one.
+func answerFor(act Action, reason string) (permission.Behavior, permission.Scope, string) {
+	switch act {
+	case ActAllowOnce:
+		return permission.Allow, permission.ScopeOnce, "allowed by the user"
+	case ActAllowSession:
+		return permission.Allow, permission.ScopeSession, "allowed by the user"
+	case ActAllowAlways:
+		return permission.Allow, permission.ScopeAlways, "allowed by the user"
+	}
+	if reason == "" {
+		reason = "denied by user"
+	}
+	return permission.Deny, permission.ScopeOnce, reason
 }

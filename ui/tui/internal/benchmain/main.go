@@ -20,6 +20,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/persist/memory"
 	"pincer/sandbox"
 	"pincer/themes"
@@ -58,7 +59,8 @@ func main() {
 			w.SetStoreState(err.Error())
 			return
 		}
-		ag, err := agent.New(agent.Config{Store: memory.New(), Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
+		store := memory.New()
+		ag, err := agent.New(agent.Config{Store: store, Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
 		if err != nil {
 			w.SetStoreState(err.Error())
 			return
@@ -69,7 +71,7 @@ func main() {
 			return
 		}
 		attached.Store(true)
-		w.Attach(ag, s.ID)
+		w.Attach(&app.Backend{Agent: ag, Store: store}, s.ID)
 	}()
 	done := make(chan error, 1)
 	go func() { done <- w.Run() }()

@@ -1,0 +1,70 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"pincer/core/event"
+	"pincer/core/message"
+	"pincer/core/permission"
+)
+
+// ModelChoice is a model to switch to, as the composition root resolved it: ID as
+// the provider takes it ("gpt-4.1"), Name as shown and stored ("openai/gpt-4.1"),
+// and what the catalog knows of it: the context window in tokens (0: unknown, no
+// automatic compaction) and the pricing of a call (nil: unknown).
+type ModelChoice struct {
+	ID, Name      string
+	ContextWindow int64
+	Cost          func(message.Usage) *float64
+}
+
+// SetMode changes the permission mode in force (SetPermissionMode) and records the
+// change as a mode.changed event on sessionID, so that a replay of the session
+// shows it. The mode changes before anything is written: decisions made from now
+// on, in running turns too, use it. An unchanged mode records nothing; so does an
+// empty sessionID. The error is the event log's.
+func (a *Agent) SetMode(ctx context.Context, sessionID string, m permission.Mode) error {
+	a.changes.Lock() // one change recorded at a time: the log shows them in the order made
+	defer a.changes.Unlock()
+	prev := a.Mode()
+	a.SetPermissionMode(m)
+	if prev == m || sessionID == "" {
+		return nil
+	}
+	_, err := a.log.Emit(ctx, event.ModeChanged, sessionID, "",
+		event.ModeChangedData{Mode: string(m), Previous: string(prev)})
+	return err
+}
+
+// SwitchModel makes c the model of the agent's next model calls (SetModel: the
+// provider stays) and of sessionID: the session's record stores c.Name, and a
+// model.changed event records the change. It fails with ErrTurnActive while the
+// session runs a turn in this process, and with the store's error when the record
+// cannot be read or written (then nothing changed).
+func (a *Agent) SwitchModel(ctx context.Context, sessionID string, c ModelChoice) error {
+	a.changes.Lock()
+	defer a.changes.Unlock()
+	a.mu.Lock()
+	busy := a.active[sessionID]
+	a.mu.Unlock()
+	if busy {
+		return fmt.Errorf("switch the model: %w", ErrTurnActive)
+	}
+	s, err := a.cfg.Store.GetSession(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	prev := s.Model
+	s.Model = c.Name
+	if err := a.cfg.Store.PutSession(ctx, s); err != nil {
+		return err
+	}
+	a.SetModel(c.ID, c.Name, c.ContextWindow, c.Cost)
+	_, err = a.log.Emit(ctx, event.ModelChanged, sessionID, "",
+		event.ModelChangedData{Model: c.Name, Previous: prev, ContextWindow: c.ContextWindow})
+	return err
+}
+
+// ModelName returns the model of the next model calls, as shown ("openai/gpt-4.1").
+func (a *Agent) ModelName() string { return a.modelName() }

@@ -1,0 +1,149 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"pincer/core/agent"
+	"pincer/core/config/modelflow"
+	"pincer/core/event"
+	"pincer/core/permission"
+	"pincer/persist"
+)
+
+// Backend is what a front end (the workbench, later a web panel) asks of core,
+// built from explicit dependencies: the agent that runs turns, the store it
+// keeps sessions in, the approval queue the agent asks through, and what the
+// composition root supplies as functions. Each method is one operation of the
+// front end; none reads the front end's state. Its methods are safe for
+// concurrent use as far as the agent and the store are.
+//
+// The log (Log) is the only feed of the front end's views: every change a
+// method makes that a view shows — a turn, an approval, a mode or model
+// change — reaches it as events of the session, so a replay shows it too.
+type Backend struct {
+	// Agent runs the turns; its Approver must be Approvals.
+	Agent *agent.Agent
+	// Store is the agent's store (sessions list, delete, leases).
+	Store persist.Store
+	// Approvals is the queue the agent's Approver asks through and Resolve
+	// answers.
+	Approvals *ApprovalQueue
+	// ModelEnv loads the configuration and opens the secret store for one /model
+	// command (a fresh Env per command, so each one sees what the previous
+	// saved); the warnings are shown. nil: /model commands are refused with
+	// ErrNoModelConfig.
+	ModelEnv func() (*modelflow.Env, []error)
+	// ListModels fetches a provider's models (GET /models) for /model refresh;
+	// nil: no refresh.
+	ListModels modelflow.Lister
+	// ResolveModel turns the model ID /model switch chose ("openai/gpt-4.1")
+	// into what the agent needs of it; nil: CatalogModel.
+	ResolveModel func(env *modelflow.Env, id string) agent.ModelChoice
+}
+
+// Session is a stored session as the sessions browser lists it.
+type Session struct {
+	ID, Title, Cwd, Model string
+	// UpdatedAt is the time of its last change, UTC.
+	UpdatedAt time.Time
+}
+
+// Log returns the event log of every session: read from a cursor (Read),
+// follow live (Follow).
+func (b *Backend) Log() *event.Log { return b.Agent.Log() }
+
+// LastSequence returns the sequence of a session's last stored event (0: none):
+// where a replay that starts now ends.
+func (b *Backend) LastSequence(ctx context.Context, sessionID string) (uint64, error) {
+	return b.Store.LastEventSequence(ctx, sessionID)
+}
+
+// Submit runs one turn of input on a session (agent.SubmitTurn): it blocks
+// until the turn ends; cancelling ctx cancels the turn.
+func (b *Backend) Submit(ctx context.Context, sessionID, input string) (agent.TurnResult, error) {
+	return b.Agent.SubmitTurn(ctx, sessionID, input)
+}
+
+// Resolve answers a pending permission request: behavior allow or deny, scope
+// once, session or always, and a reason that reaches the model on a denial.
+// An answer that comes before the agent waits for it is kept for it; an answer
+// to a request no longer waiting is dropped. The error is agent.ErrNoSuchRequest
+// when nobody waits for the request yet (or any more).
+func (b *Backend) Resolve(requestID string, behavior permission.Behavior, scope permission.Scope, reason string) error {
+	return b.Agent.Resolve(requestID, behavior, scope, reason)
+}
+
+// Mode returns the permission mode in force.
+func (b *Backend) Mode() permission.Mode { return b.Agent.Mode() }
+
+// SetMode changes the permission mode at once and records it on sessionID as a
+// mode.changed event (agent.SetMode).
+func (b *Backend) SetMode(ctx context.Context, sessionID string, m permission.Mode) error {
+	return b.Agent.SetMode(ctx, sessionID, m)
+}
+
+// NewSession starts another session in the workspace (/clear): it creates it,
+// runs the SessionEnd hooks of previous and the SessionStart hooks of the new
+// one (both with reason "clear"), and returns its ID.
+func (b *Backend) NewSession(ctx context.Context, previous string) (string, error) {
+	s, err := b.Agent.CreateSession(ctx)
+	if err != nil {
+		return "", err
+	}
+	b.Agent.EndSession(ctx, previous, "clear")
+	b.Agent.StartSession(ctx, s.ID, "clear")
+	return s.ID, nil
+}
+
+// Resume makes to the session turns go to instead of from: the SessionEnd
+// hooks of from (reason "other") and the SessionStart hooks of to ("resume").
+// Resuming the same session runs no hooks.
+func (b *Backend) Resume(ctx context.Context, from, to string) {
+	if from == to {
+		return
+	}
+	b.Agent.EndSession(ctx, from, "other")
+	b.Agent.StartSession(ctx, to, "resume")
+}
+
+// Sessions lists up to limit stored sessions, most recently updated first
+// (limit <= 0: all).
+func (b *Backend) Sessions(ctx context.Context, limit int) ([]Session, error) {
+	list, err := b.Store.ListSessions(ctx, limit)
+	out := make([]Session, len(list))
+	for i, s := range list {
+		out[i] = Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, UpdatedAt: s.UpdatedAt}
+	}
+	return out, err
+}
+
+// InUseError is DeleteSession's refusal of a session whose lease another
+// process holds.
+type InUseError struct{ Owner string }
+
+func (e *InUseError) Error() string { return "in use by another process (" + e.Owner + ")" }
+
+// deleteLease is how long DeleteSession holds the lease it takes.
+const deleteLease = 10 * time.Second
+
+// DeleteSession deletes everything stored under a session. It first takes the
+// session's lease, so a session another process is using is refused with an
+// *InUseError and nothing is deleted.
+func (b *Backend) DeleteSession(ctx context.Context, id string) error {
+	owner := fmt.Sprintf("pid:%d/browser-%d", os.Getpid(), time.Now().UnixNano())
+	ok, holder, err := b.Store.AcquireLease(ctx, id, owner, deleteLease)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return &InUseError{Owner: holder.Owner}
+	}
+	if err := b.Store.DeleteSession(ctx, id); err != nil {
+		return errors.Join(err, b.Store.ReleaseLease(ctx, id, owner))
+	}
+	return nil
+}

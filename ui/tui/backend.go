@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"context"
+
+	"pincer/core/agent"
+	"pincer/core/app"
+	"pincer/core/event"
+	"pincer/core/permission"
+)
+
+// Backend is everything the workbench asks of core; *app.Backend implements
+// it. The workbench reads every session only through Log (replayed from
+// sequence 1, then followed) and changes things only through these methods,
+// each of which shows on the screen as the events it appends. Methods that
+// block (Submit, NewSession, Sessions, DeleteSession, ...) are called off the
+// event loop; Mode, Resolve, SetMode and ModelCommand return at once or after
+// one event append.
+type Backend interface {
+	// Log is the event log of every session.
+	Log() *event.Log
+	// LastSequence is the sequence of a session's last stored event (0: none).
+	LastSequence(ctx context.Context, sessionID string) (uint64, error)
+	// Submit runs one turn on a session until it ends; cancelling ctx cancels it.
+	Submit(ctx context.Context, sessionID, input string) (agent.TurnResult, error)
+	// Resolve answers a pending permission request.
+	Resolve(requestID string, behavior permission.Behavior, scope permission.Scope, reason string) error
+	// Mode is the permission mode in force.
+	Mode() permission.Mode
+	// SetMode changes the permission mode and records it on the session.
+	SetMode(ctx context.Context, sessionID string, m permission.Mode) error
+	// NewSession starts another session (/clear) after previous and returns its ID.
+	NewSession(ctx context.Context, previous string) (string, error)
+	// Resume makes to the session turns go to instead of from (its hooks).
+	Resume(ctx context.Context, from, to string)
+	// Sessions lists up to limit sessions, newest first (limit <= 0: all).
+	Sessions(ctx context.Context, limit int) ([]app.Session, error)
+	// DeleteSession deletes a session nobody else uses (*app.InUseError).
+	DeleteSession(ctx context.Context, id string) error
+	// ModelCommand checks a /model command of a session (app.ErrNoModelConfig,
+	// *app.ModelUsageError) and returns it ready to run.
+	ModelCommand(sessionID string, args []string) (*app.ModelCommand, error)
+}
+
+var _ Backend = (*app.Backend)(nil)
