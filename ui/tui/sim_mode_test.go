@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 )
@@ -110,4 +111,28 @@ func TestModeBeforeAttachAndInEffect(t *testing.T) {
 			t.Errorf("acceptEdits still asked: %+v", m.History)
 		}
 	})
+}
+
+// TestModeChangeIsInTheLog: Shift+Tab records mode.changed on the live
+// session, and a workbench that replays the session later shows it.
+func TestModeChangeIsInTheLog(t *testing.T) {
+	b, ag, sid, _ := attached(t, 160, 50, &providertest.Scripted{})
+	b.key(tcell.KeyBacktab, 0, tcell.ModNone)
+	b.waitText("fake/m · acceptEdits ·", "permission mode: acceptEdits")
+	var got []event.ModeChangedData
+	for _, ev := range events(t, ag, sid) {
+		if ev.Type == event.ModeChanged {
+			var d event.ModeChangedData
+			if err := ev.Decode(&d); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 || got[0] != (event.ModeChangedData{Mode: "acceptEdits", Previous: "default"}) {
+		t.Fatalf("mode.changed events = %+v", got)
+	}
+	late := startBench(t, 160, 50, Options{})
+	late.w.Attach(backendOf(ag), sid)
+	late.waitModel("the replay", func(m *Model) bool { return m.Status.Mode == "acceptEdits" })
 }

@@ -13,6 +13,7 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/config"
+	"pincer/core/event"
 	"pincer/core/config/modelflow"
 	"pincer/core/provider/providertest"
 	"pincer/core/secret"
@@ -216,6 +217,16 @@ func TestModelSwitch(t *testing.T) {
 	if err != nil || s.Model != "fake/m2" {
 		t.Fatalf("stored session model = %q, %v", s.Model, err)
 	}
+	var changed []event.Event
+	for _, ev := range events(t, b.w.be.(*app.Backend).Agent, sid) {
+		if ev.Type == event.ModelChanged {
+			changed = append(changed, ev)
+		}
+	}
+	if len(changed) != 1 {
+		t.Fatalf("model.changed events: %v", changed)
+	}
+	b.waitText("model: fake/m2")
 	b.send("hi")
 	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
 	if got := prov.Request(0).Model; got != "m2" {
