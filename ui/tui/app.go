@@ -61,9 +61,9 @@ type Workbench struct {
 	tlKeys []timelineKey
 	tlRows []listRow
 
-	opts     Options
-	theme    *themes.Theme
-	keys     *KeyMap
+	opts   Options
+	theme  *themes.Theme
+	keys   *KeyMap
 	app    *tview.Application
 	screen *pasteScreen
 	pump   *pump
@@ -90,12 +90,12 @@ type Workbench struct {
 	mu         sync.Mutex // guards the fields below; taken by every draw
 	model      *Model
 	be         Backend // nil until Attach
-	sessionID  string // the session the panes show
-	liveID     string // the session turns go to (sessionID unless readOnly)
-	readOnly   bool   // the panes show another session, read-only (the browser's Enter)
-	replayEnd  uint64 // last sequence of the shown session when it was opened: the replay's end
-	mode       string // permission mode shown; the agent's once attached
-	modeSet    bool   // changed before Attach: Attach hands it to the agent
+	sessionID  string  // the session the panes show
+	liveID     string  // the session turns go to (sessionID unless readOnly)
+	readOnly   bool    // the panes show another session, read-only (the browser's Enter)
+	replayEnd  uint64  // last sequence of the shown session when it was opened: the replay's end
+	mode       string  // permission mode shown; the agent's once attached
+	modeSet    bool    // changed before Attach: Attach hands it to the agent
 	browser    browserState
 	storeState string // shown instead of the session until Attach
 	flash      flash
@@ -146,7 +146,7 @@ func New(opts Options) (*Workbench, error) {
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
 		model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
 		synced: map[string]syncRecord{},
-		ctx: ctx, cancel: cancel}
+		ctx:    ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
 	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }}

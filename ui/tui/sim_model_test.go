@@ -13,8 +13,8 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/config"
-	"pincer/core/event"
 	"pincer/core/config/modelflow"
+	"pincer/core/event"
 	"pincer/core/provider/providertest"
 	"pincer/core/secret"
 )

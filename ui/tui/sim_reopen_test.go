@@ -72,4 +72,3 @@ func TestEscResolvesPendingRequests(t *testing.T) {
 		}
 	})
 }
-
