@@ -31,6 +31,8 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	TurnFailed:          decodeAs[TurnFailedData],
 	TurnCancelled:       decodeAs[TurnCancelledData],
 	Notice:              decodeAs[NoticeData],
+	ModeChanged:         decodeAs[ModeChangedData],
+	ModelChanged:        decodeAs[ModelChangedData],
 }
 
 // decodeAs decodes data into a T and returns the T (a value, not a pointer);
