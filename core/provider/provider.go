@@ -4,7 +4,10 @@
 // package and its sub-packages sees a wire type.
 //
 // Sub-packages implement one wire API each (openai: Chat Completions and its
-// compatibles); sse reads Server-Sent Events per the WHATWG specification.
+// compatibles; anthropic, gemini, responses), each configured by a Config that embeds
+// HTTPConfig; registry builds the adapter a wire API name names; sse reads
+// Server-Sent Events per the WHATWG specification; providertest is the scripted
+// Provider for the tests of the packages above.
 package provider
 
 import (
