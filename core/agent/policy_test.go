@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pincer/core/config"
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
@@ -90,7 +91,7 @@ func TestApprovalScopes(t *testing.T) {
 			if ap.asked != want || b.runCount.Load() != 2 {
 				t.Errorf("asked %d times (want %d), ran %d", ap.asked, want, b.runCount.Load())
 			}
-			saved, err := os.ReadFile(permission.LocalSettingsPath(h.ag.cfg.Workspace.Root()))
+			saved, err := os.ReadFile(config.LocalSettingsPath(h.ag.cfg.Workspace.Root()))
 			if scope == "always" && (err != nil || !strings.Contains(string(saved), "Bash(make build)")) {
 				t.Errorf("always: local settings %q, %v", saved, err)
 			}

@@ -38,14 +38,11 @@ package config
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	tomlparser "github.com/knadh/koanf/parsers/toml/v2"
-	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
 )
 
@@ -142,6 +139,9 @@ type Options struct {
 	// Flags is the top layer, keyed by dotted path ("default_model",
 	// "providers.ollama.base_url").
 	Flags map[string]any
+	// Sources are the files already read (Read); nil: Load reads them, from
+	// PathsFrom(Getenv) and ProjectDir.
+	Sources *Sources
 }
 
 // mapProvider hands an already parsed layer to koanf.
@@ -181,13 +181,18 @@ func Load(o Options) (*Config, []error) {
 	for name := range builtins {
 		l.models[name] = union(l.models[name], catalogModels(name))
 	}
-	cfg := &Config{UserPath: UserPath(getenv)}
-	if cfg.UserPath != "" {
-		l.applyFile(cfg.UserPath, false)
+	src := o.Sources
+	if src == nil {
+		src = Read(PathsFrom(getenv), o.ProjectDir)
 	}
-	if o.ProjectDir != "" {
-		cfg.ProjectPath = ProjectPath(o.ProjectDir)
-		l.applyFile(cfg.ProjectPath, true)
+	cfg := &Config{UserPath: src.Paths.UserConfig}
+	if src.Workspace != "" {
+		cfg.ProjectPath = ProjectPath(src.Workspace)
+	}
+	for _, d := range src.Docs {
+		if d.Kind == UserConfig || d.Kind == ProjectConfig {
+			l.applyDoc(d)
+		}
 	}
 	l.applyEnv(getenv, o.Environ)
 	if len(o.Flags) > 0 {
@@ -258,23 +263,19 @@ func (l *loader) apply(layer string, m map[string]any, project bool) {
 	}
 }
 
-// applyFile reads a TOML file layer; a missing file is no layer.
-func (l *loader) applyFile(path string, project bool) {
-	data, err := file.Provider(path).ReadBytes()
-	if errors.Is(err, fs.ErrNotExist) {
+// applyDoc applies a config.toml layer; a missing file is no layer, one that
+// does not parse is its error (a warning here: the permission and hook checks
+// make it fatal).
+func (l *loader) applyDoc(d *Document) {
+	if !d.Exists || d.Same {
 		return
 	}
-	if err != nil {
-		l.warns = append(l.warns, &Error{Path: path, Err: err})
+	if d.Err != nil {
+		l.warns = append(l.warns, d.Err)
 		return
 	}
-	m, err := tomlparser.Parser().Unmarshal(data)
-	if err != nil {
-		l.warns = append(l.warns, TOMLError(path, err))
-		return
-	}
-	l.warns = append(l.warns, unknownKeys(path, m, data)...)
-	l.apply(path, m, project)
+	l.warns = append(l.warns, unknownKeys(d.Path, d.Tree, d.Data)...)
+	l.apply(d.Path, d.Tree, d.Project)
 }
 
 // UserPath is the user's config file (see the package comment); "" when neither

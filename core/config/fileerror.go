@@ -76,3 +76,6 @@ func TOMLError(path string, err error) *FileError {
 	}
 	return &FileError{Path: path, Err: err}
 }
+
+// prefixed is err with prefix before its text, still unwrapping to err.
+func prefixed(prefix string, err error) error { return fmt.Errorf("%s%w", prefix, err) }

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"pincer/core/config"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,7 +46,7 @@ func NewRunner(defs map[Event][]Def, projectDir string) (*Runner, []error) {
 		for _, d := range list {
 			err := r.addDef(ev, d)
 			if err != nil && d.Source != "" {
-				err = &FileError{Path: d.Source, Err: err}
+				err = &config.FileError{Path: d.Source, Err: err}
 			}
 			if err != nil {
 				errs = append(errs, err)

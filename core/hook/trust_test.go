@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -72,35 +71,5 @@ func TestWithoutProject(t *testing.T) {
 				t.Errorf("ProjectDefs has %d, want %d", pd, c.dropped)
 			}
 		})
-	}
-}
-
-func TestProjectDigest(t *testing.T) {
-	isolate(t)
-	proj := t.TempDir()
-	srcs := DefaultSources(proj, t.TempDir())
-	d0, err := ProjectDigest(srcs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, proj, ".claude/settings.json", `{"hooks":{}}`)
-	d1, _ := ProjectDigest(srcs)
-	if d1 == d0 {
-		t.Error("creating a project file did not change the digest")
-	}
-	if again, _ := ProjectDigest(srcs); again != d1 {
-		t.Error("the digest is not stable")
-	}
-	if err := os.WriteFile(filepath.Join(proj, ".claude/settings.json"), []byte(`{"hooks": {}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if d2, _ := ProjectDigest(srcs); d2 == d1 {
-		t.Error("changing a project file did not change the digest")
-	}
-	// The user's files are not part of it.
-	writeFile(t, filepath.Dir(srcs[0].Path), "config.toml", "[[hooks.Stop]]\ncommand = \"x\"\n")
-	d3, _ := ProjectDigest(srcs)
-	if d4, _ := ProjectDigest(srcs[:2]); d4 == d3 {
-		t.Log("ok") // with no project source the digest is of nothing
 	}
 }

@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"pincer/core/config"
+
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -49,8 +51,8 @@ func TestLoadRulesFailsClosed(t *testing.T) {
 				path = filepath.Join(home, rel)
 			}
 			write(t, path, c.file.body)
-			_, errs := LoadRules(ws, home)
-			fatal := Fatal(errs)
+			_, errs := loadRules(ws, home)
+			fatal := config.Fatal(errs)
 			if len(fatal) == 0 {
 				t.Fatalf("no fatal error (errs: %v)", errs)
 			}
@@ -74,9 +76,9 @@ func TestLoadRulesWarnings(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	write(t, filepath.Join(ws, ".pincer", "config.toml"), "[permissions]\nallow = [\"Bash(ls\", \"Read\"]\ndeny = [\"Bash(rm:*)\"]\n")
 	write(t, filepath.Join(ws, ".claude", "settings.json"), `{"permissions": {"defaultMode": "acceptEdits", "additionalDirectories": ["/x"], "allow": ["Glob"]}}`)
-	rs, errs := LoadRules(ws, home)
-	if len(Fatal(errs)) != 0 || len(errs) != 1 {
-		t.Fatalf("errs %v, fatal %v", errs, Fatal(errs))
+	rs, errs := loadRules(ws, home)
+	if len(config.Fatal(errs)) != 0 || len(errs) != 1 {
+		t.Fatalf("errs %v, fatal %v", errs, config.Fatal(errs))
 	}
 	if got := ruleSources(rs); !strings.Contains(got, "deny:Bash(rm:*)") || !strings.Contains(got, "allow:Read") || !strings.Contains(got, "allow:Glob") {
 		t.Errorf("rules: %s", got)

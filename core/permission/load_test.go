@@ -1,6 +1,8 @@
 package permission
 
 import (
+	"pincer/core/config"
+
 	"errors"
 	"fmt"
 	"os"
@@ -60,7 +62,7 @@ permissions.allow = ["Bash(make)"]
   "hooks": {}
 }`)
 	write(t, filepath.Join(wsDir, ".claude", "settings.local.json"), `{"permissions": {"ask": ["mcp__github"]}}`)
-	rs, errs := LoadRules(wsDir, home)
+	rs, errs := loadRules(wsDir, home)
 	if len(errs) != 0 {
 		t.Fatalf("errors: %v", errs)
 	}
@@ -77,7 +79,7 @@ func TestLoadRulesUserConfigLookup(t *testing.T) {
 	xdg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", xdg)
 	write(t, filepath.Join(xdg, "pincer", "config.toml"), "[permissions]\nallow = [\"Glob\"]\n")
-	rs, errs := LoadRules("", "")
+	rs, errs := loadRules("", "")
 	if len(errs) != 0 || ruleSources(rs) != "allow:Glob@user config" {
 		t.Fatalf("XDG: %s, %v", ruleSources(rs), errs)
 	}
@@ -85,12 +87,9 @@ func TestLoadRulesUserConfigLookup(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("HOME", home)
 	write(t, filepath.Join(home, ".config", "pincer", "config.toml"), "[permissions]\ndeny = [\"Bash\"]\n")
-	rs, errs = LoadRules("", "")
+	rs, errs = loadRules("", "")
 	if len(errs) != 0 || ruleSources(rs) != "deny:Bash@user config" {
 		t.Fatalf("~/.config: %s, %v", ruleSources(rs), errs)
-	}
-	if got := UserConfigPath("/p"); got != "/p/config.toml" {
-		t.Fatalf("UserConfigPath(/p) = %s", got)
 	}
 }
 
@@ -107,7 +106,7 @@ func TestLoadRulesBadFiles(t *testing.T) {
 	write(t, localPath, "[permissions]\nask = [\"Grep\"]\n")
 	write(t, claudePath, "{\n  \"permissions\": {\n    \"deny\": [\"Read(./.env)\", \"mcp__x__y(z)\"]\n  }\n}\n")
 	write(t, claudeLocal, "{\n  \"permissions\": {\n    \"allow\": [\"Read\",]\n  }\n}\n") // JSON syntax error on line 3
-	rs, errs := LoadRules(wsDir, home)
+	rs, errs := loadRules(wsDir, home)
 	want := []string{
 		userPath + ":3:3: permissions.allow: rule \"Bash(npm test\": missing the closing parenthesis",
 		userPath + ":4:3: permissions.allow: rule \"WebFetch(nope)\"",
@@ -119,7 +118,7 @@ func TestLoadRulesBadFiles(t *testing.T) {
 		t.Fatalf("errors = %v, want %d", errs, len(want))
 	}
 	for i, w := range want {
-		var le *LoadError
+		var le *config.FileError
 		if !strings.HasPrefix(errs[i].Error(), w) || !errors.As(errs[i], &le) {
 			t.Errorf("error %d = %q, want it to start with %q", i, errs[i], w)
 		}
@@ -135,7 +134,7 @@ func TestLoadRulesUnreadable(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(wsDir, ".pincer", "config.toml"), 0o755); err != nil { // a directory
 		t.Fatal(err)
 	}
-	_, errs := LoadRules(wsDir, t.TempDir())
+	_, errs := loadRules(wsDir, t.TempDir())
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), ".pincer/config.toml") {
 		t.Fatalf("errs = %v", errs)
 	}
@@ -143,7 +142,7 @@ func TestLoadRulesUnreadable(t *testing.T) {
 
 func TestSaveLocalRule(t *testing.T) {
 	wsDir := t.TempDir()
-	path := LocalSettingsPath(wsDir)
+	path := config.LocalSettingsPath(wsDir)
 	must := func(s string) Rule {
 		r, err := ParseRule(s)
 		if err != nil {
@@ -159,7 +158,7 @@ func TestSaveLocalRule(t *testing.T) {
 	if err := SaveLocalRule(wsDir, Deny, Rule{Tool: "Edit", Specifier: "//w/x.go", Source: "ignored"}); err != nil {
 		t.Fatal(err)
 	}
-	rs, errs := LoadRules(wsDir, t.TempDir())
+	rs, errs := loadRules(wsDir, t.TempDir())
 	want := `allow:Bash(npm test)@.pincer/settings.local.toml allow:Bash(npm run 'x\*')@.pincer/settings.local.toml deny:Edit(//w/x.go)@.pincer/settings.local.toml`
 	if len(errs) != 0 || ruleSources(rs) != want {
 		t.Fatalf("after saving: %s, %v\nwant %s", ruleSources(rs), errs, want)
@@ -188,13 +187,13 @@ func TestSaveLocalRule(t *testing.T) {
 
 func TestSaveLocalRuleKeepsContent(t *testing.T) {
 	wsDir := t.TempDir()
-	path := LocalSettingsPath(wsDir)
+	path := config.LocalSettingsPath(wsDir)
 	write(t, path, "theme = \"dark\"\n\n[permissions]\nallow = [\"Read\"]\ndeny = [\"Bash(rm:*)\"]\n\n[other]\nn = 3\n")
 	write(t, filepath.Join(wsDir, ".pincer", ".gitignore"), "cache/") // no final newline
 	if err := SaveLocalRule(wsDir, Allow, Rule{Tool: "Bash", Specifier: "make"}); err != nil {
 		t.Fatal(err)
 	}
-	rs, errs := LoadRules(wsDir, t.TempDir())
+	rs, errs := loadRules(wsDir, t.TempDir())
 	want := "allow:Read@.pincer/settings.local.toml allow:Bash(make)@.pincer/settings.local.toml deny:Bash(rm:*)@.pincer/settings.local.toml"
 	if len(errs) != 0 || ruleSources(rs) != want {
 		t.Fatalf("rules = %s, %v", ruleSources(rs), errs)

@@ -1,7 +1,9 @@
 // Package permission decides whether a tool call may run: Claude Code's permission
 // modes and rule syntax, over pincer's configuration files. Decisions are
-// functions of the mode, the rules and the call (Evaluate), table-tested; reading
-// and writing the rule files (LoadRules, SaveLocalRule) are the side effects, and
+// functions of the mode, the rules and the call (Evaluate), table-tested. The rule
+// files are read by core/config (each parsed once, with positions); RulesFrom
+// turns its tables into a RuleSet. Writing "always" answers (SaveLocalRule,
+// through config.Edit) is the one side effect, and
 // the one look at the file system is resolving symlinks in the paths a call
 // names (resolveExisting: a path through a symlink is decided where it leads).
 //

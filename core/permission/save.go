@@ -32,7 +32,7 @@ func SaveLocalRule(workspace string, behavior Behavior, r Rule) error {
 	if err != nil {
 		return fmt.Errorf("save rule: %w", err)
 	}
-	path := LocalSettingsPath(workspace)
+	path := config.LocalSettingsPath(workspace)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("save rule: %w", err)
 	}

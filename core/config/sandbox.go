@@ -1,0 +1,60 @@
+package config
+
+import "pincer/sandbox"
+
+// Sandbox returns the [sandbox] layers of the user config then the project's
+// (sandbox.PolicyFrom applies them; the project's may only tighten). A value of
+// the wrong type is fatal: the table holds safety settings, and pincer does not
+// run without them. Unknown keys of the table are ignored, as before.
+func (s *Sources) Sandbox() ([]sandbox.Layer, []error) {
+	var out []sandbox.Layer
+	var errs []error
+	for _, d := range s.docs(UserConfig, ProjectConfig) {
+		raw, ok := d.Tree["sandbox"]
+		if !ok {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt("sandbox", false, "[sandbox] not applied: sandbox must be a table, not %s", kindOf(raw)))
+			continue
+		}
+		l := sandbox.Layer{Path: d.Path, Project: d.Project, Lines: map[string]int{}}
+		var bad []error
+		for _, b := range []struct {
+			key string
+			dst **bool
+		}{{"enabled", &l.Enabled}, {"network", &l.Network}, {"require_landlock", &l.RequireLandlock}} {
+			v, err := d.boolean("sandbox."+b.key, m[b.key])
+			if err != nil {
+				bad = append(bad, err)
+			}
+			*b.dst = v
+		}
+		for _, sl := range []struct {
+			key string
+			dst *[]string
+		}{{"writable_roots", &l.WritableRoots}, {"env_allow", &l.EnvAllow}} {
+			vals, err := d.stringList("sandbox."+sl.key, m[sl.key], false)
+			if err != nil {
+				bad = append(bad, err)
+			}
+			for _, v := range vals {
+				*sl.dst = append(*sl.dst, v.Text)
+			}
+		}
+		for k := range m {
+			l.Lines[k], _ = d.Line("sandbox." + k)
+		}
+		if len(bad) > 0 { // the table is not applied at all: fail closed
+			for _, e := range bad {
+				fe := e.(*FileError)
+				fe.Err = prefixed("[sandbox] not applied: ", fe.Err)
+			}
+			errs = append(errs, bad...)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, errs
+}

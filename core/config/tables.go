@@ -1,0 +1,299 @@
+package config
+
+import "fmt"
+
+// Typed tables of the sources, for the behaviour packages. Each extractor
+// checks the shape of its table (a value of the wrong type is a *FileError at
+// its line, fatal unless said otherwise) and hands over plain values with their
+// positions; what the values mean (a rule's syntax, a hook event's name) is the
+// behaviour package's to check.
+
+// Value is a string of a config file and where it is.
+type Value struct {
+	Text         string
+	Line, Column int
+}
+
+// PermissionTable is the [permissions] table of one file (Claude Code's
+// "permissions" object in JSON).
+type PermissionTable struct {
+	Path, Name       string // Source.Path and Source.Name
+	Allow, Ask, Deny []Value
+}
+
+// permissionKeys are the keys a permissions table may hold: pincer's lists, and
+// the other settings of Claude Code's "permissions" object, which pincer does not
+// act on (additionalDirectories; defaultMode — the mode comes from the user's
+// flags only; disableBypassPermissionsMode).
+var permissionKeys = []string{"allow", "ask", "deny", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode"}
+
+// Permissions returns the permission tables of the user config, the project's
+// config.toml and settings.local.toml, and Claude Code's project settings, in
+// that order. An unknown key of a table (`dney`) is fatal: it would drop rules in
+// silence.
+func (s *Sources) Permissions() ([]PermissionTable, []error) {
+	var out []PermissionTable
+	var errs []error
+	for _, d := range s.docs(UserConfig, ProjectConfig, LocalSettings, ProjectClaude, LocalClaude) {
+		raw, ok := d.Tree["permissions"]
+		if !ok {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt("permissions", false, "permissions must be a table, not %s", kindOf(raw)))
+			continue
+		}
+		t := PermissionTable{Path: d.Path, Name: d.Name}
+		for _, k := range sortedMapKeys(m) {
+			if !oneOf(k, permissionKeys) {
+				errs = append(errs, d.errorAt("permissions."+k, false, "permissions.%s: unknown key (want allow, ask or deny)", k))
+			}
+		}
+		for _, l := range []struct {
+			key string
+			dst *[]Value
+		}{{"allow", &t.Allow}, {"ask", &t.Ask}, {"deny", &t.Deny}} {
+			v, err := d.stringList("permissions."+l.key, m[l.key], false)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			*l.dst = v
+		}
+		out = append(out, t)
+	}
+	return out, errs
+}
+
+// HookEntry is one hook definition as a file writes it. Timeout is in seconds
+// (0: the default).
+type HookEntry struct {
+	Event   string
+	Matcher string
+	Type    string // Claude Code's hook type ("command"); "" in config.toml
+	Command string
+	Timeout float64
+	Where   string // its place in the file: "hooks.PreToolUse[0]", "hooks.PreToolUse[0].hooks[1]"
+	Line    int
+}
+
+// HookTable is the hooks of one file, in file order.
+type HookTable struct {
+	Path    string
+	Format  Format // TOML: [[hooks.EVENT]] tables; JSON: Claude Code's matcher groups
+	Project bool   // the file comes with the workspace (its hooks run once trusted)
+	Hooks   []HookEntry
+}
+
+// Hooks returns the hook tables of the user config, ~/.claude/settings.json,
+// the project's config.toml and Claude Code's project settings, in that order.
+// Events are in name order, each event's hooks in file order.
+func (s *Sources) Hooks() ([]HookTable, []error) {
+	var out []HookTable
+	var errs []error
+	for _, d := range s.docs(UserConfig, UserClaude, ProjectConfig, ProjectClaude, LocalClaude) {
+		raw, ok := d.Tree["hooks"]
+		if !ok {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt("hooks", false, "hooks must be a table, not %s", kindOf(raw)))
+			continue
+		}
+		t := HookTable{Path: d.Path, Format: d.Format, Project: d.Project}
+		for _, ev := range sortedMapKeys(m) {
+			entries, err := d.hookEntries(ev, m[ev])
+			errs = append(errs, err...)
+			t.Hooks = append(t.Hooks, entries...)
+		}
+		out = append(out, t)
+	}
+	return out, errs
+}
+
+// hookEntries reads hooks.EVENT of d.
+func (d *Document) hookEntries(ev string, raw any) ([]HookEntry, []error) {
+	key := "hooks." + ev
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, []error{d.errorAt(key, false, "%s must be an array of tables, not %s", key, kindOf(raw))}
+	}
+	var out []HookEntry
+	var errs []error
+	for i, el := range list {
+		where := fmt.Sprintf("%s[%d]", key, i)
+		tab, ok := el.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt(where, false, "%s must be a table, not %s", where, kindOf(el)))
+			continue
+		}
+		matcher, err := d.str(where+".matcher", tab["matcher"])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if d.Format == TOML {
+			e := HookEntry{Event: ev, Matcher: matcher, Where: where}
+			e.Line, _ = d.Line(where)
+			var errC, errT error
+			e.Command, errC = d.str(where+".command", tab["command"])
+			e.Timeout, errT = d.number(where+".timeout", tab["timeout"])
+			if errC != nil || errT != nil {
+				errs = append(errs, nonNil(errC, errT)...)
+				continue
+			}
+			out = append(out, e)
+			continue
+		}
+		hooks, ok := tab["hooks"].([]any)
+		if !ok && tab["hooks"] != nil {
+			errs = append(errs, d.errorAt(where+".hooks", false, "%s.hooks must be an array, not %s", where, kindOf(tab["hooks"])))
+			continue
+		}
+		for j, h := range hooks {
+			hw := fmt.Sprintf("%s.hooks[%d]", where, j)
+			ht, ok := h.(map[string]any)
+			if !ok {
+				errs = append(errs, d.errorAt(hw, false, "%s must be an object, not %s", hw, kindOf(h)))
+				continue
+			}
+			e := HookEntry{Event: ev, Matcher: matcher, Where: hw}
+			e.Line, _ = d.Line(hw)
+			var errY, errC, errT error
+			e.Type, errY = d.str(hw+".type", ht["type"])
+			e.Command, errC = d.str(hw+".command", ht["command"])
+			e.Timeout, errT = d.number(hw+".timeout", ht["timeout"])
+			if errY != nil || errC != nil || errT != nil {
+				errs = append(errs, nonNil(errY, errC, errT)...)
+				continue
+			}
+			out = append(out, e)
+		}
+	}
+	return out, errs
+}
+
+// KeyTable is the [keys] table of one file: action name to key list.
+type KeyTable struct {
+	Path     string
+	Bindings map[string]string
+}
+
+// Keys returns the [keys] tables of the user config then the project's. A value
+// of the wrong type is a warning (a key binding is no safety setting): the
+// entry is left out.
+func (s *Sources) Keys() ([]KeyTable, []error) {
+	var out []KeyTable
+	var errs []error
+	for _, d := range s.docs(UserConfig, ProjectConfig) {
+		raw, ok := d.Tree["keys"]
+		if !ok {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt("keys", true, "[keys] not applied: keys must be a table, not %s", kindOf(raw)))
+			continue
+		}
+		t := KeyTable{Path: d.Path, Bindings: map[string]string{}}
+		for _, a := range sortedMapKeys(m) {
+			v, ok := m[a].(string)
+			if !ok {
+				errs = append(errs, d.errorAt("keys."+a, true, "[keys] %s: want a string of keys, not %s", a, kindOf(m[a])))
+				continue
+			}
+			t.Bindings[a] = v
+		}
+		out = append(out, t)
+	}
+	return out, errs
+}
+
+// stringList reads an optional array of strings at key.
+func (d *Document) stringList(key string, raw any, warning bool) ([]Value, *FileError) {
+	if raw == nil {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, d.errorAt(key, warning, "%s must be an array of strings, not %s", key, kindOf(raw))
+	}
+	out := make([]Value, 0, len(list))
+	for i, el := range list {
+		at := fmt.Sprintf("%s[%d]", key, i)
+		s, ok := el.(string)
+		if !ok {
+			return nil, d.errorAt(at, warning, "%s must be a string, not %s", at, kindOf(el))
+		}
+		line, col := d.Line(at)
+		out = append(out, Value{Text: s, Line: line, Column: col})
+	}
+	return out, nil
+}
+
+// str reads an optional string at key ("" when absent).
+func (d *Document) str(key string, raw any) (string, error) {
+	if raw == nil {
+		return "", nil
+	}
+	s, ok := raw.(string)
+	if !ok {
+		return "", d.errorAt(key, false, "%s must be a string, not %s", key, kindOf(raw))
+	}
+	return s, nil
+}
+
+// number reads an optional number at key (0 when absent).
+func (d *Document) number(key string, raw any) (float64, error) {
+	switch n := raw.(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		return n, nil
+	case int64:
+		return float64(n), nil
+	}
+	return 0, d.errorAt(key, false, "%s must be a number, not %s", key, kindOf(raw))
+}
+
+// boolean reads an optional true or false at key.
+func (d *Document) boolean(key string, raw any) (*bool, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	b, ok := raw.(bool)
+	if !ok {
+		return nil, d.errorAt(key, false, "%s must be true or false, not %s", key, kindOf(raw))
+	}
+	return &b, nil
+}
+
+// kindOf names a decoded value's type for messages.
+func kindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "true or false"
+	case int64, float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+func nonNil(errs ...error) []error {
+	var out []error
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
