@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
+	"pincer/core/config"
 	"pincer/core/hook"
 	"pincer/core/message"
 	"pincer/core/permission"
@@ -68,6 +69,9 @@ type Setup struct {
 	Rules     permission.RuleSet
 	Hooks     *hook.Runner
 	Sandbox   *sandbox.Policy // nil: commands run without the OS sandbox
+	// Config is the configuration as read, once, by Prepare (the workbench's
+	// [keys] come from it).
+	Config *config.Sources
 	// Warnings are configuration problems that did not stop the run (one line
 	// each, no "pincer: warning:" prefix); ConfigErrors the fatal ones, when
 	// Options.FailClosed turned them into denials.
@@ -122,7 +126,7 @@ func Prepare(opts Options) (*Setup, error) {
 	if err := s.readConfig(); err != nil {
 		return nil, err
 	}
-	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root())
+	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root(), s.Config)
 	s.Warnings = append(s.Warnings, mc.Warnings...)
 	var ue UsageError
 	var se *SessionError
@@ -149,37 +153,6 @@ func fallbackModel(flagModel string) string {
 		return flagModel
 	}
 	return envOrDefault("PINCER_MODEL", DefaultModel)
-}
-
-// readConfig reads the rules, hooks and sandbox settings; see Prepare.
-func (s *Setup) readConfig() error {
-	opts, root := s.Options, s.Workspace.Root()
-	var report configReport
-	rules, rerrs, err := loadRules(root, opts.AllowedTools, opts.DisallowedTools)
-	if err != nil {
-		return err
-	}
-	report.rules(rerrs)
-	hooks, herrs, trustWarning := loadHooksTrusted(root, opts.TrustProjectHooks)
-	report.hooks(herrs)
-	if trustWarning != "" {
-		report.warnings = append(report.warnings, trustWarning)
-	}
-	var sandboxWarnings strings.Builder
-	s.Sandbox = sandboxPolicyFor(root, sandboxFlags{NoSandbox: opts.NoSandbox, AllowNetwork: opts.AllowNetwork}, &sandboxWarnings)
-	report.tables()
-	report.warningLines(sandboxWarnings.String())
-	s.Warnings = append(s.Warnings, report.warnings...)
-	s.Rules, s.Hooks = rules, hooks
-	if err := report.failure(); err != nil {
-		if !opts.FailClosed {
-			return err
-		}
-		s.ConfigErrors = dedupe(report.fatal)
-		s.Rules = denyAll(rules, s.Tools, s.ConfigErrors)
-		s.Hooks = nil // nothing of a half-read configuration runs
-	}
-	return nil
 }
 
 // SystemPrompt is the system prompt a new session of this setup gets.

@@ -5,15 +5,15 @@ import (
 	"regexp"
 	"strings"
 
-	"pincer/core/hook"
+	"pincer/core/config"
 	"pincer/core/permission"
 	"pincer/tools"
 )
 
-// Failing closed on configuration (issue 10, class 13). Each reader of the
-// config and settings files (permission rules, hooks, pincer's own tables, the
-// model configuration) reports its problems; the ones that could drop a deny
-// rule, an ask rule, a hook or a sandbox setting are fatal. `pincer run` stops
+// Failing closed on configuration (issue 10, class 13). core/config reads the
+// config and settings files, and it and each table's consumer (permission rules,
+// hooks, the sandbox policy) report problems as *config.FileError; the ones that
+// could drop a deny rule, an ask rule, a hook or a sandbox setting are fatal. `pincer run` stops
 // with exit code 2 and one "FILE:LINE: what is wrong" line per problem; the
 // workbench opens, shows the problems and denies every tool call until the
 // files are fixed and it is restarted. pincer never runs with fewer deny rules
@@ -43,46 +43,17 @@ type configReport struct {
 	warnings []string
 }
 
-// rules adds LoadRules' errors: fatal unless permission.Fatal lets them pass.
-func (r *configReport) rules(errs []error) {
-	fatal := permission.Fatal(errs)
-	for _, e := range errs {
-		if contains(fatal, e) {
-			r.fatal = append(r.fatal, e.Error())
-		} else {
-			r.warnings = append(r.warnings, "permissions: "+e.Error())
-		}
-	}
-}
-
-// hooks adds hook.Load's errors: fatal unless hook.Fatal lets them pass.
-func (r *configReport) hooks(errs []error) {
-	fatal := hook.Fatal(errs)
-	for _, e := range errs {
-		if contains(fatal, e) {
-			r.fatal = append(r.fatal, e.Error()) // FILE:LINE first; the message names the hooks table
-		} else {
-			r.warnings = append(r.warnings, "hooks: "+e.Error())
-		}
-	}
-}
-
-// tables adds the config tables ([sandbox], [keys]) that could not be applied.
-func (r *configReport) tables() {
-	for _, m := range takeTableFailures() {
-		if !containsString(r.fatal, m) {
-			r.fatal = append(r.fatal, m)
-		}
-	}
-}
-
-// warningLines adds the "pincer: warning: " lines a helper printed to a buffer,
-// except those already recorded as fatal.
-func (r *configReport) warningLines(text string) {
-	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
-		line = strings.TrimPrefix(line, "pincer: warning: ")
-		if line != "" && !containsString(r.fatal, line) {
-			r.warnings = append(r.warnings, line)
+// add adds problems of the configuration (each a *config.FileError, or any
+// error from a reader): fatal unless config.Fatal lets them pass.
+func (r *configReport) add(lists ...[]error) {
+	for _, errs := range lists {
+		fatal := config.Fatal(errs)
+		for _, e := range errs {
+			if contains(fatal, e) {
+				r.fatal = append(r.fatal, e.Error())
+			} else {
+				r.warnings = append(r.warnings, e.Error())
+			}
 		}
 	}
 }

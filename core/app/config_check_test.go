@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"pincer/core/config"
 	"pincer/core/permission"
 	"pincer/tools"
 )
@@ -18,12 +19,14 @@ func TestWorkbenchDeniesEveryToolOnBrokenConfig(t *testing.T) {
 	path := filepath.Join(ws, ".pincer", "config.toml")
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)
 	_ = os.WriteFile(path, []byte("[permissions]\ndeny = [\"Bash(rm:*)\"\n"), 0o644)
+	t.Setenv("PINCER_HOME", t.TempDir())
+	src := config.Read(config.PathsFrom(os.Getenv), ws)
 	var report configReport
-	rules, errs, err := loadRules(ws, []string{"Bash Read Write Edit Grep Glob"}, nil)
+	report.add(src.Errors())
+	rules, err := rulesFrom(src, []string{"Bash Read Write Edit Grep Glob"}, nil, &report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	report.rules(errs)
 	if report.failure() == nil {
 		t.Fatal("a broken file is not a failure")
 	}

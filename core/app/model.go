@@ -72,8 +72,20 @@ func LoadModelConfig(getenv func(string) string) (*config.Config, []error) {
 // command, OS keyring, encrypted file); a custom or unknown provider also falls
 // back to OPENAI_API_KEY, as any OpenAI-compatible endpoint.
 func ResolveModel(model, baseURL string, getenv func(string) string) (ModelChoice, error) {
+	return resolveModel(model, baseURL, getenv, nil)
+}
+
+// resolveModel is ResolveModel over configuration files already read (src; nil:
+// read them now from the current directory).
+func resolveModel(model, baseURL string, getenv func(string) string, src *config.Sources) (ModelChoice, error) {
 	ctx := context.Background()
-	cfg, warns := LoadModelConfig(getenv)
+	var cfg *config.Config
+	var warns []error
+	if src != nil {
+		cfg, warns = config.Load(config.Options{Getenv: getenv, Sources: src})
+	} else {
+		cfg, warns = LoadModelConfig(getenv)
+	}
 	mc := ModelChoice{API: config.APIChat}
 	for _, w := range warns {
 		mc.Warnings = append(mc.Warnings, w.Error())
@@ -230,7 +242,7 @@ func ListModels(ctx context.Context, p config.Provider, key string) ([]string, e
 // (ResolveModel). A stored model that no longer resolves falls back to the rest
 // of that order, with an error naming it when nothing else resolves. The
 // configuration's warnings are in the result's Warnings.
-func chooseModel(flagModel, baseURL, session string, cont bool, cwd string) (ModelChoice, error) {
+func chooseModel(flagModel, baseURL, session string, cont bool, cwd string, src *config.Sources) (ModelChoice, error) {
 	model := flagModel
 	if cont || session != "" {
 		stored, err := storedModel(session, cont, cwd)
@@ -241,10 +253,10 @@ func chooseModel(flagModel, baseURL, session string, cont bool, cwd string) (Mod
 			model = stored
 		}
 	}
-	mc, err := ResolveModel(model, baseURL, os.Getenv)
+	mc, err := resolveModel(model, baseURL, os.Getenv, src)
 	if err != nil && model != flagModel { // the stored model no longer resolves: fall back
 		stored, storedErr := model, err
-		if mc, err = ResolveModel(flagModel, baseURL, os.Getenv); err != nil {
+		if mc, err = resolveModel(flagModel, baseURL, os.Getenv, src); err != nil {
 			err = fmt.Errorf("the session ran on %s, which does not resolve now (%v); pass --base-url for it, or --model", stored, storedErr)
 		} else {
 			mc.Warnings = append(mc.Warnings, fmt.Sprintf("the session ran on %s, which does not resolve now (%v): it continues on %s (pass --model or --base-url to choose)", stored, storedErr, mc.ID()))

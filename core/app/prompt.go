@@ -2,9 +2,9 @@ package app
 
 import (
 	"os"
-	"path/filepath"
 	"time"
 
+	"pincer/core/config"
 	"pincer/core/prompt"
 	"pincer/sandbox"
 	"pincer/tools"
@@ -58,12 +58,8 @@ func instructionsText(ws *sandbox.Workspace) string {
 // adds each session's own directory when that session runs tools, so a session
 // (and its sandboxed commands) never sees another session's outputs.
 func toolResultsDir() string {
-	dir, err := DataDir()
-	if err != nil {
-		return ""
-	}
-	root := filepath.Join(dir, "tool-results")
-	if os.MkdirAll(root, 0o700) != nil {
+	root := config.PathsFrom(os.Getenv).ToolResults
+	if root == "" || os.MkdirAll(root, 0o700) != nil {
 		return ""
 	}
 	return root

@@ -9,37 +9,19 @@ import (
 	"path/filepath"
 	"time"
 
+	"pincer/core/config"
 	"pincer/persist"
 	"pincer/persist/badger"
 	"pincer/persist/daemon"
 )
 
-// DataDir is where pincer keeps its data: $PINCER_HOME/data, else
-// $XDG_DATA_HOME/pincer, else ~/.local/share/pincer.
-func DataDir() (string, error) {
-	if h := os.Getenv("PINCER_HOME"); h != "" {
-		return filepath.Join(h, "data"), nil
-	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "pincer"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("cannot find a data directory: set PINCER_HOME (%v)", err)
-	}
-	return filepath.Join(home, ".local", "share", "pincer"), nil
-}
-
 // ErrNoStore is returned by OpenExistingStore when pincer has never stored anything.
 var ErrNoStore = errors.New("no store yet")
 
-// StoreDir is where the Badger store lives.
+// StoreDir is where the Badger store lives (config.Paths.Store).
 func StoreDir() (string, error) {
-	dir, err := DataDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "store"), nil
+	p := config.PathsFrom(os.Getenv)
+	return p.Store, p.DataErr
 }
 
 // OpenExistingStore opens the store for reading commands, which must not create one:
@@ -110,25 +92,13 @@ func useDirectStore() bool {
 	return flag.Lookup("test.v") != nil
 }
 
-// runDir is where the store daemon's socket, lock and log live (mode 0700):
-// $PINCER_HOME/run, else $XDG_RUNTIME_DIR/pincer, else $TMPDIR/pincer-<uid>.
-func runDir() string {
-	if h := os.Getenv("PINCER_HOME"); h != "" {
-		return filepath.Join(h, "run")
-	}
-	if x := os.Getenv("XDG_RUNTIME_DIR"); x != "" {
-		return filepath.Join(x, "pincer")
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid()))
-}
-
 // maxSocketPath is the longest Unix socket path every platform accepts.
 const maxSocketPath = 100
 
 // DaemonFiles names the store daemon's files for the store in dir; a run
 // directory too deep for a socket path falls back to $TMPDIR/pincer-<uid>.
 func DaemonFiles(dir string) daemon.Files {
-	files := daemon.FilesFor(runDir(), dir)
+	files := daemon.FilesFor(config.PathsFrom(os.Getenv).Run, dir) // $PINCER_HOME/run, else $XDG_RUNTIME_DIR/pincer, else $TMPDIR/pincer-<uid>
 	if len(files.Socket) > maxSocketPath {
 		files = daemon.FilesFor(filepath.Join(os.TempDir(), fmt.Sprintf("pincer-%d", os.Getuid())), dir)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/core/config"
 	"pincer/core/hook"
 )
 
@@ -26,10 +27,7 @@ import (
 // it. Untrusted project hooks are still read and validated (a broken file still
 // fails closed); they are just not run, with one warning a run.
 
-// trustFile is the name of the trust record in the data directory.
-const trustFile = "trusted-projects.json"
-
-// trustRecord is trusted-projects.json.
+// trustRecord is trusted-projects.json (config.Paths.Trust).
 type trustRecord struct {
 	Version  int                     `json:"version"`
 	Projects map[string]trustedEntry `json:"projects"` // by the project's absolute real path
@@ -37,16 +35,13 @@ type trustRecord struct {
 
 // trustedEntry is one trusted project.
 type trustedEntry struct {
-	SHA256    string    `json:"sha256"` // hook.ProjectDigest of its hook files when trusted
+	SHA256    string    `json:"sha256"` // config.Sources.ProjectHookDigest of its hook files when trusted
 	TrustedAt time.Time `json:"trusted_at"`
 }
 
 func trustPath() (string, error) {
-	dir, err := DataDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, trustFile), nil
+	p := config.PathsFrom(os.Getenv)
+	return p.Trust, p.DataErr
 }
 
 // projectKey is the key of root in the record: its absolute path, symbolic
@@ -62,20 +57,28 @@ func projectKey(root string) string {
 }
 
 func readTrust() (trustRecord, error) {
-	rec := trustRecord{Version: 1, Projects: map[string]trustedEntry{}}
 	p, err := trustPath()
 	if err != nil {
-		return rec, err
+		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, err
 	}
 	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
+		data, err = nil, nil
 	}
 	if err != nil {
-		return rec, err
+		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, err
+	}
+	return parseTrust(p, data)
+}
+
+// parseTrust decodes the record read from path (nil data: none yet).
+func parseTrust(path string, data []byte) (trustRecord, error) {
+	rec := trustRecord{Version: 1, Projects: map[string]trustedEntry{}}
+	if data == nil {
+		return rec, nil
 	}
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, fmt.Errorf("%s: %v", p, err)
+		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, fmt.Errorf("%s: %v", path, err)
 	}
 	if rec.Projects == nil {
 		rec.Projects = map[string]trustedEntry{}
@@ -93,67 +96,53 @@ func isTrusted(root, sum string) bool {
 	return ok && e.SHA256 == sum
 }
 
-// recordTrust records that root's hook files, whose digest is sum, are trusted.
+// recordTrust records that root's hook files, whose digest is sum, are trusted:
+// one config.Edit of the record (under its lock, so two projects trusted at
+// once both stay recorded; mode 0600).
 func recordTrust(root, sum string) error {
-	rec, err := readTrust()
-	if err != nil {
-		return err // a record that does not parse is not overwritten blindly
-	}
-	rec.Version = 1
-	rec.Projects[projectKey(root)] = trustedEntry{SHA256: sum, TrustedAt: time.Now().UTC().Truncate(time.Second)}
 	p, err := trustPath()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), trustFile+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return config.Edit(p, 0o600, func(old []byte) ([]byte, error) {
+		rec, err := parseTrust(p, old)
+		if err != nil {
+			return nil, err // a record that does not parse is not overwritten blindly
+		}
+		rec.Version = 1
+		rec.Projects[projectKey(root)] = trustedEntry{SHA256: sum, TrustedAt: time.Now().UTC().Truncate(time.Second)}
+		data, err := json.MarshalIndent(rec, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(data, '\n'), nil
+	})
 }
 
-// loadHooksTrusted is hook.Load, keeping the project's hooks only when they are
+// hooksTrusted is hooksFrom, keeping the project's hooks only when they are
 // trusted (trust: the user passed --trust-project-hooks, which also records the
-// trust). warning is the line to show when project hooks were left out, "" when
-// none were.
-func loadHooksTrusted(root string, trust bool) (hooks *hook.Runner, errs []error, warning string) {
-	srcs := hook.DefaultSources(root, os.Getenv("PINCER_HOME"))
-	before, derr := hook.ProjectDigest(srcs)
-	hooks, errs = hook.LoadSources(root, srcs)
-	after, derr2 := hook.ProjectDigest(srcs)
+// trust). The digest is of the bytes the hooks were read from. warning is the
+// line to show when project hooks were left out, "" when none were.
+func hooksTrusted(src *config.Sources, trust bool, report *configReport) (hooks *hook.Runner, warning string) {
+	before := len(report.fatal)
+	hooks = hooksFrom(src, report)
 	if len(hooks.ProjectDefs()) == 0 {
-		return hooks, errs, ""
+		return hooks, ""
 	}
-	// Read the files twice: what was loaded is what was hashed.
-	stable := derr == nil && derr2 == nil && before == after
-	if trust && stable {
-		if len(hook.Fatal(errs)) == 0 {
-			if err := recordTrust(root, after); err != nil {
+	root, sum := src.Workspace, src.ProjectHookDigest()
+	if trust {
+		if len(report.fatal) == before && len(config.Fatal(src.Errors())) == 0 {
+			if err := recordTrust(root, sum); err != nil {
 				warning = "could not record this project's hook trust: " + err.Error()
 			}
 		}
-		return hooks, errs, warning
+		return hooks, warning
 	}
-	if stable && isTrusted(root, after) {
-		return hooks, errs, ""
+	if isTrusted(root, sum) {
+		return hooks, ""
 	}
 	kept, dropped := hooks.WithoutProject()
-	return kept, errs, untrustedWarning(root, dropped)
+	return kept, untrustedWarning(root, dropped)
 }
 
 // untrustedWarning is the line for the project hooks left out, by file.
@@ -185,23 +174,12 @@ type TrustedHook struct {
 // file that does not parse is a *ConfigFailure.
 func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
 	key = projectKey(root)
-	srcs := hook.DefaultSources(root, os.Getenv("PINCER_HOME"))
-	before, err := hook.ProjectDigest(srcs)
-	if err != nil {
-		return nil, key, err
-	}
-	runner, errs := hook.LoadSources(root, srcs)
+	src := config.Read(config.PathsFrom(os.Getenv), root)
 	var report configReport
-	report.hooks(errs)
+	report.add(src.Errors())
+	runner := hooksFrom(src, &report)
 	if err := report.failure(); err != nil {
 		return nil, key, err
-	}
-	after, err := hook.ProjectDigest(srcs)
-	if err != nil {
-		return nil, key, err
-	}
-	if before != after {
-		return nil, key, errors.New("the project's hook files changed while being read; run pincer trust again")
 	}
 	defs := runner.ProjectDefs()
 	for _, ev := range hook.Events {
@@ -213,5 +191,5 @@ func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
 	if len(hooks) == 0 {
 		return nil, key, nil
 	}
-	return hooks, key, recordTrust(root, after)
+	return hooks, key, recordTrust(root, src.ProjectHookDigest())
 }

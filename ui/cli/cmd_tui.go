@@ -80,7 +80,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		warnings = append([]string{setup.ModelErr.Error()}, warnings...)
 	}
 	window, _, _ := app.ModelInfo(setup.Model)
-	keys, kwarns := loadKeyMap(setup.Workspace.Root())
+	keys, kwarns := loadKeyMap(setup.Config)
 	warnings = append(warnings, kwarns...)
 	modelName := setup.Model.ID()
 	if modelName == "" {

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"pincer/core/config"
 	"strings"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestLoadKeyMap(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, ".pincer", "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	km, warns := loadKeyMap(ws)
+	km, warns := loadKeyMap(config.Read(config.PathsFrom(os.Getenv), ws))
 	if len(warns) != 1 || !strings.Contains(warns[0], "nope") {
 		t.Errorf("warnings %v, want one about the unknown action", warns)
 	}

@@ -2,8 +2,12 @@ package app
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"pincer/core/config"
+	"pincer/sandbox"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +33,19 @@ func writeConfigs(t *testing.T, user, project string) string {
 		}
 	}
 	return ws
+}
+
+// sandboxPolicyFor is sandboxPolicy of workspace's files as read now, its
+// problems written to w one line each (fatal ones first).
+func sandboxPolicyFor(workspace string, flags sandboxFlags, w io.Writer) *sandbox.Policy {
+	src := config.Read(config.PathsFrom(os.Getenv), workspace)
+	var report configReport
+	report.add(src.Errors())
+	p := sandboxPolicy(src, flags, &report)
+	for _, line := range append(report.fatal, report.warnings...) {
+		fmt.Fprintf(w, "pincer: warning: %s\n", line)
+	}
+	return p
 }
 
 func TestSandboxPolicyDefaultsAndUser(t *testing.T) {
