@@ -17,8 +17,8 @@ import (
 //
 // A nil field (an absent key) leaves the policy as it is.
 type Layer struct {
-	Path    string
-	Project bool // the workspace's own file: it may only tighten (see PolicyFrom)
+	Path                              string
+	Project                           bool // the workspace's own file: it may only tighten (see PolicyFrom)
 	Enabled, Network, RequireLandlock *bool
 	WritableRoots, EnvAllow           []string
 	// Lines are the 1-based lines of the keys set, by key, for messages.
