@@ -111,8 +111,8 @@ func decodeJSON(path string, data []byte) (map[string]any, positions, *FileError
 	}
 	v, fe := value("")
 	if fe == nil {
+		at := start()
 		if _, err := dec.Token(); err != io.EOF {
-			at := start()
 			fe = &FileError{Line: at.Line, Column: at.Column, Err: errors.New("data after the top-level object")}
 			if err != nil {
 				fe = fail(err)
