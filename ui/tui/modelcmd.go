@@ -13,7 +13,7 @@ import (
 var modelSubcommands = func() []slashCommand {
 	out := make([]slashCommand, len(app.ModelSubcommands))
 	for i, c := range app.ModelSubcommands {
-		out[i] = slashCommand{c.Name, c.Args, c.Help}
+		out[i] = slashCommand{name: c.Name, args: c.Args, help: c.Help}
 	}
 	return out
 }()

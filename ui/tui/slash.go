@@ -7,88 +7,156 @@ import (
 	"pincer/core/app"
 )
 
-// slashCommand is a command typed in the input box.
-type slashCommand struct{ name, args, help string }
-
-// slashCommands are the input box's commands; the help bar completes them as
-// they are typed.
-var slashCommands = []slashCommand{
-	{"/help", "", "keys and commands"},
-	{"/clear", "", "start a new session"},
-	{"/sessions", "", "browse past sessions (Ctrl+O)"},
-	{"/resume", "ID", "continue another session of this directory"},
-	{"/model", "[COMMAND]", "configure, switch, list models (Tab completes)"},
-	{"/mode", "MODE", "show or set the permission mode"},
-	{"/cost", "", "tokens and cost of this session"},
-	{"/compact", "FOCUS", "summarise the history to free context"},
-	{"/init", "", "ask the model to write an AGENTS.md"},
-	{"/quit", "", "quit"},
+// slashCommand is a command typed in the input box: one row of the table that
+// drives its completion (completeSlash, the help bar), the help screen and its
+// dispatch (runSlash).
+type slashCommand struct {
+	name, args, help string
+	// aliases are other names that run it ("/exit" for "/quit"); not completed.
+	aliases []string
+	// turn marks the agent's own commands: the line is sent as a turn's input
+	// (as `pincer run "/compact"` does), run is nil.
+	turn bool
+	// run runs it with the words after the name; it reports whether the input
+	// box should be cleared (false keeps a line to fix). Event loop only.
+	run func(w *Workbench, args []string) bool
 }
 
-// runSlash runs a slash command; it reports whether the input box should be
-// cleared (false for an unknown command, so it can be fixed). Event loop only.
+// slashCommands are the input box's commands, in the order help lists them. It
+// is filled by init: the commands' run functions read the table themselves
+// (help, completion), which a package-level initialiser may not.
+var slashCommands []slashCommand
+
+func init() {
+	slashCommands = []slashCommand{
+		{name: "/help", help: "keys and commands", run: (*Workbench).slashHelp},
+		{name: "/clear", help: "start a new session", run: (*Workbench).slashClear},
+		{name: "/sessions", help: "browse past sessions (Ctrl+O)", run: (*Workbench).slashSessions},
+		{name: "/resume", args: "ID", help: "continue another session of this directory", run: (*Workbench).slashResume},
+		{name: "/model", args: "[COMMAND]", help: "configure, switch, list models (Tab completes)", run: (*Workbench).modelCommand},
+		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
+		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
+		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},
+		{name: "/init", help: "ask the model to write an AGENTS.md", turn: true},
+		{name: "/quit", help: "quit", aliases: []string{"/exit"}, run: (*Workbench).slashQuit},
+	}
+}
+
+// lookupSlash finds a command by its name or an alias.
+func lookupSlash(name string) (slashCommand, bool) {
+	for _, c := range slashCommands {
+		if c.name == name {
+			return c, true
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c, true
+			}
+		}
+	}
+	return slashCommand{}, false
+}
+
+// agentCommand reports whether a slash command is the agent's own (a turn
+// input, as in pincer run): the table's turn commands.
+func agentCommand(line string) bool {
+	c, ok := lookupSlash(strings.Fields(line)[0])
+	return ok && c.turn
+}
+
+// runSlash runs a slash command of the table; it reports whether the input box
+// should be cleared (false for an unknown command, so it can be fixed). Event
+// loop only.
 func (w *Workbench) runSlash(line string) bool {
 	fields := strings.Fields(line)
-	cmd, args := fields[0], fields[1:]
+	c, ok := lookupSlash(fields[0])
+	if !ok || c.run == nil {
+		w.Notify("warning", "unknown command "+fields[0]+" (see /help)")
+		return false
+	}
+	return c.run(w, fields[1:])
+}
+
+// readyForSession reports whether a command that changes the live session may
+// run now, saying why not: the backend is attached and no turn runs.
+func (w *Workbench) readyForSession() (Backend, bool) {
 	w.mu.Lock()
-	be, running, status := w.be, w.running, w.model.Status
+	be, running := w.be, w.running
 	w.mu.Unlock()
-	needAgent := func() bool {
-		switch {
-		case be == nil:
-			w.Notify("warning", "the store is still opening: try again in a moment")
-		case running:
-			w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
-		default:
-			return true
-		}
-		return false
-	}
-	switch cmd {
-	case "/help":
-		w.helpOpen, w.helpOffset = true, 0
-	case "/quit", "/exit":
-		w.stopAsync()
-	case "/model":
-		return w.modelCommand(args)
-	case "/mode":
-		return w.modeCommand(args)
-	case "/cost":
-		cost := fmt.Sprintf("$%.4f", status.CostUSD)
-		if status.CostUnknown {
-			cost = "unknown (the provider reported no price)"
-		}
-		w.Notify("info", fmt.Sprintf("%d turns · %s input, %s output, %s cached tokens · cost %s",
-			status.Turns, humanTokens(status.InputTokens), humanTokens(status.OutputTokens),
-			humanTokens(status.CacheReadTokens), cost))
-	case "/clear":
-		if !needAgent() {
-			return false
-		}
-		w.goBackground(func() {
-			id, err := be.NewSession(w.ctx, w.SessionID())
-			if err != nil {
-				w.Notify("error", "new session: "+err.Error())
-				return
-			}
-			w.showSession(id, false)
-			w.Notify("info", "new session "+id)
-		})
-	case "/sessions":
-		w.openBrowser()
-	case "/resume":
-		if len(args) != 1 {
-			w.Notify("warning", "usage: /resume ID (see /sessions)")
-			return false
-		}
-		if !needAgent() {
-			return false
-		}
-		w.goBackground(func() { w.resume(be, args[0]) })
+	switch {
+	case be == nil:
+		w.Notify("warning", "the store is still opening: try again in a moment")
+	case running:
+		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
 	default:
-		w.Notify("warning", "unknown command "+cmd+" (see /help)")
+		return be, true
+	}
+	return nil, false
+}
+
+// slashHelp is /help: the help screen.
+func (w *Workbench) slashHelp([]string) bool {
+	w.helpOpen, w.helpOffset = true, 0
+	return true
+}
+
+// slashQuit is /quit (/exit).
+func (w *Workbench) slashQuit([]string) bool {
+	w.stopAsync()
+	return true
+}
+
+// slashSessions is /sessions: the sessions browser.
+func (w *Workbench) slashSessions([]string) bool {
+	w.openBrowser()
+	return true
+}
+
+// slashCost is /cost: the session's turns, tokens and cost, as its log says.
+func (w *Workbench) slashCost([]string) bool {
+	w.mu.Lock()
+	status := w.model.Status
+	w.mu.Unlock()
+	cost := fmt.Sprintf("$%.4f", status.CostUSD)
+	if status.CostUnknown {
+		cost = "unknown (the provider reported no price)"
+	}
+	w.Notify("info", fmt.Sprintf("%d turns · %s input, %s output, %s cached tokens · cost %s",
+		status.Turns, humanTokens(status.InputTokens), humanTokens(status.OutputTokens),
+		humanTokens(status.CacheReadTokens), cost))
+	return true
+}
+
+// slashClear is /clear: a new session becomes the live one.
+func (w *Workbench) slashClear([]string) bool {
+	be, ok := w.readyForSession()
+	if !ok {
 		return false
 	}
+	w.goBackground(func() {
+		id, err := be.NewSession(w.ctx, w.SessionID())
+		if err != nil {
+			w.Notify("error", "new session: "+err.Error())
+			return
+		}
+		w.showSession(id, false)
+		w.Notify("info", "new session "+id)
+	})
+	return true
+}
+
+// slashResume is /resume ID: another session of this directory becomes the
+// live one.
+func (w *Workbench) slashResume(args []string) bool {
+	if len(args) != 1 {
+		w.Notify("warning", "usage: /resume ID (see /sessions)")
+		return false
+	}
+	be, ok := w.readyForSession()
+	if !ok {
+		return false
+	}
+	w.goBackground(func() { w.resume(be, args[0]) })
 	return true
 }
 

@@ -141,16 +141,6 @@ func (w *Workbench) reasonKey(ev *tcell.EventKey) *tcell.EventKey {
 	return nil
 }
 
-// agentCommand reports whether a slash command is the agent's own (a turn input, as
-// in pincer run): "/compact [focus]" and "/init".
-func agentCommand(line string) bool {
-	switch strings.Fields(line)[0] {
-	case "/compact", "/init":
-		return true
-	}
-	return false
-}
-
 // answerFor is the answer of an approvals-pane action: allow with its scope,
 // or deny (scope once) with the person's reason, "denied by user" without one.
 func answerFor(act Action, reason string) (permission.Behavior, permission.Scope, string) {
