@@ -274,7 +274,7 @@ func (l *loader) applyDoc(d *Document) {
 		l.warns = append(l.warns, d.Err)
 		return
 	}
-	l.warns = append(l.warns, unknownKeys(d.Path, d.Tree, d.Data)...)
+	l.warns = append(l.warns, unknownKeys(d)...)
 	l.apply(d.Path, d.Tree, d.Project)
 }
 
