@@ -1,5 +1,20 @@
-// Package config is pincer's layered configuration of model providers, read with
-// koanf. Layers, lowest first:
+// Package config owns pincer's configuration: every path outside a workspace
+// (Paths), every config source (SourcesFor: the user's and the project's
+// config.toml, .pincer/settings.local.toml, ~/.claude/settings.json and the
+// project's .claude/settings*.json), and the one reader of them (Read: each file
+// read once and decoded once, with the position of every key and value, into
+// typed tables — Permissions, Hooks, Sandbox, Keys, and the provider layers
+// below). The behaviour packages take those tables (permission.RulesFrom,
+// hook.DefsFrom, sandbox.PolicyFrom, tui's KeyMap.Apply) and read no files. Every
+// problem is one *FileError (FILE:LINE: ...), fatal unless Warning is set; a
+// file that does not parse, a project file linked out of the workspace, one
+// larger than MaxFileSize or not a regular file contributes nothing and is
+// fatal. Every config write goes through Edit: under a flock held across
+// processes, re-read, changed, written atomically (0600), so concurrent writers
+// lose nothing.
+//
+// The model providers are a layered configuration merged with koanf. Layers,
+// lowest first:
 //
 //	defaults     the built-in providers (openai, anthropic, deepseek, openrouter, ollama,
 //	             lmstudio, gemini, groq, mistral, openai-responses) and catalog models
@@ -24,11 +39,11 @@
 //	requires_api_key = true
 //	api = "chat"                        # chat | anthropic | gemini | responses
 //
-// Other tables of these files ([permissions], [sandbox], [[hooks.X]], ...) belong to
-// other loaders and are ignored here, and kept as they are when the user file is
+// Other tables of these files ([permissions], [sandbox], [[hooks.X]], ...) are
+// other tables' and ignored by Load, and kept as they are when the user file is
 // rewritten.
 //
-// Invariants: Load never fails — a file that does not parse is one *Error naming the
+// Invariants: Load never fails — a file that does not parse is one *FileError naming the
 // file, line and column, a bad value is one naming the file and key, and the other
 // layers still apply. API keys are never read from, nor written to, these files
 // (see package secret): a key-like entry is ignored with a warning, and writes
