@@ -14,6 +14,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/themes"
+	"pincer/ui/tui/overlay"
 	"pincer/ui/tui/transcript"
 )
 
@@ -109,7 +110,7 @@ type Workbench struct {
 	restore    string   // input to put back in the box (a turn that did not start)
 	notes      []string // local notices waiting to be added to the transcript
 	noteSeq    int
-	prompt     *promptState // the /model prompt overlay, nil when closed
+	prompt     *overlay.Prompt // the /model prompt overlay, nil when closed
 
 	ctx      context.Context // ends when the workbench stops: turns, diff workers
 	cancel   context.CancelFunc
