@@ -14,6 +14,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/themes"
+	"pincer/ui/tui/browser"
 	"pincer/ui/tui/overlay"
 	"pincer/ui/tui/transcript"
 )
@@ -90,15 +91,15 @@ type Workbench struct {
 
 	mu         sync.Mutex // guards the fields below; taken by every draw
 	model      *Model
-	be         Backend // nil until Attach
-	sessionID  string  // the session the panes show
-	liveID     string  // the session turns go to (sessionID unless readOnly)
-	readOnly   bool    // the panes show another session, read-only (the browser's Enter)
-	replayEnd  uint64  // last sequence of the shown session when it was opened: the replay's end
-	mode       string  // permission mode shown; the agent's once attached
-	modeSet    bool    // changed before Attach: Attach hands it to the agent
-	browser    browserState
-	storeState string // shown instead of the session until Attach
+	be         Backend       // nil until Attach
+	sessionID  string        // the session the panes show
+	liveID     string        // the session turns go to (sessionID unless readOnly)
+	readOnly   bool          // the panes show another session, read-only (the browser's Enter)
+	replayEnd  uint64        // last sequence of the shown session when it was opened: the replay's end
+	mode       string        // permission mode shown; the agent's once attached
+	modeSet    bool          // changed before Attach: Attach hands it to the agent
+	browser    browser.State // the sessions browser
+	storeState string        // shown instead of the session until Attach
 	flash      flash
 	running    bool
 	turnCancel context.CancelFunc

@@ -7,34 +7,14 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/app"
+	"pincer/ui/tui/browser"
 )
-
-// maxBrowse is how many sessions (newest first) the browser lists.
-const maxBrowse = 500
-
-// browserState is the sessions browser (Ctrl+O, /sessions): a list of past
-// sessions drawn over the panes. Guarded by the workbench mutex; keys change
-// it on the event loop, the loader fills it in the background.
-type browserState struct {
-	open      bool
-	loading   bool
-	gen       int              // load generation: a reopened browser ignores older loaders
-	all       []sessionSummary // newest first
-	filter    string
-	filtering bool   // printable keys go to the filter
-	sel       string // ID of the selected session
-	idx       int    // its last known row
-	offset    int
-	visible   int
-	confirm   string // ID of the session d asked to delete
-	status    string // a line under the list: a refusal, an error, progress
-}
 
 // browserOpen reports whether the sessions browser is shown.
 func (w *Workbench) browserOpen() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.browser.open
+	return w.browser.Open
 }
 
 // openBrowser shows the sessions browser (or closes it when open) and loads
@@ -47,13 +27,13 @@ func (w *Workbench) openBrowser() {
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
 	}
-	if w.browser.open {
-		w.browser.open = false
+	if w.browser.Open {
+		w.browser.Open = false
 		w.mu.Unlock()
 		return
 	}
-	w.browser = browserState{open: true, loading: true, gen: w.browser.gen + 1}
-	gen := w.browser.gen
+	w.browser = w.browser.Reopen()
+	gen := w.browser.Gen
 	w.mu.Unlock()
 	w.goBackground(func() { w.loadSessions(be, gen) })
 }
@@ -61,15 +41,15 @@ func (w *Workbench) openBrowser() {
 // loadSessions lists the sessions at once from their records, then reads
 // each one's log for its turns, tokens and cost, redrawing as they come.
 func (w *Workbench) loadSessions(be Backend, gen int) {
-	list, err := be.Sessions(w.ctx, maxBrowse)
-	sums := make([]sessionSummary, len(list))
+	list, err := be.Sessions(w.ctx, browser.Max)
+	sums := make([]browser.Summary, len(list))
 	for i, s := range list {
-		sums[i] = summaryOf(s)
+		sums[i] = browser.SummaryOf(s)
 	}
-	if !w.updateBrowser(gen, func(b *browserState) {
-		b.all, b.loading = sums, false
+	if !w.updateBrowser(gen, func(b *browser.State) {
+		b.All, b.Loading = sums, false
 		if err != nil {
-			b.status = "sessions: " + err.Error()
+			b.Status = "sessions: " + err.Error()
 		}
 	}) {
 		return
@@ -79,17 +59,11 @@ func (w *Workbench) loadSessions(be Backend, gen int) {
 			return
 		}
 		evs, err := be.Log().Read(w.ctx, s.ID, 0, 0)
-		sum := addStats(s, evs)
+		sum := browser.AddStats(s, evs)
 		if err != nil {
 			sum.Err = err.Error()
 		}
-		if !w.updateBrowser(gen, func(b *browserState) {
-			for i := range b.all {
-				if b.all[i].ID == sum.ID {
-					b.all[i] = sum
-				}
-			}
-		}) {
+		if !w.updateBrowser(gen, func(b *browser.State) { b.Update(sum) }) {
 			return
 		}
 	}
@@ -97,49 +71,15 @@ func (w *Workbench) loadSessions(be Backend, gen int) {
 
 // updateBrowser changes the browser under the mutex and redraws, unless it
 // was closed or reopened since load generation gen (then it reports false).
-func (w *Workbench) updateBrowser(gen int, f func(b *browserState)) bool {
+func (w *Workbench) updateBrowser(gen int, f func(b *browser.State)) bool {
 	w.mu.Lock()
-	ok := w.browser.open && w.browser.gen == gen
+	ok := w.browser.Open && w.browser.Gen == gen
 	if ok {
 		f(&w.browser)
 	}
 	w.mu.Unlock()
 	w.pump.markDirty()
 	return ok
-}
-
-// browserRowsLocked returns the sessions the filter lets through.
-func (w *Workbench) browserRowsLocked() []sessionSummary {
-	b := &w.browser
-	if b.filter == "" {
-		return b.all
-	}
-	var out []sessionSummary
-	for _, s := range b.all {
-		if s.matches(b.filter) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// browserSelectedLocked resolves the selection in rows (by ID, else the
-// nearest row) and returns its index, -1 for an empty list.
-func (w *Workbench) browserSelectedLocked(rows []sessionSummary) int {
-	b := &w.browser
-	if len(rows) == 0 {
-		b.idx = 0
-		return -1
-	}
-	for i, s := range rows {
-		if s.ID == b.sel {
-			b.idx = i
-			return i
-		}
-	}
-	b.idx = max(0, min(b.idx, len(rows)-1))
-	b.sel = rows[b.idx].ID
-	return b.idx
 }
 
 // browserKey handles every key while the browser is open. Printable keys
@@ -149,12 +89,12 @@ func (w *Workbench) browserSelectedLocked(rows []sessionSummary) int {
 func (w *Workbench) browserKey(ev *tcell.EventKey) {
 	w.mu.Lock()
 	b := &w.browser
-	if b.confirm != "" {
-		id := b.confirm
-		b.confirm, b.status = "", "kept it"
+	if b.Confirm != "" {
+		id := b.Confirm
+		b.Confirm, b.Status = "", "kept it"
 		yes := ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y')
 		if yes {
-			b.status = "deleting…"
+			b.Status = "deleting…"
 		}
 		w.mu.Unlock()
 		if yes {
@@ -163,95 +103,72 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 		return
 	}
 	defer w.mu.Unlock()
-	b.status = ""
+	b.Status = ""
 	if act, ok := w.keys.Lookup([]Context{CtxGlobal}, ev); ok && (act == ActCancel || act == ActQuit || act == ActSessions) {
-		b.open = false // Esc, Ctrl+C or Ctrl+O again
+		b.Open = false // Esc, Ctrl+C or Ctrl+O again
 		return
 	}
 	switch ev.Key() {
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if r := []rune(b.filter); len(r) > 0 {
-			b.filter = string(r[:len(r)-1])
-		}
-		b.filtering = b.filter != "" // emptied: the browser's keys work again
+		b.Backspace()
 		return
 	case tcell.KeyRune:
-		if b.filtering && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
-			b.filter += string(ev.Rune())
+		if b.Filtering && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
+			b.Type(ev.Rune())
 			return
 		}
 	}
 	act, ok := w.keys.Lookup([]Context{CtxSessions, CtxList}, ev)
 	if !ok {
 		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
-			b.filtering = true
-			b.filter += string(ev.Rune())
+			b.Filtering = true
+			b.Type(ev.Rune())
 		}
 		return
 	}
-	rows := w.browserRowsLocked()
-	i := w.browserSelectedLocked(rows)
-	if isNavigation(act) {
-		w.browserMoveLocked(act, rows, i)
+	rows := b.Rows()
+	i := b.Selected(rows)
+	if step, ok := browserSteps[act]; ok {
+		b.Move(step, rows, i)
 		return
 	}
 	if act == ActFilter {
-		b.filtering = true
+		b.Filtering = true
 		return
 	}
 	if i < 0 {
-		b.status = "no session selected"
+		b.Status = "no session selected"
 		return
 	}
 	sum := rows[i]
 	switch act {
 	case ActOpenSession:
-		b.status = w.openSessionLocked(sum)
+		b.Status = w.openSessionLocked(sum)
 	case ActResume:
-		b.status = w.resumeFromBrowserLocked(sum)
+		b.Status = w.resumeFromBrowserLocked(sum)
 	case ActDelete:
 		switch sum.ID {
 		case w.liveID:
-			b.status = "this is the session in use: /clear starts another, then it can be deleted"
+			b.Status = "this is the session in use: /clear starts another, then it can be deleted"
 		case w.sessionID:
-			b.status = "this session is open: close it first (Esc)"
+			b.Status = "this session is open: close it first (Esc)"
 		default:
-			b.confirm = sum.ID
+			b.Confirm = sum.ID
 		}
 	}
 }
 
-// browserMoveLocked moves the selection.
-func (w *Workbench) browserMoveLocked(act Action, rows []sessionSummary, i int) {
-	if i < 0 {
-		return
-	}
-	page := max(1, w.browser.visible-1)
-	switch act {
-	case ActDown:
-		i++
-	case ActUp:
-		i--
-	case ActTop:
-		i = 0
-	case ActBottom:
-		i = len(rows) - 1
-	case ActPageDown:
-		i += page
-	case ActPageUp:
-		i -= page
-	}
-	i = max(0, min(i, len(rows)-1))
-	w.browser.idx, w.browser.sel = i, rows[i].ID
-}
+// browserSteps are the browser's moves of the list keys.
+var browserSteps = map[Action]browser.Step{ActDown: browser.Down, ActUp: browser.Up, ActTop: browser.Top,
+	ActBottom: browser.Bottom, ActPageDown: browser.PageDown, ActPageUp: browser.PageUp}
 
 // openSessionLocked is Enter: the session replaces the panes, read-only,
 // until Esc. It returns why it cannot, or "".
-func (w *Workbench) openSessionLocked(sum sessionSummary) string {
+func (w *Workbench) openSessionLocked(sum browser.Summary) string {
 	if w.running {
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
-	w.browser.open = false
+	w.browser.Open = false
 	w.goBackground(func() {
 		w.showSession(sum.ID, true)
 		w.Notify("info", "read-only: "+firstLine(sum.Title)+" — Esc returns to your session")
@@ -261,7 +178,7 @@ func (w *Workbench) openSessionLocked(sum sessionSummary) string {
 
 // resumeFromBrowserLocked is r: the session becomes the live one, when it
 // ran in this directory. It returns why it cannot, or "".
-func (w *Workbench) resumeFromBrowserLocked(sum sessionSummary) string {
+func (w *Workbench) resumeFromBrowserLocked(sum browser.Summary) string {
 	root := w.rootLocked()
 	switch {
 	case root != "" && sum.Cwd != root:
@@ -269,7 +186,7 @@ func (w *Workbench) resumeFromBrowserLocked(sum sessionSummary) string {
 	case w.running:
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
-	w.browser.open = false
+	w.browser.Open = false
 	w.goBackground(func() { w.resumeSession(sum.ID) })
 	return ""
 }
@@ -278,7 +195,7 @@ func (w *Workbench) resumeFromBrowserLocked(sum sessionSummary) string {
 // refuses a session another process is using; a deleted one leaves the list.
 func (w *Workbench) deleteSession(id string) {
 	w.mu.Lock()
-	be, gen := w.be, w.browser.gen
+	be, gen := w.be, w.browser.Gen
 	w.mu.Unlock()
 	if be == nil {
 		return
@@ -293,18 +210,17 @@ func (w *Workbench) deleteSession(id string) {
 		case err != nil:
 			status = "delete: " + err.Error()
 		}
-		w.updateBrowser(gen, func(b *browserState) {
-			b.status = status
-			if err != nil {
-				return
+		w.updateBrowser(gen, func(b *browser.State) {
+			b.Status = status
+			if err == nil {
+				b.Remove(id)
 			}
-			kept := b.all[:0:0]
-			for _, s := range b.all {
-				if s.ID != id {
-					kept = append(kept, s)
-				}
-			}
-			b.all = kept
 		})
 	})
+}
+
+// drawBrowserLocked draws the sessions browser over the panes' area r.
+func (w *Workbench) drawBrowserLocked(screen tcell.Screen, r rect) {
+	w.browser.Draw(screen, w.browserBox, r.X, r.Y, r.W, r.H, browser.View{LiveID: w.liveID, Root: w.rootLocked(),
+		Style: w.theme.Style, Hints: append(w.keys.HelpBar([]Context{CtxSessions}), "Esc close"), Tokens: humanTokens})
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strings"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -21,11 +20,6 @@ func fillRow(screen tcell.Screen, x, y, width int, style tcell.Style) {
 // textWidth is the number of cells text takes (cells.Width).
 func textWidth(text string) int { return cells.Width(text) }
 
-// firstLine returns the first line of s, marked with "…" when more follows.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i]) + " …"
-	}
-	return s
-}
+// firstLine returns the first line of s, marked with "…" when more follows
+// (cells.FirstLine).
+func firstLine(s string) string { return cells.FirstLine(s) }

@@ -157,7 +157,7 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	}
 	w.drawStatusLocked(screen, l.Status)
 	w.drawHelpBarLocked(screen, l.Help)
-	if w.browser.open {
+	if w.browser.Open {
 		w.drawBrowserLocked(screen, l.Main)
 	}
 	if w.helpOpen {

@@ -5,6 +5,8 @@
 package cells
 
 import (
+	"strings"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 )
@@ -49,3 +51,13 @@ func Fill(screen tcell.Screen, x, y, width int, style tcell.Style) {
 
 // Width is the number of cells text takes.
 func Width(text string) int { return uniseg.StringWidth(text) }
+
+// FirstLine returns the first line of s, trimmed, marked with "…" when more
+// follows.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}

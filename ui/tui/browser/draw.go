@@ -1,4 +1,4 @@
-package tui
+package browser
 
 import (
 	"fmt"
@@ -6,8 +6,21 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
+
+	"pincer/ui/tui/internal/cells"
 )
+
+// View is what Draw needs of the workbench: the live session and the
+// workspace root (for the row marks), the theme's styles, the key hints of the
+// foot line, and how token counts are written.
+type View struct {
+	LiveID, Root string
+	Style        func(token string) tcell.Style
+	Hints        []string
+	Tokens       func(n int64) string
+}
 
 // browserColumns are the widths of the browser's columns for an inner width:
 // the fixed ones, and what the title and the directory share.
@@ -32,48 +45,46 @@ func layoutColumns(width int) browserColumns {
 	return c
 }
 
-// drawBrowserLocked draws the sessions browser over the panes' area r: a
-// filter line, a header, the sessions, and a line for hints, refusals or
-// the delete confirmation.
-func (w *Workbench) drawBrowserLocked(screen tcell.Screen, r rect) {
-	if r.W < 20 || r.H < 6 {
+// Draw draws the browser in box over the area (x, y, w, h): a filter line, a
+// header, the sessions, and a line for hints, refusals or the delete
+// confirmation. It keeps the selection in view.
+func (b *State) Draw(screen tcell.Screen, box *tview.Box, x0, y0, w, h int, v View) {
+	if w < 20 || h < 6 {
 		return
 	}
-	b := &w.browser
-	rows := w.browserRowsLocked()
-	sel := w.browserSelectedLocked(rows)
-	box := w.browserBox
-	box.SetRect(r.X, r.Y, r.W, r.H)
-	title := fmt.Sprintf(" Sessions (%d) ", len(b.all))
-	if b.filter != "" {
-		title = fmt.Sprintf(" Sessions (%d of %d) ", len(rows), len(b.all))
+	rows := b.Rows()
+	sel := b.Selected(rows)
+	box.SetRect(x0, y0, w, h)
+	title := fmt.Sprintf(" Sessions (%d) ", len(b.All))
+	if b.Filter != "" {
+		title = fmt.Sprintf(" Sessions (%d of %d) ", len(rows), len(b.All))
 	}
 	box.SetTitle(title)
 	box.Draw(screen)
 	x, y, width, height := box.GetInnerRect()
-	text, muted := w.theme.Style("text"), w.theme.Style("muted")
+	text, muted := v.Style("text"), v.Style("muted")
 	for row := 0; row < height; row++ {
-		fillRow(screen, x, y+row, width, text)
+		cells.Fill(screen, x, y+row, width, text)
 	}
-	filter := "Filter: " + b.filter
-	if b.filtering {
+	filter := "Filter: " + b.Filter
+	if b.Filtering {
 		filter += "▏"
-	} else if b.filter == "" {
+	} else if b.Filter == "" {
 		filter += "(type to filter)"
 	}
-	printAt(screen, x+1, y, width-1, filter, w.theme.Style("accent"))
+	cells.Print(screen, x+1, y, width-1, filter, v.Style("accent"))
 	c := layoutColumns(width - 1)
-	w.drawBrowserRow(screen, x+1, y+1, c, [8]string{"", "updated", "title", "directory", "model", "turns", "tokens", "cost"},
+	drawRow(screen, x+1, y+1, c, [8]string{"", "updated", "title", "directory", "model", "turns", "tokens", "cost"},
 		muted.Bold(true), muted.Bold(true))
 	listY, listH := y+2, height-3
 	b.visible = listH
 	switch {
-	case b.loading:
-		printAt(screen, x+1, listY, width-1, "loading…", muted)
-	case len(rows) == 0 && b.filter != "":
-		printAt(screen, x+1, listY, width-1, "no session matches the filter", muted)
+	case b.Loading:
+		cells.Print(screen, x+1, listY, width-1, "loading…", muted)
+	case len(rows) == 0 && b.Filter != "":
+		cells.Print(screen, x+1, listY, width-1, "no session matches the filter", muted)
 	case len(rows) == 0:
-		printAt(screen, x+1, listY, width-1, "no sessions yet", muted)
+		cells.Print(screen, x+1, listY, width-1, "no sessions yet", muted)
 	}
 	if sel >= 0 {
 		if sel < b.offset {
@@ -86,37 +97,37 @@ func (w *Workbench) drawBrowserLocked(screen tcell.Screen, r rect) {
 	}
 	for row := 0; row < listH && b.offset+row < len(rows); row++ {
 		i := b.offset + row
-		style, icon := text, w.sessionIconLocked(rows[i])
+		style, icon := text, v.icon(rows[i])
 		if i == sel {
-			style = w.theme.Style("selection")
-			fillRow(screen, x, listY+row, width, style)
+			style = v.Style("selection")
+			cells.Fill(screen, x, listY+row, width, style)
 		}
-		w.drawBrowserRow(screen, x+1, listY+row, c, w.browserCells(rows[i], icon), style, w.theme.Style("accent"))
+		drawRow(screen, x+1, listY+row, c, v.cells(rows[i], icon), style, v.Style("accent"))
 	}
-	w.drawBrowserFootLocked(screen, x+1, y+height-1, width-1, rows, sel)
+	b.drawFoot(screen, x+1, y+height-1, width-1, v)
 }
 
-// sessionIconLocked marks the live session (▶) and the sessions of this
-// directory (●), which r can resume.
-func (w *Workbench) sessionIconLocked(s sessionSummary) string {
+// icon marks the live session (▶) and the sessions of this directory (●),
+// which r can resume.
+func (v View) icon(s Summary) string {
 	switch {
-	case s.ID == w.liveID:
+	case s.ID == v.LiveID:
 		return "▶"
-	case s.Cwd != "" && s.Cwd == w.rootLocked():
+	case s.Cwd != "" && s.Cwd == v.Root:
 		return "●"
 	}
 	return " "
 }
 
-// browserCells formats one session for the columns.
-func (w *Workbench) browserCells(s sessionSummary, icon string) [8]string {
+// cells formats one session for the columns.
+func (v View) cells(s Summary, icon string) [8]string {
 	title := s.Title
 	if title == "" {
 		title = "(no prompt)"
 	}
 	turns, tokens, cost := "…", "…", "…"
 	if s.Stats {
-		turns, tokens = fmt.Sprint(s.Turns), humanTokens(s.InputTokens+s.OutputTokens)
+		turns, tokens = fmt.Sprint(s.Turns), v.Tokens(s.InputTokens+s.OutputTokens)
 		cost = fmt.Sprintf("$%.4f", s.CostUSD)
 		if s.CostUnknown {
 			cost = "?"
@@ -128,12 +139,12 @@ func (w *Workbench) browserCells(s sessionSummary, icon string) [8]string {
 	return [8]string{icon, s.Updated.Local().Format("2006-01-02 15:04"), title, homeRelative(s.Cwd), s.Model, turns, tokens, cost}
 }
 
-// drawBrowserRow draws cells in the columns: left-aligned text, right-aligned
-// numbers; the icon in its own style.
-func (w *Workbench) drawBrowserRow(screen tcell.Screen, x, y int, c browserColumns, cells [8]string, style, iconStyle tcell.Style) {
+// drawRow draws a row's texts in the columns: left-aligned text,
+// right-aligned numbers; the icon in its own style.
+func drawRow(screen tcell.Screen, x, y int, c browserColumns, texts [8]string, style, iconStyle tcell.Style) {
 	widths := [8]int{c.icon, c.date, c.title, c.cwd, c.model, c.turns, c.tokens, c.cost}
 	col := x
-	for i, cell := range cells {
+	for i, cell := range texts {
 		cw := widths[i]
 		if cw <= 0 {
 			continue
@@ -146,35 +157,33 @@ func (w *Workbench) drawBrowserRow(screen tcell.Screen, x, y int, c browserColum
 		switch {
 		case i >= 5: // numbers: right-aligned
 			cell = cutRight(cell, cw-1)
-			printAt(screen, col+cw-1-textWidth(cell), y, cw-1, cell, st)
+			cells.Print(screen, col+cw-1-cells.Width(cell), y, cw-1, cell, st)
 		case i == 3: // a directory: keep its end
-			printAt(screen, col, y, cw-1, cutLeft(cell, cw-1), st)
+			cells.Print(screen, col, y, cw-1, cutLeft(cell, cw-1), st)
 		default:
-			printAt(screen, col, y, cw-1, cutRight(cell, cw-1), st)
+			cells.Print(screen, col, y, cw-1, cutRight(cell, cw-1), st)
 		}
 		col += cw
 	}
 }
 
-// drawBrowserFootLocked draws the last line: the delete confirmation, a
-// status, or the keys.
-func (w *Workbench) drawBrowserFootLocked(screen tcell.Screen, x, y, width int, rows []sessionSummary, sel int) {
-	b := &w.browser
+// drawFoot draws the last line: the delete confirmation, a status, or the
+// keys.
+func (b *State) drawFoot(screen tcell.Screen, x, y, width int, v View) {
 	switch {
-	case b.confirm != "":
-		what := b.confirm
-		for _, s := range b.all {
-			if s.ID == b.confirm && s.Title != "" {
-				what = firstLine(s.Title)
+	case b.Confirm != "":
+		what := b.Confirm
+		for _, s := range b.All {
+			if s.ID == b.Confirm && s.Title != "" {
+				what = cells.FirstLine(s.Title)
 			}
 		}
-		printAt(screen, x, y, width, "Delete session “"+what+"” and everything stored with it? y deletes, any other key keeps it",
-			w.theme.Style("warning").Bold(true))
-	case b.status != "":
-		printAt(screen, x, y, width, b.status, w.theme.Style("warning"))
+		cells.Print(screen, x, y, width, "Delete session “"+what+"” and everything stored with it? y deletes, any other key keeps it",
+			v.Style("warning").Bold(true))
+	case b.Status != "":
+		cells.Print(screen, x, y, width, b.Status, v.Style("warning"))
 	default:
-		hints := append(w.keys.HelpBar([]Context{CtxSessions}), "Esc close")
-		printAt(screen, x, y, width, strings.Join(hints, "  ·  "), w.theme.Style("muted"))
+		cells.Print(screen, x, y, width, strings.Join(v.Hints, "  ·  "), v.Style("muted"))
 	}
 }
 
@@ -198,7 +207,7 @@ func cutRight(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if textWidth(s) <= w {
+	if cells.Width(s) <= w {
 		return s
 	}
 	var out strings.Builder
@@ -222,7 +231,7 @@ func cutLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if textWidth(s) <= w {
+	if cells.Width(s) <= w {
 		return s
 	}
 	var clusters []string

@@ -1,4 +1,15 @@
-package tui
+// Package browser is the workbench's sessions browser (Ctrl+O, /sessions): the
+// list of stored sessions with what their logs say (turns, tokens, cost), a
+// filter, a selection that follows a session by ID, and its drawing over the
+// panes.
+//
+// The contract: State is plain data, changed by its methods and read by Draw
+// on the caller's event loop under the caller's lock; loading happens
+// elsewhere (the workbench's background loader fills All and folds each log
+// with AddStats, a pure function). Keys are the workbench's: it maps them to
+// these methods, and acts on the selected session itself (open, resume,
+// delete).
+package browser
 
 import (
 	"strings"
@@ -8,9 +19,9 @@ import (
 	"pincer/core/event"
 )
 
-// sessionSummary is one row of the sessions browser: the session's record
+// Summary is one row of the sessions browser: the session's record
 // plus what its event log says (turns, tokens, cost).
-type sessionSummary struct {
+type Summary struct {
 	ID      string
 	Title   string // the first prompt, on one line
 	Cwd     string
@@ -28,15 +39,15 @@ type sessionSummary struct {
 	Err         string // why the log could not be read
 }
 
-// summaryOf starts a summary from a session record.
-func summaryOf(s app.Session) sessionSummary {
-	return sessionSummary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt}
+// SummaryOf starts a summary from a session record.
+func SummaryOf(s app.Session) Summary {
+	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt}
 }
 
-// addStats folds a session's events into its summary: it counts turn.started,
+// AddStats folds a session's events into its summary: it counts turn.started,
 // sums usage, and takes the title from the first prompt when the record has
 // none. It is a pure function of the summary and the events.
-func addStats(sum sessionSummary, evs []event.Event) sessionSummary {
+func AddStats(sum Summary, evs []event.Event) Summary {
 	sum.Stats = true
 	for _, ev := range evs {
 		switch ev.Type {
@@ -78,9 +89,9 @@ func oneLineTitle(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// matches reports whether the summary contains every word of filter
+// Matches reports whether the summary contains every word of filter
 // (case-insensitive) in its title, directory, model, ID or date.
-func (s sessionSummary) matches(filter string) bool {
+func (s Summary) Matches(filter string) bool {
 	hay := strings.ToLower(strings.Join([]string{s.Title, s.Cwd, s.Model, s.ID,
 		s.Updated.Local().Format("2006-01-02 15:04")}, " "))
 	for _, word := range strings.Fields(strings.ToLower(filter)) {
