@@ -240,21 +240,17 @@ func (w *Workbench) showSession(sessionID string, readOnly bool) {
 }
 
 // Notify shows a one-line message of the given level ("info", "warning",
-// "error") in the status line. Safe from any goroutine.
+// "error") in the status line. Safe from any goroutine: it posts to the
+// pump's inbox, and the next frame shows it.
 func (w *Workbench) Notify(level, text string) {
-	w.mu.Lock()
-	w.flash = flash{level, text}
-	w.mu.Unlock()
-	w.pump.markDirty()
+	w.pump.post(func() { w.flash = flash{level, text} })
 }
 
 // SetStoreState replaces what the status line shows until Attach ("opening
-// store…", or why the store could not open). Safe from any goroutine.
+// store…", or why the store could not open). Safe from any goroutine (the
+// inbox, as Notify).
 func (w *Workbench) SetStoreState(text string) {
-	w.mu.Lock()
-	w.storeState = text
-	w.mu.Unlock()
-	w.pump.markDirty()
+	w.pump.post(func() { w.storeState = text })
 }
 
 // applyEvent folds one event of the followed session into the model.

@@ -69,16 +69,18 @@ func (w *Workbench) loadSessions(be Backend, gen int) {
 	}
 }
 
-// updateBrowser changes the browser under the mutex and redraws, unless it
-// was closed or reopened since load generation gen (then it reports false).
+// updateBrowser changes the browser (through the pump's inbox, on the event
+// loop), unless it was closed or reopened since load generation gen; it
+// reports false when it already was, so a loader can stop early.
 func (w *Workbench) updateBrowser(gen int, f func(b *browser.State)) bool {
 	w.mu.Lock()
 	ok := w.browser.Open && w.browser.Gen == gen
-	if ok {
-		f(&w.browser)
-	}
 	w.mu.Unlock()
-	w.pump.markDirty()
+	w.pump.post(func() {
+		if w.browser.Open && w.browser.Gen == gen {
+			f(&w.browser)
+		}
+	})
 	return ok
 }
 

@@ -1,7 +1,6 @@
 package tui
 
 import (
-
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/ui/tui/internal/cells"

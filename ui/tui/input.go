@@ -16,6 +16,9 @@ const quitWindow = 2 * time.Second
 // the panes, unbound keys are dropped. It runs on the event loop: it mutates
 // state directly and never queues updates.
 func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
+	w.mu.Lock()
+	w.pump.drain() // a key acts on the state the background work has posted so far
+	w.mu.Unlock()
 	if w.promptOpen() {
 		w.promptKey(ev)
 		return nil

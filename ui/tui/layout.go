@@ -132,6 +132,7 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	w := r.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.pump.drain() // every frame, tview's own after a key too, shows what was posted
 	_, _, width, height := r.GetRect()
 	inputLines := strings.Count(w.input.GetText(), "\n") + 1
 	if w.reasonFor != "" {

@@ -12,6 +12,12 @@
 //     shows exactly what one that watched live shows.
 //   - Input handlers run on the tview event loop and mutate state directly;
 //     nothing on the event loop ever calls QueueUpdate or QueueUpdateDraw.
+//     Background work (a turn ending, the sessions loader, a /model flow, a
+//     notice) changes no state itself: it posts a message to the pump's one
+//     inbox, which the next frame (and the next key) runs on the event loop,
+//     in order. The log's events are still folded by the pump's follower
+//     under the workbench mutex.
+//   - The workbench talks to core only through its Backend (backend.go).
 //   - Every key comes from one KeyMap table, which also writes the help bar
 //     and the help screen and takes config overrides.
 //   - Approvals go back to the agent through the Approver; Approve blocks

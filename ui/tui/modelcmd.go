@@ -82,12 +82,9 @@ func (n noteWriter) Write(b []byte) (int, error) {
 }
 
 // note adds a notice of the workbench's own to the transcript. Safe from any
-// goroutine.
+// goroutine (the pump's inbox).
 func (w *Workbench) note(text string) {
-	w.mu.Lock()
-	w.noteLocked(text)
-	w.mu.Unlock()
-	w.pump.markDirty()
+	w.pump.post(func() { w.noteLocked(text) })
 }
 
 // currentModel is the shown session's model, as its log says (session.created,

@@ -16,19 +16,11 @@ type overlayPrompter struct{ w *Workbench }
 func (p overlayPrompter) ask(q overlay.Question) overlay.Reply {
 	w := p.w
 	st := overlay.Open(q)
-	w.mu.Lock()
-	w.prompt = st
-	w.mu.Unlock()
-	w.pump.markDirty()
+	w.pump.post(func() { w.prompt = st })
 	select {
 	case r := <-st.Replies():
 		return r
-	case <-w.ctx.Done():
-		w.mu.Lock()
-		if w.prompt == st {
-			w.prompt = nil
-		}
-		w.mu.Unlock()
+	case <-w.ctx.Done(): // the workbench stopped: no frame will show it
 		return overlay.Reply{Err: app.ErrCancelled}
 	}
 }

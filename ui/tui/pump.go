@@ -32,6 +32,9 @@ type pump struct {
 	kick  chan struct{}
 	draws atomic.Int64 // calls of draw, for tests
 
+	inboxMu sync.Mutex
+	inbox   []func() // messages of background work, run on the event loop by drain
+
 	mu       sync.Mutex
 	started  bool
 	stopped  bool
@@ -61,6 +64,28 @@ func (p *pump) start() {
 	}
 	p.started = true
 	go p.coalesce()
+}
+
+// post queues a message of background work (a change of the workbench's
+// state) and asks for a frame; the frame runs the queued messages on the
+// event loop, in the order posted (drain). Safe from any goroutine.
+func (p *pump) post(msg func()) {
+	p.inboxMu.Lock()
+	p.inbox = append(p.inbox, msg)
+	p.inboxMu.Unlock()
+	p.markDirty()
+}
+
+// drain runs and forgets the queued messages. Event loop only (the frame's
+// sync runs it first).
+func (p *pump) drain() {
+	p.inboxMu.Lock()
+	msgs := p.inbox
+	p.inbox = nil
+	p.inboxMu.Unlock()
+	for _, m := range msgs {
+		m()
+	}
 }
 
 // markDirty asks for a redraw; any number of calls before the next frame make

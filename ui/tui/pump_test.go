@@ -73,3 +73,22 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestPumpInboxRunsMessagesInOrderOnDrain: posted messages wait for drain (the
+// frame's sync on the event loop), run there in the order posted, once, and
+// each post asks for a frame.
+func TestPumpInboxRunsMessagesInOrderOnDrain(t *testing.T) {
+	p := newPump(func(event.Event) {}, func() {}, nil)
+	var got []int
+	for i := range 3 {
+		p.post(func() { got = append(got, i) })
+	}
+	if len(got) != 0 || !p.dirty.Load() {
+		t.Fatalf("before drain: ran %v, dirty %v", got, p.dirty.Load())
+	}
+	p.drain()
+	p.drain()
+	if len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 2 {
+		t.Errorf("ran %v, want [0 1 2] once", got)
+	}
+}

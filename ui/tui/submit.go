@@ -48,18 +48,17 @@ func (w *Workbench) submit(text string) {
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)
 		cancel()
-		w.mu.Lock()
-		w.running, w.turnCancel = false, nil
-		switch {
-		case err != nil:
-			w.flash, w.restore = flash{"error", err.Error()}, text
-		case res.Outcome == agent.OutcomeCancelled:
-			w.flash = flash{"info", "turn cancelled"}
-		case res.Outcome == agent.OutcomeFailed && res.Err != nil:
-			w.flash = flash{"error", "turn failed: " + res.Err.Error()}
-		}
-		w.mu.Unlock()
-		w.pump.markDirty()
+		w.pump.post(func() {
+			w.running, w.turnCancel = false, nil
+			switch {
+			case err != nil:
+				w.flash, w.restore = flash{"error", err.Error()}, text
+			case res.Outcome == agent.OutcomeCancelled:
+				w.flash = flash{"info", "turn cancelled"}
+			case res.Outcome == agent.OutcomeFailed && res.Err != nil:
+				w.flash = flash{"error", "turn failed: " + res.Err.Error()}
+			}
+		})
 	})
 }
 

@@ -16,11 +16,13 @@ type syncRecord struct {
 
 // syncFrame brings the event-loop widgets in step with the model before a
 // frame: a fresh transcript view after a session switch, the changed blocks,
-// local notices, input to restore. It runs on the event loop (inside the
+// local notices, input to restore, after the messages of background work
+// (the pump's inbox). It runs on the event loop (inside the
 // pump's QueueUpdateDraw) and takes the mutex itself.
 func (w *Workbench) syncFrame() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.pump.drain() // the background work's messages, in order
 	if w.resetView {
 		w.resetView = false
 		hadFocus := w.focus == paneTranscript
