@@ -163,7 +163,7 @@ func (t *turn) summarise(ctx, bg context.Context, msgs []message.Message, focus 
 	view := append(buildView(msgs, "", ""), message.NewText(message.RoleUser, instr))
 	var text strings.Builder
 	var usage message.Usage
-	for ev, err := range t.a.cfg.Provider.Stream(ctx, provider.Request{Model: t.a.model(), Messages: view, MaxTokens: t.a.cfg.MaxTokens}) {
+	for ev, err := range t.a.currentProvider().Stream(ctx, provider.Request{Model: t.a.model(), Messages: view, MaxTokens: t.a.cfg.MaxTokens}) {
 		if err != nil {
 			return "", err
 		}

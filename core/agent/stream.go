@@ -43,7 +43,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		finish    string
 		streamErr error
 	)
-	for ev, err := range t.a.cfg.Provider.Stream(ctx, req) {
+	for ev, err := range t.a.currentProvider().Stream(ctx, req) {
 		if err != nil {
 			streamErr = err
 			break

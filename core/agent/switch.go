@@ -7,6 +7,7 @@ import (
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/core/permission"
+	"pincer/core/provider"
 )
 
 // ModelChoice is a model to switch to, as the composition root resolved it: ID as
@@ -68,3 +69,31 @@ func (a *Agent) SwitchModel(ctx context.Context, sessionID string, c ModelChoice
 
 // ModelName returns the model of the next model calls, as shown ("openai/gpt-4.1").
 func (a *Agent) ModelName() string { return a.modelName() }
+
+// UseModel makes p and c the provider and model of the agent's next turns
+// without changing any session's record: the agent follows a session it resumes
+// to the model that session runs on, so nothing is recorded (SwitchModel is the
+// change a person asks for). It fails with ErrTurnActive while any turn of this
+// agent runs.
+func (a *Agent) UseModel(p provider.Provider, c ModelChoice) error {
+	a.changes.Lock()
+	defer a.changes.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, busy := range a.active {
+		if busy {
+			return fmt.Errorf("use model %s: %w", c.Name, ErrTurnActive)
+		}
+	}
+	a.cfg.Provider = p
+	a.cfg.Model, a.cfg.ModelName = c.ID, c.Name
+	a.cfg.ContextWindow, a.cfg.Cost = c.ContextWindow, c.Cost
+	return nil
+}
+
+// currentProvider is the provider of the next model call (nil: none configured).
+func (a *Agent) currentProvider() provider.Provider {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.Provider
+}

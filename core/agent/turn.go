@@ -44,7 +44,7 @@ var errLeaseLost = errors.New("session lease lost to another process")
 // ErrLeaseHeld, or a store error. Otherwise it runs the turn to its end and reports
 // how it ended in the TurnResult; cancelling ctx cancels the turn.
 func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnResult, error) {
-	if a.cfg.Provider == nil {
+	if a.currentProvider() == nil {
 		return TurnResult{}, ErrNoProvider
 	}
 	if err := ctx.Err(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"pincer/core/config/modelflow"
 	"pincer/core/event"
 	"pincer/core/permission"
+	"pincer/core/provider"
 	"pincer/persist"
 )
 
@@ -43,6 +44,10 @@ type Backend struct {
 	// ResolveModel turns the model ID /model switch chose ("openai/gpt-4.1")
 	// into what the agent needs of it; nil: CatalogModel.
 	ResolveModel func(env *modelflow.Env, id string) agent.ModelChoice
+	// SessionModel resolves the model a resumed session ran on (PROVIDER/MODEL)
+	// into a provider for it, as the composition root resolves a run's model
+	// (SessionModelResolver); nil: resuming never changes the model.
+	SessionModel func(id string) (provider.Provider, agent.ModelChoice, error)
 }
 
 // Session is a stored session as the sessions browser lists it.
@@ -107,7 +112,27 @@ func (b *Backend) Resume(ctx context.Context, from, to string) {
 		return
 	}
 	b.Agent.EndSession(ctx, from, "other")
+	b.followModel(ctx, to)
 	b.Agent.StartSession(ctx, to, "resume")
+}
+
+// followModel makes the agent run on the model session id ran on, as `pincer
+// --continue` does at start: one model rule however a session is resumed. A model
+// that does not resolve now leaves the agent's model, and says so in the session's
+// log (a warning notice), as the start-up fallback warns.
+func (b *Backend) followModel(ctx context.Context, id string) {
+	s, err := b.Store.GetSession(ctx, id)
+	if err != nil || s.Model == "" || s.Model == b.Agent.ModelName() || b.SessionModel == nil {
+		return
+	}
+	p, c, err := b.SessionModel(s.Model)
+	if err == nil {
+		err = b.Agent.UseModel(p, c)
+	}
+	if err != nil {
+		msg := fmt.Sprintf("this session ran on %s, which cannot be used now (%v): its turns here run on %s", s.Model, err, b.Agent.ModelName())
+		_, _ = b.Agent.Log().Emit(ctx, event.Notice, id, "", event.NoticeData{Level: "warning", Source: "model", Message: msg})
+	}
 }
 
 // Sessions lists up to limit stored sessions, most recently updated first

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/core/agent"
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
 	"pincer/core/provider"
@@ -292,4 +293,24 @@ func storedModel(session string, cont bool, cwd string) (string, error) {
 		return "", &SessionError{err}
 	}
 	return s.Model, nil
+}
+
+// SessionModelResolver resolves a model ID (PROVIDER/MODEL) as a run's model is
+// resolved (ResolveModel with this process's environment and configuration),
+// into a provider with the stall timeout of opts, for the workbench's Backend
+// when it resumes a session that ran on another model.
+func SessionModelResolver(opts Options) func(id string) (provider.Provider, agent.ModelChoice, error) {
+	return func(id string) (provider.Provider, agent.ModelChoice, error) {
+		mc, err := ResolveModel(id, "", os.Getenv)
+		if err != nil {
+			return nil, agent.ModelChoice{}, err
+		}
+		p, err := newProvider(mc, opts.StallTimeout)
+		if err != nil {
+			return nil, agent.ModelChoice{}, err
+		}
+		c := agent.ModelChoice{ID: mc.Model, Name: mc.ID()}
+		c.ContextWindow, c.Cost, _ = ModelInfo(mc)
+		return p, c, nil
+	}
 }

@@ -131,7 +131,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		}
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
 		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals,
-			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels}, run.SessionID)
+			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
+			SessionModel: app.SessionModelResolver(opts)}, run.SessionID)
 		openDone <- run
 	}()
 
