@@ -9,6 +9,11 @@
 // Prepare reads every file and flag (a config file that does not parse is a
 // *ConfigFailure, or with Options.FailClosed a Setup that denies every tool call);
 // Setup.Start opens the store and the session. Open does both.
+//
+// Backend (backend*.go) is the seam a front end drives a Run through: submit,
+// resolve an approval (ApprovalQueue), mode and model changes, sessions, the log.
+// The workbench holds it as its tui.Backend interface and imports this package
+// only for that seam's types.
 package app
 
 import (
