@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -35,79 +36,55 @@ func (m *Model) Apply(ev event.Event) {
 	if m.Status.Session == "" {
 		m.Status.Session = ev.SessionID
 	}
-	switch ev.Type {
-	case event.SessionCreated:
-		var d event.SessionCreatedData
-		_ = ev.Decode(&d)
+	p, err := ev.Payload()
+	if err != nil {
+		if !errors.Is(err, event.ErrUnknownType) { // a newer pincer's event type: ignored
+			m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindError, Done: true,
+				Title: "an event could not be read", Text: err.Error()})
+		}
+		return
+	}
+	switch d := p.(type) {
+	case event.SessionCreatedData:
 		m.Status.Cwd, m.Status.Model = d.Cwd, d.Model
-	case event.TurnStarted:
-		var d event.TurnStartedData
-		_ = ev.Decode(&d)
+	case event.TurnStartedData:
 		m.turnStarted(ev, d)
-	case event.MessageDelta:
-		var d event.MessageDeltaData
-		_ = ev.Decode(&d)
+	case event.MessageDeltaData:
 		m.messageDelta(d)
-	case event.MessageCompleted:
-		var d event.MessageCompletedData
-		_ = ev.Decode(&d)
+	case event.MessageCompletedData:
 		m.messageCompleted(d)
-	case event.ToolStarted:
-		var d event.ToolStartedData
-		_ = ev.Decode(&d)
+	case event.ToolStartedData:
 		m.toolStarted(ev, d)
-	case event.ToolCompleted:
-		var d event.ToolCompletedData
-		_ = ev.Decode(&d)
+	case event.ToolCompletedData:
 		m.toolCompleted(ev, d)
-	case event.PermissionRequested:
-		var d event.PermissionRequestedData
-		_ = ev.Decode(&d)
+	case event.PermissionRequestedData:
 		m.permissionRequested(ev, d)
-	case event.PermissionResolved:
-		var d event.PermissionResolvedData
-		_ = ev.Decode(&d)
+	case event.PermissionResolvedData:
 		m.permissionResolved(d)
-	case event.UsageReported:
-		var d event.UsageData
-		_ = ev.Decode(&d)
+	case event.UsageData:
 		m.usage(d)
-	case event.CompactionCompleted:
-		var d event.CompactionCompletedData
-		_ = ev.Decode(&d)
+	case event.CompactionCompletedData:
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: fmt.Sprintf("context compacted: %d → %d tokens", d.BeforeTokens, d.AfterTokens)})
-	case event.TurnCompleted:
-		var d event.TurnCompletedData
-		_ = ev.Decode(&d)
+	case event.TurnCompletedData:
 		m.turnEnded(ev.TurnID, TurnCompleted, d.StopReason)
-	case event.TurnFailed:
-		var d event.TurnFailedData
-		_ = ev.Decode(&d)
+	case event.TurnFailedData:
 		m.turnEnded(ev.TurnID, TurnFailed, d.Reason)
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindError, Done: true,
 			Title: "turn failed (" + d.Reason + ")", Text: d.Error})
-	case event.TurnCancelled:
-		var d event.TurnCancelledData
-		_ = ev.Decode(&d)
+	case event.TurnCancelledData:
 		m.turnEnded(ev.TurnID, TurnCancelled, d.Reason)
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: "turn cancelled: " + d.Reason})
-	case event.ModeChanged:
-		var d event.ModeChangedData
-		_ = ev.Decode(&d)
+	case event.ModeChangedData:
 		m.Status.Mode = d.Mode
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: "permission mode: " + d.Mode})
-	case event.ModelChanged:
-		var d event.ModelChangedData
-		_ = ev.Decode(&d)
+	case event.ModelChangedData:
 		m.Status.Model, m.Status.ContextWindow, m.Status.WindowReported = d.Model, d.ContextWindow, true
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: "model: " + d.Model})
-	case event.Notice:
-		var d event.NoticeData
-		_ = ev.Decode(&d)
+	case event.NoticeData:
 		m.Notices = append(m.Notices, Notice{Level: d.Level, Source: d.Source, Message: d.Message, Sequence: ev.Sequence})
 		kind := transcript.KindNotice
 		if d.Level == "error" {

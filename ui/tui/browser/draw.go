@@ -132,6 +132,9 @@ func (v View) cells(s Summary, icon string) [8]string {
 		if s.CostUnknown {
 			cost = "?"
 		}
+		if s.Unreadable > 0 { // some events did not read: at least these figures
+			turns, tokens, cost = turns+"+", tokens+"+", cost+"+"
+		}
 	}
 	if s.Err != "" {
 		turns, tokens, cost = "!", "!", "!"

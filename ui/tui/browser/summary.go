@@ -12,6 +12,7 @@
 package browser
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -36,7 +37,10 @@ type Summary struct {
 	// reported none.
 	CostUSD     float64
 	CostUnknown bool
-	Err         string // why the log could not be read
+	// Unreadable counts the events whose payload did not decode: the figures
+	// above are then lower bounds (drawn with a "+").
+	Unreadable int
+	Err        string // why the log could not be read
 }
 
 // SummaryOf starts a summary from a session record.
@@ -50,28 +54,29 @@ func SummaryOf(s app.Session) Summary {
 func AddStats(sum Summary, evs []event.Event) Summary {
 	sum.Stats = true
 	for _, ev := range evs {
-		switch ev.Type {
-		case event.SessionCreated:
-			var d event.SessionCreatedData
-			if ev.Decode(&d) == nil {
-				if sum.Cwd == "" {
-					sum.Cwd = d.Cwd
-				}
-				if sum.Model == "" {
-					sum.Model = d.Model
-				}
+		if ev.Type == event.TurnStarted {
+			sum.Turns++ // a turn counts even when its payload does not read
+		}
+		p, err := ev.Payload()
+		if err != nil {
+			if !errors.Is(err, event.ErrUnknownType) { // a newer pincer's type is not a fault
+				sum.Unreadable++
 			}
-		case event.TurnStarted:
-			sum.Turns++
-			var d event.TurnStartedData
-			if sum.Title == "" && ev.Decode(&d) == nil {
+			continue
+		}
+		switch d := p.(type) {
+		case event.SessionCreatedData:
+			if sum.Cwd == "" {
+				sum.Cwd = d.Cwd
+			}
+			if sum.Model == "" {
+				sum.Model = d.Model
+			}
+		case event.TurnStartedData:
+			if sum.Title == "" {
 				sum.Title = oneLineTitle(d.Input)
 			}
-		case event.UsageReported:
-			var d event.UsageData
-			if ev.Decode(&d) != nil {
-				continue
-			}
+		case event.UsageData:
 			sum.InputTokens += d.InputTokens
 			sum.OutputTokens += d.OutputTokens
 			if d.CostUSD == nil {
