@@ -1,8 +1,15 @@
 package tools
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 )
+
+// ErrChangedSinceApproval is matched (errors.Is) by the error of a file tool's Run
+// whose change no longer has the diff a person approved (Env.Approved): the file
+// changed between the preview and the write.
+var ErrChangedSinceApproval = errors.New("the file changed after its diff was approved")
 
 // fileChange is what a Write or Edit call would do to one file, worked out
 // without writing anything: the file's current bytes (old, "" when it does not
@@ -31,6 +38,9 @@ func (c fileChange) diff() string {
 // apply writes the new content (temp file + rename through the workspace,
 // writeFile) and records it in the session's FileState.
 func (c fileChange) apply(env *Env) error {
+	if env.Approved != nil && c.diff() != *env.Approved {
+		return fmt.Errorf("%s: %w: nothing was written; read the file again and propose the edit anew", c.shown, ErrChangedSinceApproval)
+	}
 	if err := writeFile(env, c.abs, []byte(c.new), c.perm); err != nil {
 		return err
 	}

@@ -31,17 +31,41 @@ type diffOp struct {
 // twice that merged, and "\ No newline at end of file" after a last line that
 // lacks one. It returns "" when the texts are equal. Labels are used as given
 // (callers pass "a/path" and "b/path", or "/dev/null" for a created file).
+//
+// The work is bounded, as a diff shown before an approval must be: texts of more
+// than MaxDiffLines lines or MaxDiffInput bytes together are not diffed (the
+// diff is the two header lines and one "\ not shown: ..." line giving the sizes),
+// and a diff longer than MaxDiffBytes is cut at a line end, with a "\ cut: ..."
+// line after it.
 func UnifiedDiff(oldLabel, newLabel, oldText, newText string) string {
 	if oldText == newText {
 		return ""
 	}
+	header := "--- " + oldLabel + "\n+++ " + newLabel + "\n"
+	oldLines, newLines := countLines(oldText), countLines(newText)
+	if oldLines+newLines > MaxDiffLines || len(oldText)+len(newText) > MaxDiffInput {
+		return header + fmt.Sprintf("\\ not shown: too large to diff (%d lines, %d bytes -> %d lines, %d bytes)\n",
+			oldLines, len(oldText), newLines, len(newText))
+	}
 	ops := lineDiff(oldText, newText)
 	var b strings.Builder
-	b.WriteString("--- " + oldLabel + "\n")
-	b.WriteString("+++ " + newLabel + "\n")
+	b.WriteString(header)
 	writeHunks(&b, ops)
-	return b.String()
+	out := b.String()
+	if len(out) > MaxDiffBytes {
+		cut := strings.LastIndexByte(out[:MaxDiffBytes], '\n') + 1
+		out = out[:cut] + fmt.Sprintf("\\ cut: the diff is %d bytes; the first %d are shown\n", len(out), cut)
+	}
+	return out
 }
+
+// The bounds of UnifiedDiff: MaxDiffLines lines and MaxDiffInput bytes of the
+// two texts together, MaxDiffBytes bytes of diff.
+const (
+	MaxDiffLines = 200_000
+	MaxDiffInput = 32 << 20
+	MaxDiffBytes = 1 << 20
+)
 
 // lineDiff diffs two texts line by line with go-diff's line mode
 // (DiffLinesToChars, DiffMain, DiffCharsToLines).

@@ -138,6 +138,11 @@ type Env struct {
 	// (lines and names), as Claude Code applies Read rules, best effort, to
 	// every tool that reads. nil means nothing is denied.
 	ReadDenied func(abs string) bool
+	// Approved, when set, is the would-be diff (Preview) a person approved for
+	// this call: a file tool writes only while its change still has exactly that
+	// diff, and otherwise fails with ErrChangedSinceApproval, writing nothing — the
+	// approved diff is what lands, or nothing does.
+	Approved *string
 }
 
 // readDenied reports whether env's ReadDenied denies abs.

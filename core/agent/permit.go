@@ -106,19 +106,26 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 // The request carries the would-be diff of a tool that changes files (preview).
 func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
 	requestID := "perm-" + newID()
-	diff, previewErr := t.preview(env, p)
-	_ = t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
+	diff, previewErr, raw := t.preview(env, p)
+	err := t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
 		Diff: diff, PreviewError: previewErr,
 	})
 	ans := Approval{Scope: permission.ScopeOnce}
-	if t.a.cfg.Approver != nil {
+	switch {
+	case err != nil: // no approval without its record: nobody could see what they approve
+		ans.Decision = permission.Decision{Behavior: permission.Deny, By: "pincer",
+			Reason: "the approval request could not be recorded (" + err.Error() + "), so it was not asked"}
+	case t.a.cfg.Approver != nil:
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
-	} else {
+	default:
 		ans.Decision = permission.HeadlessDenial(t.a.Mode(), in)
 	}
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny
+	}
+	if ans.Decision.Behavior == permission.Allow && raw != "" {
+		p.approved = &raw // what lands is the diff approved, or nothing (tools.Env.Approved)
 	}
 	if ans.Decision.Behavior == permission.Allow && ans.Scope.Remembers() {
 		if err := t.remember(bg, ans.Scope, in); err != nil {

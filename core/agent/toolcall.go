@@ -43,6 +43,9 @@ type prepared struct {
 	input   json.RawMessage
 	summary string
 	done    *outcome
+	// approved is the would-be diff a person approved for this call (unredacted:
+	// the tool compares it with its change at write time); nil when none was.
+	approved *string
 }
 
 // prepare runs the checks that need no permission and touch nothing: lookup,
@@ -73,6 +76,9 @@ func (t *turn) prepare(c message.Part) *prepared {
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		return fail(fmt.Sprintf("%sthe arguments are not a JSON object (%v); send the input as one JSON object matching the tool's schema", failedPrefix, jsonErr(err)))
+	}
+	if k := duplicateKey(raw); k != "" {
+		return fail(fmt.Sprintf("%sinvalid input: the key %q is given twice; send each argument once", failedPrefix, k))
 	}
 	if err := t.a.schemas.validate(tl, raw); err != nil {
 		return fail(failedPrefix + "invalid input: " + err.Error())
@@ -210,6 +216,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	})
 	callEnv := *env
 	callEnv.ToolCallID = p.call.ToolCallID
+	callEnv.Approved = p.approved
 	start := time.Now()
 	res, err := runSafely(ctx, p.tool, &callEnv, p.input)
 	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds()}

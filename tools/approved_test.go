@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestApprovedDiffIsWhatLands: a call run with the diff a person approved
+// (Env.Approved) writes only while its change still has that diff. A file
+// changed between the preview and the write — by a background process, an
+// editor — fails with ErrChangedSinceApproval and keeps its bytes, even when
+// old_string still matches once.
+func TestApprovedDiffIsWhatLands(t *testing.T) {
+	for _, tc := range []struct {
+		name, tool string
+		input      map[string]any
+	}{
+		{"edit", "Edit", map[string]any{"file_path": "f.txt", "old_string": "A", "new_string": "B"}},
+		{"write", "Write", map[string]any{"file_path": "f.txt", "content": "line1\nB\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env, root := newTestEnv(t)
+			writeTestFile(t, root, "f.txt", "line1\nA\n")
+			readFirst(t, env, "f.txt")
+			tool, _ := Default().Get(tc.tool)
+			input := mustJSON(t, tc.input)
+			approved, err := tool.(Previewer).Preview(env, input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeTestFile(t, root, "f.txt", "line1\nA\nEVIL\n") // after the approval, before the write
+			callEnv := *env
+			callEnv.Approved = &approved
+			_, err = tool.Run(context.Background(), &callEnv, input)
+			// Write's read-before-change rule refuses first; Edit, whose old_string
+			// still matches once, is held by the approved diff.
+			if err == nil || tc.tool == "Edit" && !errors.Is(err, ErrChangedSinceApproval) {
+				t.Fatalf("Run on a file changed since the approval: %v, want a refusal (Edit: ErrChangedSinceApproval)", err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, "f.txt")); string(b) != "line1\nA\nEVIL\n" {
+				t.Fatalf("the file was written: %q", b)
+			}
+
+			writeTestFile(t, root, "f.txt", "line1\nA\n") // as approved again
+			readFirst(t, env, "f.txt")
+			res, err := tool.Run(context.Background(), &callEnv, input)
+			if err != nil || res.Diff != approved {
+				t.Fatalf("Run of the approved change: %v, diff %q want %q", err, res.Diff, approved)
+			}
+		})
+	}
+}
+
+// TestUnifiedDiffIsBounded: a diff before an approval costs bounded work and
+// bytes — texts too large are summarised in one line, a long diff is cut at a
+// line end — and the bound is the same for Preview and Run (one function).
+func TestUnifiedDiffIsBounded(t *testing.T) {
+	huge := strings.Repeat("a\n", MaxDiffLines)
+	d := UnifiedDiff("a/big", "b/big", huge, strings.ReplaceAll(huge, "a", "bbbb"))
+	if !strings.HasPrefix(d, "--- a/big\n+++ b/big\n\\ not shown: too large to diff") || strings.Count(d, "\n") != 3 {
+		t.Errorf("huge texts: %q", d)
+	}
+	var oldB, newB strings.Builder
+	for i := range 60_000 {
+		fmt.Fprintf(&oldB, "old line number %d\n", i)
+		fmt.Fprintf(&newB, "new line number %d\n", i)
+	}
+	d = UnifiedDiff("a/f", "b/f", oldB.String(), newB.String())
+	if len(d) > MaxDiffBytes+200 || !strings.Contains(d, "\\ cut: the diff is ") || !strings.HasSuffix(d, "\n") {
+		t.Errorf("long diff: %d bytes, tail %q", len(d), d[max(0, len(d)-120):])
+	}
+	if small := UnifiedDiff("a/f", "b/f", "x\n", "y\n"); small != "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+y\n" {
+		t.Errorf("small diff changed: %q", small)
+	}
+}
