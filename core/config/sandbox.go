@@ -1,11 +1,19 @@
 package config
 
-import "pincer/sandbox"
+import (
+	"strings"
+
+	"pincer/sandbox"
+)
+
+// sandboxKeys are the keys of a [sandbox] table.
+var sandboxKeys = []string{"enabled", "network", "require_landlock", "writable_roots", "env_allow"}
 
 // Sandbox returns the [sandbox] layers of the user config then the project's
 // (sandbox.PolicyFrom applies them; the project's may only tighten). A value of
 // the wrong type is fatal: the table holds safety settings, and pincer does not
-// run without them. Unknown keys of the table are ignored, as before.
+// run without them; so is an unknown key (a misspelled `require_landlok = true`
+// would drop a tightening without a word).
 func (s *Sources) Sandbox() ([]sandbox.Layer, []error) {
 	var out []sandbox.Layer
 	var errs []error
@@ -43,8 +51,11 @@ func (s *Sources) Sandbox() ([]sandbox.Layer, []error) {
 				*sl.dst = append(*sl.dst, v.Text)
 			}
 		}
-		for k := range m {
+		for _, k := range sortedMapKeys(m) {
 			l.Lines[k], _ = d.Line("sandbox." + k)
+			if !oneOf(k, sandboxKeys) {
+				bad = append(bad, d.errorAt("sandbox."+k, false, "sandbox.%s: unknown key (want %s)", k, strings.Join(sandboxKeys, ", ")))
+			}
 		}
 		if len(bad) > 0 { // the table is not applied at all: fail closed
 			for _, e := range bad {

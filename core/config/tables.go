@@ -35,6 +35,9 @@ func (s *Sources) Permissions() ([]PermissionTable, []error) {
 	var out []PermissionTable
 	var errs []error
 	for _, d := range s.docs(UserConfig, ProjectConfig, LocalSettings, ProjectClaude, LocalClaude) {
+		if d.Kind == LocalSettings {
+			errs = append(errs, localSettingsOthers(d)...)
+		}
 		raw, ok := d.Tree["permissions"]
 		if !ok {
 			continue
@@ -296,4 +299,18 @@ func nonNil(errs ...error) []error {
 		}
 	}
 	return out
+}
+
+// localSettingsOthers warns of every top-level key of .pincer/settings.local.toml
+// but [permissions]: that file holds the rules "always" approvals save, and
+// nothing else of it is read, so a [sandbox] or [hooks] written there would be
+// ignored without a word.
+func localSettingsOthers(d *Document) []error {
+	var errs []error
+	for _, k := range sortedMapKeys(d.Tree) {
+		if k != "permissions" {
+			errs = append(errs, d.errorAt(k, true, "%s is not read from settings.local.toml, which holds only [permissions] (put it in .pincer/config.toml)", k))
+		}
+	}
+	return errs
 }
