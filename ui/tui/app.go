@@ -14,8 +14,6 @@ import (
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/themes"
-	"pincer/ui/tui/browser"
-	"pincer/ui/tui/overlay"
 	"pincer/ui/tui/transcript"
 )
 
@@ -56,12 +54,13 @@ type flash struct{ level, text string }
 
 // Workbench is the full-screen workbench. Create it with New, Attach the
 // backend and session when they are ready (the first frame does not wait for
-// them), and Run it. Stop may be called from any
-// goroutine, any number of times.
+// them), and Run it. Attach, Notify, SetStoreState, SessionID and Stop may be
+// called from any goroutine, Stop any number of times; everything else runs
+// on the tview event loop, which alone reads and writes the widgets and the
+// UIState: background work and the event log reach it through the pump's
+// inbox, so no lock guards them.
 type Workbench struct {
-	tlMu   sync.Mutex // guards the timeline row cache
-	tlKeys []timelineKey
-	tlRows []listRow
+	UIState
 
 	opts   Options
 	theme  *themes.Theme
@@ -81,44 +80,13 @@ type Workbench struct {
 	promptBox  *tview.Box // the /model prompt overlay's frame
 	root       *rootView
 
-	// Event-loop state.
-	focus     int
-	lastList  int // paneTimeline or paneApprovals: what the diff pane follows
-	zoom      int // pane index, or -1
-	helpOpen  bool
-	mouse     bool
-	lastCtrlC time.Time
-
-	mu         sync.Mutex // guards the fields below; taken by every draw
-	model      *Model
-	be         Backend       // nil until Attach
-	sessionID  string        // the session the panes show
-	liveID     string        // the session turns go to (sessionID unless readOnly)
-	readOnly   bool          // the panes show another session, read-only (the browser's Enter)
-	replayEnd  uint64        // last sequence of the shown session when it was opened: the replay's end
-	mode       string        // permission mode shown; the agent's once attached
-	modeSet    bool          // changed before Attach: Attach hands it to the agent
-	browser    browser.State // the sessions browser
-	storeState string        // shown instead of the session until Attach
-	flash      flash
-	running    bool
-	turnCancel context.CancelFunc
-	reasonFor  string // request ID a deny reason is being typed for (written on the event loop)
-	reasonWhat string // its summary
-	helpOffset int    // first line of the help screen, when it scrolls
-	synced     map[string]syncRecord
-	resetView  bool
-	restore    string   // input to put back in the box (a turn that did not start)
-	notes      []string // local notices waiting to be added to the transcript
-	noteSeq    int
-	prompt     *overlay.Prompt // the /model prompt overlay, nil when closed
+	liveSession atomic.Pointer[string] // UIState.liveID, published for SessionID on other goroutines
 
 	ctx      context.Context // ends when the workbench stops: turns, diff workers
 	cancel   context.CancelFunc
 	bg       sync.WaitGroup
 	stopOnce sync.Once
 	stopped  atomic.Bool
-	flowBusy atomic.Bool // a /model command runs
 }
 
 // New builds the workbench on opts.Screen (or the terminal). The screen is
@@ -146,9 +114,9 @@ func New(opts Options) (*Workbench, error) {
 	th.ApplyToTview()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
-		model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals, storeState: "opening store…",
-		synced: map[string]syncRecord{},
-		ctx:    ctx, cancel: cancel}
+		UIState: UIState{model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
+			storeState: "opening store…", synced: map[string]syncRecord{}},
+		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
 	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }}
@@ -168,7 +136,7 @@ func (w *Workbench) buildWidgets() {
 	w.view = w.newTranscriptView()
 	w.timeline = newListPane(w.timelineRows, style, true)
 	w.approvals = newListPane(w.approvalRows, style, false)
-	w.diff = newDiffPane(w.diffContentLocked, style)
+	w.diff = newDiffPane(w.diffContent, style)
 	w.input = tview.NewTextArea().SetPlaceholder("Ask pincer…  (Enter sends, Alt+Enter or Ctrl+J adds a line)")
 	w.input.SetTextStyle(style("text")).SetPlaceholderStyle(style("muted"))
 	w.input.SetBorder(true)
@@ -192,48 +160,37 @@ func (w *Workbench) newTranscriptView() *transcript.View {
 // Attach connects the backend and shows sessionID, replaying its events from
 // sequence 1. A permission mode chosen before (Shift+Tab while the store
 // opened) goes to the backend, recorded on sessionID; otherwise the status
-// line shows the backend's. Safe from any goroutine; call it once the store
-// is open.
+// line shows the backend's. Safe from any goroutine (it posts to the inbox:
+// a Shift+Tab on the event loop comes before or after); call it once the
+// store is open.
 func (w *Workbench) Attach(be Backend, sessionID string) {
-	w.mu.Lock()
-	w.be, w.storeState = be, ""
-	var err error
-	if w.modeSet { // under the mutex: a concurrent Shift+Tab comes before or after
-		err = be.SetMode(w.ctx, sessionID, permission.Mode(w.mode))
-	} else {
-		w.mode = string(be.Mode())
-	}
-	w.mu.Unlock()
-	if err != nil {
-		w.Notify("error", "event log: "+err.Error())
-	}
-	w.showSession(sessionID, false)
+	w.pump.post(func() {
+		w.be, w.storeState = be, ""
+		if !w.modeSet {
+			w.mode = string(be.Mode())
+		} else if err := be.SetMode(w.ctx, sessionID, permission.Mode(w.mode)); err != nil {
+			w.flash = flash{"error", "event log: " + err.Error()}
+		}
+	})
+	w.showSession(be, sessionID, false)
 }
 
-// showSession switches the panes to another session of the attached agent:
-// the live one (turns go to it), or one shown read-only. The model is
-// rebuilt by replaying the session's log from sequence 1; where the replay
-// ends (the last sequence stored now), a turn still open has no process
-// behind it and is shown as interrupted (Model.Interrupt). It must not be
-// called on the event loop with the mutex held, nor while this workbench
-// runs a turn.
-func (w *Workbench) showSession(sessionID string, readOnly bool) {
-	w.mu.Lock()
-	be := w.be
-	w.mu.Unlock()
-	if be == nil {
-		return
-	}
+// showSession switches the panes to another session of be: the live one
+// (turns go to it), or one shown read-only. The model is rebuilt by
+// replaying the session's log from sequence 1; where the replay ends (the
+// last sequence stored now), a turn still open has no process behind it and
+// is shown as interrupted (Model.Interrupt). It reads the store, so it runs
+// off the event loop, and never while this workbench runs a turn.
+func (w *Workbench) showSession(be Backend, sessionID string, readOnly bool) {
 	last, err := be.LastSequence(w.ctx, sessionID)
 	if err != nil {
 		w.Notify("error", "event log: "+err.Error())
 	}
 	w.pump.follow(be.Log(), sessionID, func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
 		w.model, w.sessionID, w.readOnly, w.replayEnd = NewModel(), sessionID, readOnly, last
 		if !readOnly {
 			w.liveID = sessionID
+			w.liveSession.Store(&sessionID)
 		}
 		w.resetView = true
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
@@ -253,10 +210,9 @@ func (w *Workbench) SetStoreState(text string) {
 	w.pump.post(func() { w.storeState = text })
 }
 
-// applyEvent folds one event of the followed session into the model.
+// applyEvent folds one event of the followed session into the model. The
+// pump's drain calls it, on the event loop.
 func (w *Workbench) applyEvent(ev event.Event) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.model.Apply(ev)
 	if w.replayEnd != 0 && ev.Sequence >= w.replayEnd {
 		w.replayEnd = 0

@@ -136,9 +136,8 @@ func (p *perfBench) emit(tb testing.TB, t event.Type, turn string, payload any) 
 // frame has been drawn for 100 ms (the pump's last coalesced frame is done).
 func (p *perfBench) settle(tb testing.TB) {
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		p.w.mu.Lock()
-		got := p.w.model.LastSequence
-		p.w.mu.Unlock()
+		var got uint64
+		p.w.app.QueueUpdate(func() { got = p.w.model.LastSequence })
 		if got >= p.seq {
 			break
 		}
@@ -172,7 +171,8 @@ func perfCPU(tb testing.TB) time.Duration {
 // event loop and awaited.
 //   - static: nothing changed since the last frame.
 //   - delta: first a message.delta of a message streaming at the end of the
-//     transcript is applied, as the pump's follower does, so the frame also
+//     transcript is posted to the pump's inbox, as the pump's follower does,
+//     and the frame applies it on the event loop, so the frame also
 //     appends it and re-wraps the block's unfinished tail.
 //
 // Compare the sizes: the frame must not grow with the session's length.
@@ -198,7 +198,7 @@ func BenchmarkFrame100kLines(b *testing.B) {
 					}
 					p.seq++ // past the log's end: the follower has nothing newer
 					ev.Sequence = p.seq
-					p.w.applyEvent(ev)
+					p.w.pump.post(func() { p.w.applyEvent(ev) })
 					p.w.drawFrame()
 				}
 				b.ReportMetric(float64(p.lines), "transcript-lines")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -10,43 +11,40 @@ import (
 	"pincer/ui/tui/browser"
 )
 
-// browserOpen reports whether the sessions browser is shown.
-func (w *Workbench) browserOpen() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.browser.Open
-}
-
 // openBrowser shows the sessions browser (or closes it when open) and loads
 // the list in the background. Event loop only.
 func (w *Workbench) openBrowser() {
-	w.mu.Lock()
 	be := w.be
 	if be == nil {
-		w.mu.Unlock()
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
 	}
 	if w.browser.Open {
 		w.browser.Open = false
-		w.mu.Unlock()
 		return
 	}
 	w.browser = w.browser.Reopen()
 	gen := w.browser.Gen
-	w.mu.Unlock()
-	w.goBackground(func() { w.loadSessions(be, gen) })
+	if w.browserStop != nil { // the loader of an earlier opening
+		w.browserStop()
+	}
+	ctx, stop := context.WithCancel(w.ctx)
+	w.browserStop = stop
+	w.goBackground(func() { w.loadSessions(ctx, stop, be, gen) })
 }
 
 // loadSessions lists the sessions at once from their records, then reads
-// each one's log for its turns, tokens and cost, redrawing as they come.
-func (w *Workbench) loadSessions(be Backend, gen int) {
-	list, err := be.Sessions(w.ctx, browser.Max)
+// each one's log for its turns, tokens and cost, redrawing as they come. It
+// stops when ctx ends: the workbench stopped, or the event loop found the
+// browser closed or reopened (updateBrowser calls stop).
+func (w *Workbench) loadSessions(ctx context.Context, stop context.CancelFunc, be Backend, gen int) {
+	defer stop()
+	list, err := be.Sessions(ctx, browser.Max)
 	sums := make([]browser.Summary, len(list))
 	for i, s := range list {
 		sums[i] = browser.SummaryOf(s)
 	}
-	if !w.updateBrowser(gen, func(b *browser.State) {
+	if !w.updateBrowser(ctx, stop, gen, func(b *browser.State) {
 		b.All, b.Loading = sums, false
 		if err != nil {
 			b.Status = "sessions: " + err.Error()
@@ -55,33 +53,34 @@ func (w *Workbench) loadSessions(be Backend, gen int) {
 		return
 	}
 	for _, s := range sums {
-		if w.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return
 		}
-		evs, err := be.Log().Read(w.ctx, s.ID, 0, 0)
+		evs, err := be.Log().Read(ctx, s.ID, 0, 0)
 		sum := browser.AddStats(s, evs)
 		if err != nil {
 			sum.Err = err.Error()
 		}
-		if !w.updateBrowser(gen, func(b *browser.State) { b.Update(sum) }) {
+		if !w.updateBrowser(ctx, stop, gen, func(b *browser.State) { b.Update(sum) }) {
 			return
 		}
 	}
 }
 
 // updateBrowser changes the browser (through the pump's inbox, on the event
-// loop), unless it was closed or reopened since load generation gen; it
-// reports false when it already was, so a loader can stop early.
-func (w *Workbench) updateBrowser(gen int, f func(b *browser.State)) bool {
-	w.mu.Lock()
-	ok := w.browser.Open && w.browser.Gen == gen
-	w.mu.Unlock()
+// loop), unless it was closed or reopened since load generation gen, in which
+// case the message calls stop (when not nil) instead, so a loader ends early;
+// it reports false once ctx has ended.
+func (w *Workbench) updateBrowser(ctx context.Context, stop context.CancelFunc, gen int, f func(b *browser.State)) bool {
 	w.pump.post(func() {
-		if w.browser.Open && w.browser.Gen == gen {
+		switch {
+		case w.browser.Open && w.browser.Gen == gen:
 			f(&w.browser)
+		case stop != nil:
+			stop()
 		}
 	})
-	return ok
+	return ctx.Err() == nil
 }
 
 // browserKey handles every key while the browser is open. Printable keys
@@ -89,7 +88,6 @@ func (w *Workbench) updateBrowser(gen int, f func(b *browser.State)) bool {
 // filter; while filtering every printable key goes to it, and Enter, the
 // arrows, Backspace and Esc keep working. Event loop only.
 func (w *Workbench) browserKey(ev *tcell.EventKey) {
-	w.mu.Lock()
 	b := &w.browser
 	if b.Confirm != "" {
 		id := b.Confirm
@@ -98,13 +96,11 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 		if yes {
 			b.Status = "deleting…"
 		}
-		w.mu.Unlock()
 		if yes {
 			w.deleteSession(id)
 		}
 		return
 	}
-	defer w.mu.Unlock()
 	b.Status = ""
 	if act, ok := w.keys.Lookup([]Context{CtxGlobal}, ev); ok && (act == ActCancel || act == ActQuit || act == ActSessions) {
 		b.Open = false // Esc, Ctrl+C or Ctrl+O again
@@ -145,9 +141,9 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 	sum := rows[i]
 	switch act {
 	case ActOpenSession:
-		b.Status = w.openSessionLocked(sum)
+		b.Status = w.openSession(sum)
 	case ActResume:
-		b.Status = w.resumeFromBrowserLocked(sum)
+		b.Status = w.resumeFromBrowser(sum)
 	case ActDelete:
 		switch sum.ID {
 		case w.liveID:
@@ -164,24 +160,25 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 var browserSteps = map[Action]browser.Step{ActDown: browser.Down, ActUp: browser.Up, ActTop: browser.Top,
 	ActBottom: browser.Bottom, ActPageDown: browser.PageDown, ActPageUp: browser.PageUp}
 
-// openSessionLocked is Enter: the session replaces the panes, read-only,
+// openSession is Enter: the session replaces the panes, read-only,
 // until Esc. It returns why it cannot, or "".
-func (w *Workbench) openSessionLocked(sum browser.Summary) string {
+func (w *Workbench) openSession(sum browser.Summary) string {
 	if w.running {
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
 	w.browser.Open = false
+	be := w.be
 	w.goBackground(func() {
-		w.showSession(sum.ID, true)
+		w.showSession(be, sum.ID, true)
 		w.Notify("info", "read-only: "+firstLine(sum.Title)+" — Esc returns to your session")
 	})
 	return ""
 }
 
-// resumeFromBrowserLocked is r: the session becomes the live one, when it
+// resumeFromBrowser is r: the session becomes the live one, when it
 // ran in this directory. It returns why it cannot, or "".
-func (w *Workbench) resumeFromBrowserLocked(sum browser.Summary) string {
-	root := w.rootLocked()
+func (w *Workbench) resumeFromBrowser(sum browser.Summary) string {
+	root := w.workspaceRoot()
 	switch {
 	case root != "" && sum.Cwd != root:
 		return fmt.Sprintf("it ran in %s: resume it there (pincer --session %s)", sum.Cwd, sum.ID)
@@ -189,16 +186,15 @@ func (w *Workbench) resumeFromBrowserLocked(sum browser.Summary) string {
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
 	w.browser.Open = false
-	w.goBackground(func() { w.resumeSession(sum.ID) })
+	be, old := w.be, w.liveID
+	w.goBackground(func() { w.resumeSession(be, old, sum.ID) })
 	return ""
 }
 
 // deleteSession deletes a session after d and y, through the backend, which
 // refuses a session another process is using; a deleted one leaves the list.
 func (w *Workbench) deleteSession(id string) {
-	w.mu.Lock()
 	be, gen := w.be, w.browser.Gen
-	w.mu.Unlock()
 	if be == nil {
 		return
 	}
@@ -212,7 +208,7 @@ func (w *Workbench) deleteSession(id string) {
 		case err != nil:
 			status = "delete: " + err.Error()
 		}
-		w.updateBrowser(gen, func(b *browser.State) {
+		w.updateBrowser(w.ctx, nil, gen, func(b *browser.State) {
 			b.Status = status
 			if err == nil {
 				b.Remove(id)
@@ -221,8 +217,8 @@ func (w *Workbench) deleteSession(id string) {
 	})
 }
 
-// drawBrowserLocked draws the sessions browser over the panes' area r.
-func (w *Workbench) drawBrowserLocked(screen tcell.Screen, r rect) {
-	w.browser.Draw(screen, w.browserBox, r.X, r.Y, r.W, r.H, browser.View{LiveID: w.liveID, Root: w.rootLocked(),
+// drawBrowser draws the sessions browser over the panes' area r.
+func (w *Workbench) drawBrowser(screen tcell.Screen, r rect) {
+	w.browser.Draw(screen, w.browserBox, r.X, r.Y, r.W, r.H, browser.View{LiveID: w.liveID, Root: w.workspaceRoot(),
 		Style: w.theme.Style, Hints: append(w.keys.HelpBar([]Context{CtxSessions}), "Esc close"), Tokens: humanTokens})
 }

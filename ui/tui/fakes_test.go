@@ -170,11 +170,17 @@ func (b *simBench) post(ev tcell.Event) {
 	}
 }
 
-// model runs f on the workbench's model under its mutex.
+// model runs f on the workbench's model, on the event loop (which alone
+// touches it).
 func (b *simBench) model(f func(m *Model)) {
-	b.w.mu.Lock()
-	defer b.w.mu.Unlock()
-	f(b.w.model)
+	b.w.app.QueueUpdate(func() { f(b.w.model) })
+}
+
+// backend returns the attached backend, read on the event loop.
+func (b *simBench) backend() *app.Backend {
+	var be Backend
+	b.w.app.QueueUpdate(func() { be = b.w.be })
+	return be.(*app.Backend)
 }
 
 // waitModel polls the model until cond holds.

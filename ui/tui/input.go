@@ -16,10 +16,8 @@ const quitWindow = 2 * time.Second
 // the panes, unbound keys are dropped. It runs on the event loop: it mutates
 // state directly and never queues updates.
 func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
-	w.mu.Lock()
 	w.pump.drain() // a key acts on the state the background work has posted so far
-	w.mu.Unlock()
-	if w.promptOpen() {
+	if w.prompt != nil {
 		w.promptKey(ev)
 		return nil
 	}
@@ -30,7 +28,7 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}
-	if w.browserOpen() {
+	if w.browser.Open {
 		w.browserKey(ev)
 		return nil
 	}
@@ -113,8 +111,6 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 		return
 	}
 	act, _ := w.keys.Lookup([]Context{CtxList}, ev)
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	switch act {
 	case ActDown:
 		w.helpOffset++
@@ -135,9 +131,7 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 // pending requests as denied, "cancelled"), else leave zoom, else come back
 // from a session shown read-only to the live one.
 func (w *Workbench) cancelOrClose() {
-	w.mu.Lock()
-	cancel, readOnly, live := w.turnCancel, w.readOnly, w.liveID
-	w.mu.Unlock()
+	cancel, readOnly, live, be := w.turnCancel, w.readOnly, w.liveID, w.be
 	switch {
 	case cancel != nil:
 		cancel()
@@ -146,7 +140,7 @@ func (w *Workbench) cancelOrClose() {
 		w.zoom = -1
 	case readOnly:
 		w.goBackground(func() {
-			w.showSession(live, false)
+			w.showSession(be, live, false)
 			w.Notify("info", "back to session "+live)
 		})
 	}
@@ -154,8 +148,6 @@ func (w *Workbench) cancelOrClose() {
 
 // navigate moves in the focused pane.
 func (w *Workbench) navigate(act Action) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	switch w.focus {
 	case paneTimeline:
 		w.timeline.move(act)

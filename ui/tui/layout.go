@@ -127,11 +127,9 @@ func (w *Workbench) boxOf(i int) *tview.Box {
 	return w.input.Box
 }
 
-// Draw lays out and draws everything, holding the workbench mutex.
+// Draw lays out and draws everything, on the event loop.
 func (r *rootView) Draw(screen tcell.Screen) {
 	w := r.w
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.pump.drain() // every frame, tview's own after a key too, shows what was posted
 	_, _, width, height := r.GetRect()
 	inputLines := strings.Count(w.input.GetText(), "\n") + 1
@@ -139,8 +137,8 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		inputLines = 1
 	}
 	l := computeLayout(width, height, inputLines, w.zoom)
-	w.fitInputLocked(l.Panes[paneInput])
-	w.setTitlesLocked()
+	w.fitInput(l.Panes[paneInput])
+	w.setTitles()
 	for i := 0; i < paneCount; i++ {
 		rc := l.Panes[i]
 		if rc.W <= 0 || rc.H <= 0 {
@@ -156,23 +154,23 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
 		p.Draw(screen)
 	}
-	w.drawStatusLocked(screen, l.Status)
-	w.drawHelpBarLocked(screen, l.Help)
+	w.drawStatus(screen, l.Status)
+	w.drawHelpBar(screen, l.Help)
 	if w.browser.Open {
-		w.drawBrowserLocked(screen, l.Main)
+		w.drawBrowser(screen, l.Main)
 	}
 	if w.helpOpen {
-		w.drawHelpScreenLocked(screen, l.Main)
+		w.drawHelpScreen(screen, l.Main)
 	}
 	if w.prompt != nil {
-		w.drawPromptLocked(screen, l.Main)
+		w.drawPrompt(screen, l.Main)
 	}
 }
 
-// fitInputLocked scrolls the input box back to its top when its whole text
+// fitInput scrolls the input box back to its top when its whole text
 // fits: the box grows with its text, and a paste typed into a one-line box
 // would otherwise stay scrolled down.
-func (w *Workbench) fitInputLocked(r rect) {
+func (w *Workbench) fitInput(r rect) {
 	innerW, innerH := r.W-2, r.H-2
 	if innerW <= 0 || innerH <= 0 || w.reasonFor != "" {
 		return
@@ -186,8 +184,8 @@ func (w *Workbench) fitInputLocked(r rect) {
 	}
 }
 
-// setTitlesLocked writes the pane titles: number, name, counts, zoom mark.
-func (w *Workbench) setTitlesLocked() {
+// setTitles writes the pane titles: number, name, counts, zoom mark.
+func (w *Workbench) setTitles() {
 	zoomMark := func(i int) string {
 		if w.zoom == i {
 			return tview.Escape(" [zoomed]")
@@ -261,7 +259,7 @@ func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 func (r *rootView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
 	return r.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
 		w := r.w
-		if w.browserOpen() || w.promptOpen() { // an overlay covers the panes
+		if w.browser.Open || w.prompt != nil { // an overlay covers the panes
 			return true, nil
 		}
 		x, y := ev.Position()

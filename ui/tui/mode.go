@@ -40,26 +40,17 @@ func modeHelp(m permission.Mode) string {
 	return ""
 }
 
-// currentMode returns the permission mode in force (the agent's once attached).
-func (w *Workbench) currentMode() permission.Mode {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return permission.Mode(w.mode)
-}
-
 // cycleMode moves to the next permission mode. Event loop only (two
 // concurrent cycles could both step from the same mode).
-func (w *Workbench) cycleMode() { w.setMode(nextMode(w.currentMode())) }
+func (w *Workbench) cycleMode() { w.setMode(nextMode(permission.Mode(w.mode))) }
 
 // setMode changes the permission mode: the backend's at once (running turns
 // decide their next tool calls with it; a mode.changed event on the live
 // session records it, one event append), and the status line's. Before the
 // backend is attached the choice is kept and handed to it by Attach.
 func (w *Workbench) setMode(m permission.Mode) {
-	w.mu.Lock()
 	w.mode, w.modeSet = string(m), true
 	be, live := w.be, w.liveID
-	w.mu.Unlock()
 	var err error
 	if be != nil { // else Attach hands it over
 		err = be.SetMode(w.ctx, live, m)
@@ -76,7 +67,7 @@ func (w *Workbench) setMode(m permission.Mode) {
 // the input box should be cleared.
 func (w *Workbench) modeCommand(args []string) bool {
 	if len(args) == 0 {
-		m := w.currentMode()
+		m := permission.Mode(w.mode)
 		names := make([]string, len(permission.Modes))
 		for i, x := range permission.Modes {
 			names[i] = string(x)

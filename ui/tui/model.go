@@ -5,18 +5,19 @@
 // The contract, in the order the code keeps it:
 //
 //   - The session's event log is the only feed of every pane. One pump
-//     goroutine follows the log from sequence 1, applies each event to a Model
-//     (a pure reducer, Model.Apply) under the workbench mutex and marks the
-//     screen dirty; a coalescing loop redraws at most 30 times a second, and
-//     only when something changed. A workbench that attaches late therefore
-//     shows exactly what one that watched live shows.
-//   - Input handlers run on the tview event loop and mutate state directly;
-//     nothing on the event loop ever calls QueueUpdate or QueueUpdateDraw.
-//     Background work (a turn ending, the sessions loader, a /model flow, a
-//     notice) changes no state itself: it posts a message to the pump's one
-//     inbox, which the next frame (and the next key) runs on the event loop,
-//     in order. The log's events are still folded by the pump's follower
-//     under the workbench mutex.
+//     goroutine follows the log from sequence 1 and posts each event to the
+//     pump's one inbox, marking the screen dirty; a coalescing loop redraws
+//     at most 30 times a second, and only when something changed. A
+//     workbench that attaches late therefore shows exactly what one that
+//     watched live shows.
+//   - The workbench's state (UIState, with the Model) is read and written
+//     on the tview event loop only, so it takes no lock. Input handlers run
+//     there and mutate it directly; nothing on the event loop ever calls
+//     QueueUpdate or QueueUpdateDraw. Background work (a turn ending, the
+//     sessions loader, a /model flow, a notice) changes no state itself: it
+//     posts a message to the same inbox, which every frame and every key
+//     drains on the event loop, events (folded by the pure reducer,
+//     Model.Apply) and messages in the order posted.
 //   - The workbench talks to core only through its Backend (backend.go).
 //   - Every key comes from one KeyMap table, which also writes the help bar
 //     and the help screen and takes config overrides.
@@ -144,8 +145,8 @@ type Notice struct {
 }
 
 // Model is everything the workbench shows, derived from the event log alone
-// by Apply. It is not safe for concurrent use: the workbench guards it with
-// its mutex.
+// by Apply. It is not safe for concurrent use: the workbench keeps it on the
+// event loop.
 type Model struct {
 	// Blocks is the transcript, in order of first appearance.
 	Blocks []transcript.Block

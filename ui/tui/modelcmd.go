@@ -22,9 +22,7 @@ var modelSubcommands = func() []slashCommand {
 // the input box should be cleared. The backend checks the command; it runs in
 // the background and asks through the prompt overlay; one runs at a time.
 func (w *Workbench) modelCommand(args []string) bool {
-	w.mu.Lock()
 	be, live := w.be, w.liveID
-	w.mu.Unlock()
 	if be == nil {
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return false
@@ -45,12 +43,13 @@ func (w *Workbench) modelCommand(args []string) bool {
 	if cmd.Name == "switch" && !w.canSwitch() {
 		return false
 	}
-	if !w.flowBusy.CompareAndSwap(false, true) {
+	if w.flowBusy {
 		w.Notify("warning", "a /model command is already running")
 		return false
 	}
+	w.flowBusy = true
 	w.goBackground(func() {
-		defer w.flowBusy.Store(false)
+		defer w.pump.post(func() { w.flowBusy = false })
 		var out bytes.Buffer
 		io := app.ModelIO{Prompter: overlayPrompter{w}, Out: noteWriter{w}, Note: w.note, Notify: w.Notify}
 		if cmd.Buffered {
@@ -84,29 +83,21 @@ func (n noteWriter) Write(b []byte) (int, error) {
 // note adds a notice of the workbench's own to the transcript. Safe from any
 // goroutine (the pump's inbox).
 func (w *Workbench) note(text string) {
-	w.pump.post(func() { w.noteLocked(text) })
+	w.pump.post(func() { w.addNote(text) })
 }
 
-// currentModel is the shown session's model, as its log says (session.created,
-// then model.changed), else the workbench's.
+// currentModel is the model of the shown session, else Options.Model.
 func (w *Workbench) currentModel() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.modelLocked()
-}
-
-// modelLocked is currentModel for a caller holding the mutex.
-func (w *Workbench) modelLocked() string {
 	if m := w.model.Status.Model; m != "" {
 		return m
 	}
 	return w.opts.Model
 }
 
-// contextWindowLocked is the context window of the shown session's model in
+// contextWindow is the context window of the shown session's model in
 // tokens (0: unknown): the latest the log reported (model.changed, usage),
 // else the workbench's.
-func (w *Workbench) contextWindowLocked() int64 {
+func (w *Workbench) contextWindow() int64 {
 	if s := w.model.Status; s.WindowReported {
 		return s.ContextWindow
 	}
@@ -115,9 +106,7 @@ func (w *Workbench) contextWindowLocked() int64 {
 
 // canSwitch reports whether /model switch may run now, saying why not.
 func (w *Workbench) canSwitch() bool {
-	w.mu.Lock()
 	be, running, readOnly := w.be, w.running || w.model.Status.Turn == TurnRunning, w.readOnly
-	w.mu.Unlock()
 	switch {
 	case be == nil:
 		w.Notify("warning", "the store is still opening: try again in a moment")

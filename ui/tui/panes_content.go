@@ -7,14 +7,12 @@ import (
 )
 
 // What the timeline, approvals and diff panes show, read from the model. Every
-// function here runs with the workbench mutex held.
+// function here runs on the event loop.
 
 // timelineRows lists every tool call: status icon, summary, duration. Rows are
 // cached per entry (keyed by what they show), so a frame costs the same however many
 // tool calls the session has; the returned slice is shared: read it, don't keep it.
 func (w *Workbench) timelineRows() []listRow {
-	w.tlMu.Lock()
-	defer w.tlMu.Unlock()
 	entries := w.model.Timeline
 	if len(w.tlKeys) > len(entries) { // a new session: start over
 		w.tlKeys, w.tlRows = w.tlKeys[:0], w.tlRows[:0]
@@ -124,20 +122,20 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 		Style: w.theme.Style("muted"), Detail: firstLine(detail)}
 }
 
-// diffContentLocked is what the diff pane shows: the selected pending approval
+// diffContent is what the diff pane shows: the selected pending approval
 // (its would-be diff) when the approval queue is focused or was last, else
 // the selected timeline entry (its diff, or its would-be diff while it awaits
 // approval, or its output).
-func (w *Workbench) diffContentLocked() diffContent {
+func (w *Workbench) diffContent() diffContent {
 	fromApprovals := w.focus == paneApprovals ||
 		(w.focus != paneTimeline && w.lastList == paneApprovals && len(w.model.Approvals) > 0)
 	if fromApprovals {
 		if row, ok := w.approvals.selected(); ok {
 			if a, ok := w.model.Approval(row.Key); ok && !w.readOnly {
-				return w.wouldBeContentLocked(a)
+				return w.wouldBeContent(a)
 			}
 			if r := w.model.record(row.Key); r != nil {
-				return w.recordContentLocked(*r)
+				return w.recordContent(*r)
 			}
 		}
 	}
@@ -148,7 +146,7 @@ func (w *Workbench) diffContentLocked() diffContent {
 	e, _ := w.model.Tool(row.Key)
 	if e.Status == ToolApproval && e.RequestID != "" && !w.readOnly {
 		if a, ok := w.model.Approval(e.RequestID); ok {
-			return w.wouldBeContentLocked(a)
+			return w.wouldBeContent(a)
 		}
 	}
 	key := "tool:" + e.ToolCallID + ":" + string(e.Status)
@@ -161,9 +159,9 @@ func (w *Workbench) diffContentLocked() diffContent {
 	return diffContent{Key: key, Title: e.Summary, Text: fmt.Sprintf("%s: %s", e.Summary, e.Status)}
 }
 
-// recordContentLocked shows a request of the history: the diff its call
+// recordContent shows a request of the history: the diff its call
 // made when it ran, else what was asked and what became of it.
-func (w *Workbench) recordContentLocked(r ApprovalRecord) diffContent {
+func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 	key := "rec:" + r.RequestID + ":" + r.Outcome
 	if e, ok := w.model.Tool(r.ToolCallID); ok && e.Diff != "" {
 		return diffContent{Key: key, Title: r.Summary, Text: e.Diff, Diff: true}
@@ -176,10 +174,10 @@ func (w *Workbench) recordContentLocked(r ApprovalRecord) diffContent {
 	return diffContent{Key: key, Title: r.Summary + " (" + row.Detail + ")", Text: text}
 }
 
-// wouldBeContentLocked shows the diff a pending request would make, as its
+// wouldBeContent shows the diff a pending request would make, as its
 // permission.requested event carries it (the tool's own Preview), or why the
 // call would fail.
-func (w *Workbench) wouldBeContentLocked(a PendingApproval) diffContent {
+func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
 	header := fmt.Sprintf("%s\nWhy it asks: %s\n\ny allow once · s allow for the session · a always allow · n deny · N deny with a reason", a.Summary, a.Reason)
 	switch {

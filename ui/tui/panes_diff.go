@@ -17,7 +17,7 @@ type diffContent struct {
 }
 
 // diffPane shows one diff, scrollable, each line coloured with the theme's diff
-// tokens. It is drawn on the event loop with the workbench mutex held.
+// tokens. It is drawn on the event loop.
 type diffPane struct {
 	*tview.Box
 	content func() diffContent

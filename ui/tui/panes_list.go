@@ -19,7 +19,7 @@ type listRow struct {
 
 // listPane is a bordered list with a selection: the timeline and the approval
 // queue. Its rows come from the model on every draw; it is drawn and driven on
-// the event loop with the workbench mutex held.
+// the event loop.
 type listPane struct {
 	*tview.Box
 	rows    func() []listRow

@@ -8,11 +8,11 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// statusTextLocked is the status line: model, permission mode, session, turn
+// statusText is the status line: model, permission mode, session, turn
 // state, tokens, cost and context use.
-func (w *Workbench) statusTextLocked(now time.Time) string {
+func (w *Workbench) statusText(now time.Time) string {
 	s := w.model.Status
-	parts := []string{w.modelLocked(), w.mode}
+	parts := []string{w.currentModel(), w.mode}
 	if w.storeState != "" {
 		return strings.Join(append(parts, w.storeState), " · ")
 	}
@@ -49,7 +49,7 @@ func (w *Workbench) statusTextLocked(now time.Time) string {
 	} else {
 		parts = append(parts, fmt.Sprintf("$%.4f", s.CostUSD))
 	}
-	if window := w.contextWindowLocked(); window > 0 {
+	if window := w.contextWindow(); window > 0 {
 		parts = append(parts, fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/window))
 	} else {
 		parts = append(parts, "ctx ?")
@@ -68,15 +68,15 @@ func humanTokens(n int64) string {
 	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
 }
 
-// drawStatusLocked draws the status line, with the latest flash message on
+// drawStatus draws the status line, with the latest flash message on
 // the right.
-func (w *Workbench) drawStatusLocked(screen tcell.Screen, r rect) {
+func (w *Workbench) drawStatus(screen tcell.Screen, r rect) {
 	if r.H <= 0 || r.W <= 0 {
 		return
 	}
 	bar := w.theme.Style("selection")
 	fillRow(screen, r.X, r.Y, r.W, bar)
-	n := printAt(screen, r.X+1, r.Y, r.W-1, w.statusTextLocked(time.Now()), bar)
+	n := printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(time.Now()), bar)
 	if w.flash.text == "" || n+4 >= r.W {
 		return
 	}
@@ -109,9 +109,9 @@ func (w *Workbench) contexts() []Context {
 	return []Context{CtxList, CtxPanes, CtxGlobal}
 }
 
-// drawHelpBarLocked draws the key hints of the focused pane, or the slash
+// drawHelpBar draws the key hints of the focused pane, or the slash
 // commands matching what is typed.
-func (w *Workbench) drawHelpBarLocked(screen tcell.Screen, r rect) {
+func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	if r.H <= 0 || r.W <= 0 {
 		return
 	}
@@ -134,9 +134,9 @@ func (w *Workbench) drawHelpBarLocked(screen tcell.Screen, r rect) {
 	printAt(screen, r.X+1, r.Y, r.W-1, strings.Join(items, "  ·  "), muted)
 }
 
-// helpLinesLocked is the help screen's text: every binding of the key map,
+// helpLines is the help screen's text: every binding of the key map,
 // then the slash commands.
-func (w *Workbench) helpLinesLocked() []string {
+func (w *Workbench) helpLines() []string {
 	lines := append([]string{"Keys — Esc, ? or F1 closes this screen; j/k scroll", ""}, w.keys.HelpLines()...)
 	lines = append(lines, "Slash commands (type in the input box; Tab completes)")
 	for _, c := range slashCommands {
@@ -145,9 +145,9 @@ func (w *Workbench) helpLinesLocked() []string {
 	return lines
 }
 
-// drawHelpScreenLocked draws the help screen over the panes: in columns when
+// drawHelpScreen draws the help screen over the panes: in columns when
 // they fit, else one column scrolled by helpOffset.
-func (w *Workbench) drawHelpScreenLocked(screen tcell.Screen, r rect) {
+func (w *Workbench) drawHelpScreen(screen tcell.Screen, r rect) {
 	if r.W < 10 || r.H < 3 {
 		return
 	}
@@ -155,7 +155,7 @@ func (w *Workbench) drawHelpScreenLocked(screen tcell.Screen, r rect) {
 	for y := r.Y; y < r.Y+r.H; y++ {
 		fillRow(screen, r.X, y, r.W, text)
 	}
-	lines := w.helpLinesLocked()
+	lines := w.helpLines()
 	colW := 0
 	for _, l := range lines {
 		colW = max(colW, textWidth(l))

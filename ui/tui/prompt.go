@@ -52,18 +52,9 @@ func (p overlayPrompter) Choose(question string, options []string) (int, error) 
 	return r.Index, r.Err
 }
 
-// promptOpen reports whether the prompt overlay is showing.
-func (w *Workbench) promptOpen() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.prompt != nil
-}
-
 // promptKey hands a key to the open prompt overlay, closing it once answered
 // (event loop).
 func (w *Workbench) promptKey(ev *tcell.EventKey) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.prompt != nil && w.prompt.Key(ev) {
 		w.prompt = nil
 	}
@@ -72,8 +63,6 @@ func (w *Workbench) promptKey(ev *tcell.EventKey) {
 // promptPaste puts pasted text into the open prompt overlay; it reports
 // whether the overlay took it.
 func (w *Workbench) promptPaste(text string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.prompt == nil {
 		return false
 	}
@@ -81,7 +70,7 @@ func (w *Workbench) promptPaste(text string) bool {
 	return true
 }
 
-// drawPromptLocked draws the prompt overlay centred over r.
-func (w *Workbench) drawPromptLocked(screen tcell.Screen, r rect) {
+// drawPrompt draws the prompt overlay centred over r.
+func (w *Workbench) drawPrompt(screen tcell.Screen, r rect) {
 	w.prompt.Draw(screen, w.promptBox, r.X, r.Y, r.W, r.H, w.theme.Style)
 }

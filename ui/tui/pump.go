@@ -13,12 +13,17 @@ import (
 // maxFrameRate bounds the pump's redraws per second.
 const maxFrameRate = 30
 
-// pump is the workbench's only path from the event log to the screen. One
-// goroutine follows the session's log and hands each event to apply (which
-// folds it into the model under the workbench mutex); every change marks the
-// screen dirty; a second goroutine, the coalescer, calls draw (in production
-// app.QueueUpdateDraw) when dirty, at most maxFrameRate times a second. The
-// coalescer sleeps on a channel while nothing changes: no timer runs when idle.
+// pump is the workbench's only path from background work and the event log
+// to the screen. Everything reaches the event loop through one inbox: one
+// goroutine, the follower, follows the session's log and posts each event
+// there; background work posts its messages there (post). Every post marks
+// the screen dirty; a second goroutine, the coalescer, calls draw (in
+// production app.QueueUpdateDraw of the frame's sync) when dirty, at most
+// maxFrameRate times a second, and the frame drains the inbox on the event
+// loop: events go to apply (which folds them into the model), messages run,
+// all in the order posted. So apply, reset and every message run on the
+// event loop only, and the workbench's state needs no lock. The coalescer
+// sleeps on a channel while nothing changes: no timer runs when idle.
 //
 // draw blocks until the tview event loop has run it, so stop must be called
 // while the event loop still runs (before app.Stop) and never from the event
@@ -33,7 +38,9 @@ type pump struct {
 	draws atomic.Int64 // calls of draw, for tests
 
 	inboxMu sync.Mutex
-	inbox   []func() // messages of background work, run on the event loop by drain
+	inbox   []message // posted, run on the event loop by drain
+
+	liveGen int64 // the follower whose events apply: set by its reset, read by drain (event loop only)
 
 	mu       sync.Mutex
 	started  bool
@@ -66,25 +73,49 @@ func (p *pump) start() {
 	go p.coalesce()
 }
 
+// message is one entry of the inbox: a change of the workbench's state
+// posted by background work (run), or an event of the follower of generation
+// gen (run nil), applied only while that follower is the live one.
+type message struct {
+	run func()
+	ev  event.Event
+	gen int64
+}
+
 // post queues a message of background work (a change of the workbench's
 // state) and asks for a frame; the frame runs the queued messages on the
 // event loop, in the order posted (drain). Safe from any goroutine.
 func (p *pump) post(msg func()) {
 	p.inboxMu.Lock()
-	p.inbox = append(p.inbox, msg)
+	p.inbox = append(p.inbox, message{run: msg})
 	p.inboxMu.Unlock()
 	p.markDirty()
 }
 
-// drain runs and forgets the queued messages. Event loop only (the frame's
-// sync runs it first).
+// postEvent queues an event of follower gen, as post does.
+func (p *pump) postEvent(ev event.Event, gen int64) {
+	p.inboxMu.Lock()
+	p.inbox = append(p.inbox, message{ev: ev, gen: gen})
+	p.inboxMu.Unlock()
+	p.markDirty()
+}
+
+// drain runs and forgets the queued messages and applies the queued events
+// of the live follower, in the order posted; events of a follower a newer
+// follow replaced are dropped. Event loop only (every frame and key runs it
+// first). What a message posts meanwhile waits for the next drain.
 func (p *pump) drain() {
 	p.inboxMu.Lock()
 	msgs := p.inbox
 	p.inbox = nil
 	p.inboxMu.Unlock()
 	for _, m := range msgs {
-		m()
+		switch {
+		case m.run != nil:
+			m.run()
+		case m.gen == p.liveGen:
+			p.apply(m.ev)
+		}
 	}
 }
 
@@ -128,9 +159,11 @@ func (p *pump) coalesce() {
 	}
 }
 
-// follow replaces the followed session: it stops the current follower, calls
-// reset (with no follower running, so the model can be cleared), then follows
-// sessionID in log from sequence 1. Errors of the log go to onErr.
+// follow replaces the followed session: it stops the current follower, posts
+// reset (run on the event loop before any event of the new follower, which
+// the model can be cleared for), then follows sessionID in log from sequence
+// 1, posting its events. Errors of the log go to onErr. Safe from any
+// goroutine, the event loop included (the follower never waits for it).
 func (p *pump) follow(log *event.Log, sessionID string, reset func(), onErr func(error)) {
 	p.mu.Lock()
 	if p.stopped {
@@ -151,27 +184,24 @@ func (p *pump) follow(log *event.Log, sessionID string, reset func(), onErr func
 	if p.cancelFn != nil { // a concurrent follow started one meanwhile
 		p.cancelFn()
 	}
-	if reset != nil {
-		reset()
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancelFn = cancel
 	gen := p.followN.Add(1)
+	p.post(func() {
+		p.liveGen = gen
+		if reset != nil {
+			reset()
+		}
+	})
 	p.followWG.Add(1)
 	go func() {
 		defer p.followWG.Done()
 		defer p.guard()
 		err := log.Follow(ctx, sessionID, 0, func(ev event.Event) error {
-			p.mu.Lock() // orders this apply against a reset by a newer follow
-			current := p.followN.Load() == gen
-			if current {
-				p.apply(ev)
-			}
-			p.mu.Unlock()
-			if !current {
+			if p.followN.Load() != gen { // a newer follow replaced this one
 				return event.ErrStop
 			}
-			p.markDirty()
+			p.postEvent(ev, gen)
 			return nil
 		})
 		if err != nil && !errors.Is(err, context.Canceled) && onErr != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/zalando/go-keyring"
 
-	"pincer/core/app"
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
 	"pincer/core/event"
@@ -147,7 +146,7 @@ func TestModelConfigureThroughOverlay(t *testing.T) {
 	b.noKeyOnScreen()
 	grepFiles(t, home, simKey)
 
-	for _, ev := range events(t, b.w.be.(*app.Backend).Agent, sid) {
+	for _, ev := range events(t, b.backend().Agent, sid) {
 		if bytes.Contains(ev.Data, []byte(simKey)) {
 			t.Errorf("event %s holds the key: %s", ev.Type, ev.Data)
 		}
@@ -185,7 +184,9 @@ func TestModelConfigureCancel(t *testing.T) {
 	}
 	b.typeText("hello")
 	b.waitText("hello")
-	if b.w.promptOpen() {
+	open := true
+	b.onLoop(func() { open = b.w.prompt != nil })
+	if open {
 		t.Error("the prompt is still open")
 	}
 }
@@ -213,12 +214,12 @@ func TestModelSwitch(t *testing.T) {
 	b.typeText("j")
 	b.enter()
 	b.waitText("fake/m2 · default · " + shortID(sid))
-	s, err := b.w.be.(*app.Backend).Store.GetSession(t.Context(), sid)
+	s, err := b.backend().Store.GetSession(t.Context(), sid)
 	if err != nil || s.Model != "fake/m2" {
 		t.Fatalf("stored session model = %q, %v", s.Model, err)
 	}
 	var changed []event.Event
-	for _, ev := range events(t, b.w.be.(*app.Backend).Agent, sid) {
+	for _, ev := range events(t, b.backend().Agent, sid) {
 		if ev.Type == event.ModelChanged {
 			changed = append(changed, ev)
 		}

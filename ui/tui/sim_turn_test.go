@@ -135,9 +135,9 @@ func TestEscCancelsTheRunningTurn(t *testing.T) {
 	b.waitModel("the cancellation", func(m *Model) bool { return m.Status.Turn == TurnCancelled })
 	b.waitText("cancelled")
 	b.waitFor("the turn goroutine to end", func(string) bool {
-		b.w.mu.Lock()
-		defer b.w.mu.Unlock()
-		return !b.w.running
+		running := true
+		b.onLoop(func() { running = b.w.running })
+		return !running
 	})
 	if prov.Calls() != 1 {
 		t.Errorf("%d model calls", prov.Calls())

@@ -80,9 +80,7 @@ func (w *Workbench) runSlash(line string) bool {
 // readyForSession reports whether a command that changes the live session may
 // run now, saying why not: the backend is attached and no turn runs.
 func (w *Workbench) readyForSession() (Backend, bool) {
-	w.mu.Lock()
 	be, running := w.be, w.running
-	w.mu.Unlock()
 	switch {
 	case be == nil:
 		w.Notify("warning", "the store is still opening: try again in a moment")
@@ -114,9 +112,7 @@ func (w *Workbench) slashSessions([]string) bool {
 
 // slashCost is /cost: the session's turns, tokens and cost, as its log says.
 func (w *Workbench) slashCost([]string) bool {
-	w.mu.Lock()
 	status := w.model.Status
-	w.mu.Unlock()
 	cost := fmt.Sprintf("$%.4f", status.CostUSD)
 	if status.CostUnknown {
 		cost = "unknown (the provider reported no price)"
@@ -133,13 +129,14 @@ func (w *Workbench) slashClear([]string) bool {
 	if !ok {
 		return false
 	}
+	old := w.liveID
 	w.goBackground(func() {
-		id, err := be.NewSession(w.ctx, w.SessionID())
+		id, err := be.NewSession(w.ctx, old)
 		if err != nil {
 			w.Notify("error", "new session: "+err.Error())
 			return
 		}
-		w.showSession(id, false)
+		w.showSession(be, id, false)
 		w.Notify("info", "new session "+id)
 	})
 	return true
@@ -156,7 +153,8 @@ func (w *Workbench) slashResume(args []string) bool {
 	if !ok {
 		return false
 	}
-	w.goBackground(func() { w.resume(be, args[0]) })
+	old, root := w.liveID, w.workspaceRoot()
+	w.goBackground(func() { w.resume(be, old, root, args[0]) })
 	return true
 }
 
@@ -195,23 +193,17 @@ func (w *Workbench) completeSlash() bool {
 
 // SessionID returns the live session: the one turns go to ("" before
 // Attach). While another session is shown read-only it is still this one.
+// Safe from any goroutine: it reads what the event loop published.
 func (w *Workbench) SessionID() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.liveID
+	if id := w.liveSession.Load(); id != nil {
+		return *id
+	}
+	return ""
 }
 
 // workspaceRoot is where the workbench runs: Options.Cwd, else the live
-// session's.
+// session's; "" while it is unknown (no Options.Cwd, another session shown read-only).
 func (w *Workbench) workspaceRoot() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.rootLocked()
-}
-
-// rootLocked is workspaceRoot for a caller holding the mutex; "" while it is
-// unknown (no Options.Cwd, another session shown read-only).
-func (w *Workbench) rootLocked() string {
 	if w.opts.Cwd != "" {
 		return w.opts.Cwd
 	}
@@ -222,14 +214,14 @@ func (w *Workbench) rootLocked() string {
 }
 
 // resume switches to another session of this directory, found by its ID or a
-// unique part of it (/resume ID).
-func (w *Workbench) resume(be Backend, id string) {
+// unique part of it (/resume ID): old is the live session, root the
+// workspace (read on the event loop). Not on the event loop.
+func (w *Workbench) resume(be Backend, old, root, id string) {
 	all, err := be.Sessions(w.ctx, 0)
 	if err != nil {
 		w.Notify("error", "sessions: "+err.Error())
 		return
 	}
-	root := w.workspaceRoot()
 	var found []app.Session
 	for _, s := range all {
 		if root != "" && s.Cwd != root {
@@ -247,23 +239,17 @@ func (w *Workbench) resume(be Backend, id string) {
 	case 0:
 		w.Notify("warning", "no session "+id+" in this directory (Ctrl+O lists them)")
 	case 1:
-		w.resumeSession(found[0].ID)
+		w.resumeSession(be, old, found[0].ID)
 	default:
 		w.Notify("warning", fmt.Sprintf("%q matches %d sessions: type more of the ID", id, len(found)))
 	}
 }
 
 // resumeSession makes id the live session: the SessionEnd hooks of the one
-// left, the SessionStart hooks ("resume") of this one, then its replay. Not
-// on the event loop; the caller checked that no turn runs.
-func (w *Workbench) resumeSession(id string) {
-	w.mu.Lock()
-	be, old := w.be, w.liveID
-	w.mu.Unlock()
-	if be == nil {
-		return
-	}
+// left (old), the SessionStart hooks ("resume") of this one, then its
+// replay. Not on the event loop; the caller checked that no turn runs.
+func (w *Workbench) resumeSession(be Backend, old, id string) {
 	be.Resume(w.ctx, old, id)
-	w.showSession(id, false)
+	w.showSession(be, id, false)
 	w.Notify("info", "resumed session "+id)
 }

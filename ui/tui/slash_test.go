@@ -10,8 +10,8 @@ import (
 // and the completion list every command of the table.
 func TestSlashTable(t *testing.T) {
 	seen := map[string]bool{}
-	w := &Workbench{keys: DefaultKeyMap(), model: NewModel()}
-	help := strings.Join(w.helpLinesLocked(), "\n")
+	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{model: NewModel()}}
+	help := strings.Join(w.helpLines(), "\n")
 	for _, c := range slashCommands {
 		if c.turn == (c.run != nil) {
 			t.Errorf("%s: turn %v, run set %v", c.name, c.turn, c.run != nil)

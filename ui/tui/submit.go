@@ -24,26 +24,21 @@ func (w *Workbench) submit(text string) {
 		}
 		return
 	}
-	w.mu.Lock()
 	be, sessionID := w.be, w.liveID
 	if w.readOnly {
-		w.mu.Unlock()
 		w.Notify("warning", "this session is open read-only: Esc returns to yours (Ctrl+O, then r, resumes this one)")
 		return
 	}
 	if be == nil || sessionID == "" {
-		w.mu.Unlock()
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
 	}
 	if w.running {
-		w.mu.Unlock()
 		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
 		return
 	}
 	ctx, cancel := context.WithCancel(w.ctx)
 	w.running, w.turnCancel, w.flash = true, cancel, flash{}
-	w.mu.Unlock()
 	w.input.SetText("", false)
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)
@@ -64,10 +59,8 @@ func (w *Workbench) submit(text string) {
 
 // answerSelected answers the selected pending approval.
 func (w *Workbench) answerSelected(act Action, reason string) {
-	w.mu.Lock()
 	row, ok := w.approvals.selected()
-	pending := ok && w.isPendingLocked(row.Key)
-	w.mu.Unlock()
+	pending := ok && w.isPending(row.Key)
 	switch {
 	case !ok:
 		w.Notify("info", "no pending approval")
@@ -78,9 +71,9 @@ func (w *Workbench) answerSelected(act Action, reason string) {
 	}
 }
 
-// isPendingLocked reports whether a request of the live session waits for an
+// isPending reports whether a request of the live session waits for an
 // answer (not one shown read-only, not an interrupted one).
-func (w *Workbench) isPendingLocked(requestID string) bool {
+func (w *Workbench) isPending(requestID string) bool {
 	if w.readOnly {
 		return false
 	}
@@ -92,9 +85,7 @@ func (w *Workbench) isPendingLocked(requestID string) bool {
 // for any more (its turn just ended) changes nothing: the log shows how the
 // request ended.
 func (w *Workbench) answer(requestID, what string, act Action, reason string) {
-	w.mu.Lock()
 	be := w.be
-	w.mu.Unlock()
 	if be != nil {
 		behavior, scope, reason := answerFor(act, reason)
 		_ = be.Resolve(requestID, behavior, scope, reason)
@@ -107,13 +98,11 @@ func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 // startReason opens the one-line field for a denial's reason, in place of the
 // input box.
 func (w *Workbench) startReason() {
-	w.mu.Lock()
 	row, ok := w.approvals.selected()
-	ok = ok && w.isPendingLocked(row.Key)
+	ok = ok && w.isPending(row.Key)
 	if ok {
 		w.reasonFor, w.reasonWhat = row.Key, row.Text
 	}
-	w.mu.Unlock()
 	if !ok {
 		w.Notify("info", "no pending approval selected")
 		return
@@ -133,9 +122,7 @@ func (w *Workbench) reasonKey(ev *tcell.EventKey) *tcell.EventKey {
 	default:
 		return ev
 	}
-	w.mu.Lock()
 	w.reasonFor, w.reasonWhat = "", ""
-	w.mu.Unlock()
 	w.setFocus(paneApprovals)
 	return nil
 }

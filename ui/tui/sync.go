@@ -18,10 +18,8 @@ type syncRecord struct {
 // frame: a fresh transcript view after a session switch, the changed blocks,
 // local notices, input to restore, after the messages of background work
 // (the pump's inbox). It runs on the event loop (inside the
-// pump's QueueUpdateDraw) and takes the mutex itself.
+// pump's QueueUpdateDraw).
 func (w *Workbench) syncFrame() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.pump.drain() // the background work's messages, in order
 	if w.resetView {
 		w.resetView = false
@@ -71,7 +69,6 @@ func (w *Workbench) syncBlock(b transcript.Block) {
 }
 
 // note adds a line of the workbench's own to the transcript (not to the log).
-// The caller holds the mutex.
-func (w *Workbench) noteLocked(text string) {
+func (w *Workbench) addNote(text string) {
 	w.notes = append(w.notes, text)
 }

@@ -2,7 +2,7 @@
 // flow (a line of text, a secret, yes/no, one of a list) drawn over the panes.
 //
 // The contract: a Prompt is opened by the flow's goroutine and answered on the
-// event loop, under the caller's lock (the workbench's mutex); Key and Paste
+// event loop (the workbench keeps it in its UIState, touched there only); Key and Paste
 // never block: the reply channel holds the one answer. The typed text of a
 // secret lives only in the Prompt and in its reply; it is cleared when the
 // prompt is answered, and only • is ever drawn for it.

@@ -1,0 +1,56 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"pincer/ui/tui/browser"
+	"pincer/ui/tui/overlay"
+)
+
+// UIState is everything the workbench shows and decides by, owned by the
+// tview event loop: only key handlers, the frame's sync and draw, and the
+// messages and events the pump's inbox delivers there read or write it.
+// Background work never touches it directly (it posts to the inbox), so it
+// is plain data: no lock, no atomics.
+type UIState struct {
+	// Panes and keys.
+	focus     int
+	lastList  int // paneTimeline or paneApprovals: what the diff pane follows
+	zoom      int // pane index, or -1
+	helpOpen  bool
+	mouse     bool
+	lastCtrlC time.Time
+
+	// The session shown and the backend.
+	model      *Model
+	be         Backend // nil until Attach
+	sessionID  string  // the session the panes show
+	liveID     string  // the session turns go to (sessionID unless readOnly)
+	readOnly   bool    // the panes show another session, read-only (the browser's Enter)
+	replayEnd  uint64  // last sequence of the shown session when it was opened: the replay's end
+	mode       string  // permission mode shown; the agent's once attached
+	modeSet    bool    // changed before Attach: Attach hands it to the agent
+	storeState string  // shown instead of the session until Attach
+	flash      flash
+	running    bool // a turn of this workbench runs
+	turnCancel context.CancelFunc
+	flowBusy   bool // a /model command runs
+
+	// Overlays.
+	browser     browser.State      // the sessions browser
+	browserStop context.CancelFunc // ends the browser's loader (nil: none runs)
+	reasonFor   string             // request ID a deny reason is being typed for
+	reasonWhat  string             // its summary
+	helpOffset  int                // first line of the help screen, when it scrolls
+	prompt      *overlay.Prompt    // the /model prompt overlay, nil when closed
+
+	// The transcript view's sync (sync.go) and the timeline's row cache.
+	synced    map[string]syncRecord
+	resetView bool
+	restore   string   // input to put back in the box (a turn that did not start)
+	notes     []string // local notices waiting to be added to the transcript
+	noteSeq   int
+	tlKeys    []timelineKey
+	tlRows    []listRow
+}
