@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// TestApprovedDiffIsWhatLands: a call run with the diff a person approved
-// (Env.Approved) writes only while its change still has that diff. A file
+// TestApprovedDiffIsWhatLands: a call a person approved after its Preview
+// (Env.ApprovedPreview) writes only while its change is exactly the one
+// previewed. A file
 // changed between the preview and the write — by a background process, an
 // editor — fails with ErrChangedSinceApproval and keeps its bytes, even when
 // old_string still matches once.
@@ -29,13 +30,14 @@ func TestApprovedDiffIsWhatLands(t *testing.T) {
 			readFirst(t, env, "f.txt")
 			tool, _ := Default().Get(tc.tool)
 			input := mustJSON(t, tc.input)
-			approved, err := tool.(Previewer).Preview(env, input)
+			callEnv := *env
+			callEnv.ToolCallID = "call-1"
+			approved, err := tool.(Previewer).Preview(&callEnv, input)
 			if err != nil {
 				t.Fatal(err)
 			}
 			writeTestFile(t, root, "f.txt", "line1\nA\nEVIL\n") // after the approval, before the write
-			callEnv := *env
-			callEnv.Approved = &approved
+			callEnv.ApprovedPreview = true
 			_, err = tool.Run(context.Background(), &callEnv, input)
 			// Write's read-before-change rule refuses first; Edit, whose old_string
 			// still matches once, is held by the approved diff.
@@ -46,8 +48,11 @@ func TestApprovedDiffIsWhatLands(t *testing.T) {
 				t.Fatalf("the file was written: %q", b)
 			}
 
-			writeTestFile(t, root, "f.txt", "line1\nA\n") // as approved again
+			writeTestFile(t, root, "f.txt", "line1\nA\n") // as it was, previewed and approved again
 			readFirst(t, env, "f.txt")
+			if _, err := tool.(Previewer).Preview(&callEnv, input); err != nil {
+				t.Fatal(err)
+			}
 			res, err := tool.Run(context.Background(), &callEnv, input)
 			if err != nil || res.Diff != approved {
 				t.Fatalf("Run of the approved change: %v, diff %q want %q", err, res.Diff, approved)
@@ -76,5 +81,32 @@ func TestUnifiedDiffIsBounded(t *testing.T) {
 	}
 	if small := UnifiedDiff("a/f", "b/f", "x\n", "y\n"); small != "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n+y\n" {
 		t.Errorf("small diff changed: %q", small)
+	}
+}
+
+// TestApprovedPreviewBindsTheBytesNotTheShownDiff: the approval binds the change
+// itself, so a change past the point where a long diff is cut (not shown) is
+// refused too, and a call approved without a preview of its own writes nothing.
+func TestApprovedPreviewBindsTheBytesNotTheShownDiff(t *testing.T) {
+	env, root := newTestEnv(t)
+	big := strings.Repeat("x", MaxDiffBytes+1000) + "\nctx2\n"
+	writeTestFile(t, root, "f.txt", big)
+	readFirst(t, env, "f.txt")
+	tool, _ := Default().Get("Edit")
+	input := mustJSON(t, map[string]any{"file_path": "f.txt", "old_string": strings.Repeat("x", MaxDiffBytes+1000), "new_string": "X"})
+	callEnv := *env
+	callEnv.ToolCallID, callEnv.ApprovedPreview = "call-2", true
+	if d, err := tool.(Previewer).Preview(&callEnv, input); err != nil || !strings.Contains(d, "\\ cut:") {
+		t.Fatalf("preview: %v (cut: %v)", err, strings.Contains(d, "\\ cut:"))
+	}
+	writeTestFile(t, root, "f.txt", strings.Replace(big, "ctx2", "CTX2", 1)) // past the cut
+	if _, err := tool.Run(context.Background(), &callEnv, input); !errors.Is(err, ErrChangedSinceApproval) {
+		t.Fatalf("a change past the cut was written: %v", err)
+	}
+	other := *env
+	other.ToolCallID, other.ApprovedPreview = "never-previewed", true
+	readFirst(t, env, "f.txt")
+	if _, err := tool.Run(context.Background(), &other, input); !errors.Is(err, ErrChangedSinceApproval) {
+		t.Fatalf("a call with no preview of its own was written: %v", err)
 	}
 }

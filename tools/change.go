@@ -25,6 +25,20 @@ type fileChange struct {
 	existed bool        // whether the file exists now
 }
 
+// fingerprint identifies the change exactly: the file, whether it exists, and
+// the SHA-256 of its bytes before and after (not the diff, which is cut for
+// display and may be coarse on big inputs).
+func (c fileChange) fingerprint() string {
+	return fmt.Sprintf("%s\x00%t\x00%s\x00%s", c.abs, c.existed, HashContent([]byte(c.old)), HashContent([]byte(c.new)))
+}
+
+// preview records the change's fingerprint for the tool call being previewed
+// (Env.ApprovedPreview checks it at write time) and returns its diff.
+func (c fileChange) preview(env *Env) string {
+	env.Files.recordPreview(env.ToolCallID, c.fingerprint())
+	return c.diff()
+}
+
 // diff is the unified diff of the change, from /dev/null for a new file; "" when
 // the content would not change.
 func (c fileChange) diff() string {
@@ -38,7 +52,7 @@ func (c fileChange) diff() string {
 // apply writes the new content (temp file + rename through the workspace,
 // writeFile) and records it in the session's FileState.
 func (c fileChange) apply(env *Env) error {
-	if env.Approved != nil && c.diff() != *env.Approved {
+	if env.ApprovedPreview && !env.Files.previewed(env.ToolCallID, c.fingerprint()) {
 		return fmt.Errorf("%s: %w: nothing was written; read the file again and propose the edit anew", c.shown, ErrChangedSinceApproval)
 	}
 	if err := writeFile(env, c.abs, []byte(c.new), c.perm); err != nil {

@@ -12,9 +12,11 @@ import (
 // `diff -u` does.
 const DiffContext = 3
 
-// diffTimeout bounds go-diff's search. Set explicitly: go-diff's default of one
-// second yields a coarse diff on big inputs.
-const diffTimeout = 10 * time.Second
+// diffTimeout bounds go-diff's search: past it the diff is coarser (whole
+// blocks replaced), never wrong. One second, go-diff's default, so a reply of
+// many Edits of big files cannot hold the agent for long; what an approval binds
+// is the change itself (fileChange.fingerprint), not its diff text.
+const diffTimeout = time.Second
 
 const noNewline = "\\ No newline at end of file\n"
 

@@ -66,7 +66,7 @@ func (Edit) Preview(env *Env, in EditInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c.diff(), nil
+	return c.preview(env), nil
 }
 
 // Run applies the edit, replaces the file (temp file + rename, never through a

@@ -17,6 +17,7 @@ type FileState struct {
 	mu      sync.Mutex
 	files   map[string]FileRecord
 	outside map[string][]string // tool call ID -> real paths outside the workspace it may read
+	preview map[string]string   // tool call ID -> fingerprint of the change its Preview showed
 }
 
 // FileRecord is what FileState knows about one file.
@@ -120,4 +121,32 @@ func (s *FileState) RevokeOutside(callID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.outside, callID)
+}
+
+// recordPreview keeps the fingerprint of the change the Preview of tool call id
+// showed (fileChange.fingerprint); a nil FileState keeps nothing.
+func (s *FileState) recordPreview(id, fingerprint string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.preview == nil {
+		s.preview = map[string]string{}
+	}
+	s.preview[id] = fingerprint
+}
+
+// previewed reports whether the Preview of tool call id showed exactly the
+// change with fingerprint, and forgets it (one write per approval). A nil
+// FileState, or a call never previewed, reports false.
+func (s *FileState) previewed(id, fingerprint string) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fp, ok := s.preview[id]
+	delete(s.preview, id)
+	return ok && fp == fingerprint
 }

@@ -138,11 +138,12 @@ type Env struct {
 	// (lines and names), as Claude Code applies Read rules, best effort, to
 	// every tool that reads. nil means nothing is denied.
 	ReadDenied func(abs string) bool
-	// Approved, when set, is the would-be diff (Preview) a person approved for
-	// this call: a file tool writes only while its change still has exactly that
-	// diff, and otherwise fails with ErrChangedSinceApproval, writing nothing — the
-	// approved diff is what lands, or nothing does.
-	Approved *string
+	// ApprovedPreview says a person approved this call after seeing its Preview:
+	// a file tool then writes only while its change is exactly the one previewed
+	// (the same file, the same bytes before and after: a fingerprint FileState kept
+	// for the tool call), and otherwise fails with ErrChangedSinceApproval,
+	// writing nothing — what was approved lands, or nothing does.
+	ApprovedPreview bool
 }
 
 // readDenied reports whether env's ReadDenied denies abs.

@@ -68,7 +68,7 @@ func (Write) Preview(env *Env, in WriteInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return c.diff(), nil
+	return c.preview(env), nil
 }
 
 // Run writes the file and records its new state in the session's FileState.

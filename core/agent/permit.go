@@ -106,7 +106,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 // The request carries the would-be diff of a tool that changes files (preview).
 func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
 	requestID := "perm-" + newID()
-	diff, previewErr, raw := t.preview(env, p)
+	diff, previewErr, previewed := t.preview(env, p)
 	err := t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
 		Diff: diff, PreviewError: previewErr,
@@ -124,9 +124,8 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny
 	}
-	if ans.Decision.Behavior == permission.Allow && raw != "" {
-		p.approved = &raw // what lands is the diff approved, or nothing (tools.Env.Approved)
-	}
+	// What lands is what was previewed and approved, or nothing (tools.Env.ApprovedPreview).
+	p.approvedPreview = ans.Decision.Behavior == permission.Allow && previewed
 	if ans.Decision.Behavior == permission.Allow && ans.Scope.Remembers() {
 		if err := t.remember(bg, ans.Scope, in); err != nil {
 			t.notice(bg, "warning", "permission", "could not remember the approval: "+err.Error())

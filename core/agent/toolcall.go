@@ -43,9 +43,9 @@ type prepared struct {
 	input   json.RawMessage
 	summary string
 	done    *outcome
-	// approved is the would-be diff a person approved for this call (unredacted:
-	// the tool compares it with its change at write time); nil when none was.
-	approved *string
+	// approvedPreview is set when a person approved this call after seeing its
+	// would-be diff (tools.Env.ApprovedPreview: the tool writes only that change).
+	approvedPreview bool
 }
 
 // prepare runs the checks that need no permission and touch nothing: lookup,
@@ -216,7 +216,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	})
 	callEnv := *env
 	callEnv.ToolCallID = p.call.ToolCallID
-	callEnv.Approved = p.approved
+	callEnv.ApprovedPreview = p.approvedPreview
 	start := time.Now()
 	res, err := runSafely(ctx, p.tool, &callEnv, p.input)
 	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds()}
