@@ -132,6 +132,7 @@ func TestModeChangeIsInTheLog(t *testing.T) {
 	if len(got) != 1 || got[0] != (event.ModeChangedData{Mode: "acceptEdits", Previous: "default"}) {
 		t.Fatalf("mode.changed events = %+v", got)
 	}
+	b.stop() // one workbench at a time: New sets tview's global styles (themes.ApplyToTview)
 	late := startBench(t, 160, 50, Options{})
 	late.w.Attach(backendOf(ag), sid)
 	late.waitModel("the replay", func(m *Model) bool { return m.Status.Mode == "acceptEdits" })
