@@ -99,7 +99,6 @@ func TestApprovalsFlow(t *testing.T) {
 	// Replay equals live: a model built from the whole log, and a second
 	// workbench attached after the fact, match the one that watched.
 	b.model(func(live *Model) { assertSameModel(t, applyAll(events(t, ag, sid)), live) })
-	b.stop() // one workbench at a time: New sets tview's global styles (themes.ApplyToTview)
 	late := startBench(t, 120, 40, Options{})
 	late.w.Attach(backendOf(ag), sid)
 	late.waitModel("the replay", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
