@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"go/parser"
@@ -135,12 +135,13 @@ func moduleImports(t *testing.T) map[string]map[string]string {
 	t.Helper()
 	out := map[string]map[string]string{}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	const root = "../.." // the module root, from core/app
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -152,7 +153,9 @@ func moduleImports(t *testing.T) map[string]map[string]string {
 		if err != nil {
 			return err
 		}
-		pkg := filepath.ToSlash(filepath.Dir(path))
+		rel, _ := filepath.Rel(root, path)
+		path = filepath.ToSlash(rel)
+		pkg := filepath.ToSlash(filepath.Dir(rel))
 		if pkg == "." {
 			pkg = ""
 		}
