@@ -67,6 +67,9 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q: the workbench takes no prompt (use \"pincer run PROMPT\", or see \"pincer help\")", fs.Arg(0))
 	}
+	if err := tui.CheckTerminal(); err != nil { // before any work: a script wants `pincer run`
+		return 0, usagef("no terminal: use `pincer run` for scripts")
+	}
 	opts, err := f.workbenchOptions(fs)
 	if err != nil {
 		return 0, err

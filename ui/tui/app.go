@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,13 +99,13 @@ func New(opts Options) (*Workbench, error) {
 	if keys == nil {
 		keys = DefaultKeyMap()
 	}
-	screen := opts.Screen
+	screen, initialised := opts.Screen, false
 	if screen == nil {
-		s, err := tcell.NewScreen()
+		s, err := openTerminal()
 		if err != nil {
-			return nil, fmt.Errorf("open the terminal: %w", err)
+			return nil, err
 		}
-		screen = s
+		screen, initialised = s, true
 	}
 	if opts.Mode == "" {
 		opts.Mode = string(permission.ModeDefault)
@@ -119,7 +118,7 @@ func New(opts Options) (*Workbench, error) {
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
-	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }}
+	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }, initialised: initialised}
 	w.app.SetScreen(w.screen)
 	// After SetScreen: on a screen of our own, earlier calls do not take effect.
 	w.app.EnablePaste(true)

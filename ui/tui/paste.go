@@ -15,10 +15,22 @@ import "github.com/gdamore/tcell/v2"
 type pasteScreen struct {
 	tcell.Screen
 	onError func()
+	// initialised: New already ran Init (the terminal, whose failure it
+	// reports), so tview's SetScreen must not run it again.
+	initialised bool
 
 	// Touched only by PollEvent, which tview calls from one goroutine.
 	pasting bool
 	lastCR  bool
+}
+
+// Init initialises the screen unless New already did.
+func (s *pasteScreen) Init() error {
+	if s.initialised {
+		s.initialised = false // a later Init (a screen swap) is real
+		return nil
+	}
+	return s.Screen.Init()
 }
 
 // PollEvent returns the next event, repaired as described on pasteScreen.
