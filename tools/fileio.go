@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -136,10 +137,45 @@ func grantedOutside(env *Env, p string) (real string, ok bool) {
 		return "", false
 	}
 	real, err := env.Workspace.Real(p)
-	if err != nil || env.Workspace.Contains(real) || !env.Files.OutsideGranted(env.ToolCallID, real) {
+	if err != nil || env.Workspace.Contains(real) || !env.Files.OutsideGranted(env.ToolCallID, real) || hiddenOutside(real) {
 		return "", false
 	}
 	return real, true
+}
+
+// hiddenOutside reports whether the real path abs is, or lies in, or (a
+// directory to search) holds one of the paths the sandbox hides from every
+// command (sandbox.DefaultHiddenPaths: credentials, pincer's own directories).
+// The permission layer denies such reads up front; this is the tools' own
+// check, so that no grant can open one.
+func hiddenOutside(abs string) bool {
+	for _, h := range sandbox.DefaultHiddenPaths() {
+		for _, c := range []string{h, realOr(h)} {
+			if within(abs, c) || within(c, abs) && exists(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether the clean absolute path p is dir or lies below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// realOr returns p with its symlinks resolved, or p when it cannot be.
+func realOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// exists reports whether something (even a dangling link) is at p.
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // searchSpace resolves the directory (or file) p that Glob or Grep searches

@@ -44,6 +44,9 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 	if r, ok := firstAny(rules.Deny, in); ok {
 		return ruleDecision(Deny, r, fmt.Sprintf("%s is denied by the rule %s", in.Tool, r))
 	}
+	if d, ok := hiddenRead(in); ok {
+		return d
+	}
 	if mode == ModePlan && writes(in.Kind) {
 		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), byMode(mode), ""}
 	}

@@ -233,8 +233,17 @@ func secretLocation(path, home string) bool {
 			return true
 		}
 	}
+	for _, d := range pincerDirs(home) {
+		if inside(path, d) {
+			return true
+		}
+	}
 	return false
 }
+
+// pincerDirs are pincer's configuration, data and run directories for home
+// (sandbox.PincerDirs, from the environment now), which the sandbox hides.
+func pincerDirs(home string) []string { return sandbox.PincerDirs(os.Getenv, home) }
 
 // resolveExisting returns path with the symlinks of its longest existing prefix
 // resolved (filepath.EvalSymlinks), the rest joined on. It is the one place the
