@@ -118,7 +118,7 @@ func New(opts Options) (*Workbench, error) {
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	w.buildWidgets()
-	w.screen = &pasteScreen{Screen: screen, onError: func() { w.pump.stop() }, initialised: initialised}
+	w.screen = &pasteScreen{Screen: markScreen{screen}, onError: func() { w.pump.stop() }, initialised: initialised}
 	w.app.SetScreen(w.screen)
 	// After SetScreen: on a screen of our own, earlier calls do not take effect.
 	w.app.EnablePaste(true)

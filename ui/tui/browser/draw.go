@@ -7,7 +7,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
-	"github.com/rivo/uniseg"
 
 	"pincer/ui/tui/internal/cells"
 )
@@ -218,7 +217,7 @@ func cutRight(s string, w int) string {
 	for s != "" {
 		var c string
 		var cw int
-		c, s, cw, state = uniseg.FirstGraphemeClusterInString(s, state)
+		c, s, cw, state = cells.Next(s, state)
 		if used+cw > w-1 {
 			break
 		}
@@ -243,7 +242,7 @@ func cutLeft(s string, w int) string {
 	for s != "" {
 		var c string
 		var cw int
-		c, s, cw, state = uniseg.FirstGraphemeClusterInString(s, state)
+		c, s, cw, state = cells.Next(s, state)
 		clusters, widths = append(clusters, c), append(widths, cw)
 	}
 	used, i := 0, len(clusters)

@@ -4,16 +4,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/rivo/uniseg"
+	"pincer/ui/tui/internal/cells"
 )
 
 // tabWidth is the distance between tab stops when tabs are expanded.
 const tabWidth = 4
 
-// StringWidth returns the width of s in terminal cells, using the same
-// grapheme-cluster widths tcell draws with (uniseg): CJK ideographs and
-// emoji take two cells, combining marks none.
-func StringWidth(s string) int { return uniseg.StringWidth(s) }
+// StringWidth returns the width of s in terminal cells, as the workbench
+// draws it (cells.Next: uniseg's grapheme clusters, with a halfwidth kana
+// and its sound mark drawn composed, two cells): CJK ideographs and emoji
+// take two cells, combining marks none.
+func StringWidth(s string) int { return cells.Width(s) }
 
 // needsSanitize reports whether s holds bytes that would corrupt the
 // terminal or the width arithmetic: C0 controls other than LF and TAB, CR,

@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"pincer/ui/tui/internal/cells"
 )
 
 // span gives the style of the styled text up to byte offset end.
@@ -139,7 +141,7 @@ func (lb *lineBuilder) wrap() {
 		var c string
 		var b int
 		c, rest, b, state = uniseg.StepString(rest, state)
-		w := b >> uniseg.ShiftWidth
+		w := cells.ClusterWidth(c, b>>uniseg.ShiftWidth)
 		end := pos + len(c)
 		if c == " " {
 			sw += w
@@ -255,7 +257,7 @@ func (lb *lineBuilder) clip(from, to int) {
 	for s != "" {
 		var c string
 		var w int
-		c, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		c, s, w, state = cells.Next(s, state)
 		if lb.content && lb.w+w > lb.width {
 			lb.newline()
 		}
@@ -286,7 +288,7 @@ func fitPrefix(p []Segment, max int) ([]Segment, int) {
 		for text != "" {
 			var c string
 			var cw int
-			c, text, cw, state = uniseg.FirstGraphemeClusterInString(text, state)
+			c, text, cw, state = cells.Next(text, state)
 			if used+cw > max {
 				break
 			}

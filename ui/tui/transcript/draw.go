@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/themes"
+	"pincer/ui/tui/internal/cells"
 	"pincer/ui/tui/markdown"
 )
 
@@ -167,14 +168,16 @@ func mergeSelection(st, sel tcell.Style, noColor bool) tcell.Style {
 }
 
 // putString draws s from column x, never at or past column end, and returns
-// the column after it. Grapheme clusters and their widths are tcell's own.
+// the column after it. It steps through s by cells.Next and draws each
+// cell's Glyph, the widths markdown measured the line with ("ｶﾞ" is drawn
+// "ガ", two cells, where the terminal puts it).
 func putString(screen tcell.Screen, x, y, end int, s string, st tcell.Style) int {
+	state := -1
 	for s != "" && x < end {
-		rest, w := screen.Put(x, y, s, st)
-		if w == 0 && len(rest) == len(s) {
-			break
-		}
-		s = rest
+		var c string
+		var w int
+		c, s, w, state = cells.Next(s, state)
+		screen.Put(x, y, cells.Glyph(c), st)
 		x += w
 	}
 	return x

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
+	"pincer/ui/tui/internal/cells"
 
 	"pincer/themes"
 	"pincer/ui/tui/markdown"
@@ -183,7 +183,7 @@ func truncate(l markdown.Line, w int, ellipsis tcell.Style) markdown.Line {
 		for text != "" {
 			var c string
 			var cw int
-			c, text, cw, state = uniseg.FirstGraphemeClusterInString(text, state)
+			c, text, cw, state = cells.Next(text, state)
 			if used+cw > w-1 {
 				if pos > 0 {
 					out = append(out, markdown.Segment{Text: s.Text[:pos], Style: s.Style})

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
 )
 
 // Print draws text on one row from (x, y), at most maxW cells wide, cutting
@@ -20,8 +19,8 @@ func Print(screen tcell.Screen, x, y, maxW int, text string, style tcell.Style) 
 	for text != "" && used < maxW {
 		var cluster string
 		var w int
-		cluster, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
-		runes := []rune(cluster)
+		cluster, text, w, state = Next(text, state)
+		runes := []rune(Glyph(cluster))
 		if runes[0] == '\t' {
 			runes, w = []rune{' '}, 1
 		} else if runes[0] < ' ' || runes[0] == 0x7f {
@@ -49,8 +48,16 @@ func Fill(screen tcell.Screen, x, y, width int, style tcell.Style) {
 	}
 }
 
-// Width is the number of cells text takes.
-func Width(text string) int { return uniseg.StringWidth(text) }
+// Width is the number of cells text takes, as Next lays it out.
+func Width(text string) int {
+	w, state := 0, -1
+	for text != "" {
+		var cw int
+		_, text, cw, state = Next(text, state)
+		w += cw
+	}
+	return w
+}
 
 // FirstLine returns the first line of s, trimmed, marked with "…" when more
 // follows.
