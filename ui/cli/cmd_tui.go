@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -85,12 +86,21 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	window, _, _ := app.ModelInfo(setup.Model)
 	keys, kwarns := loadKeyMap(setup.Config)
 	warnings = append(warnings, kwarns...)
+	bench, berrs := setup.Config.Workbench()
+	for _, e := range berrs {
+		warnings = append(warnings, e.Error())
+	}
+	layoutFile := "" // the chosen layout is kept under the data directory ($PINCER_HOME/data)
+	if dir := setup.Config.Paths.Data; dir != "" {
+		layoutFile = filepath.Join(dir, "workbench-layout")
+	}
 	modelName := setup.Model.ID()
 	if modelName == "" {
 		modelName = "no model"
 	}
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
-		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys})
+		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys,
+		WideColumns: bench.WideColumns, LayoutFile: layoutFile})
 	if err != nil {
 		return 0, err
 	}

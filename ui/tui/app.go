@@ -36,6 +36,13 @@ type Options struct {
 	// percentage until the log names another model's (model.changed); 0 shows
 	// it as unknown.
 	ContextWindow int64
+	// WideColumns is the width from which the auto layout shows four
+	// columns; 0: DefaultWideColumns (200).
+	WideColumns int
+	// LayoutFile keeps the layout the person chose (layout.cycle) across
+	// runs: read in New, rewritten atomically on each change; "" keeps it
+	// for this run only.
+	LayoutFile string
 }
 
 // Pane indexes, in focus order.
@@ -47,9 +54,6 @@ const (
 	paneInput
 	paneCount
 )
-
-// flash is a one-line message of the workbench itself (not from the log).
-type flash struct{ level, text string }
 
 // Workbench is the full-screen workbench. Create it with New, Attach the
 // backend and session when they are ready (the first frame does not wait for
@@ -78,6 +82,8 @@ type Workbench struct {
 	browserBox *tview.Box // the sessions browser's frame
 	promptBox  *tview.Box // the /model prompt overlay's frame
 	root       *rootView
+
+	layoutSave layoutSaver // keeps the chosen layout (layout_keep.go)
 
 	liveSession atomic.Pointer[string] // UIState.liveID, published for SessionID on other goroutines
 
@@ -117,7 +123,12 @@ func New(opts Options) (*Workbench, error) {
 			storeState: "opening store…", synced: map[string]syncRecord{}},
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
+	layout, lerr := loadLayout(opts.LayoutFile)
+	w.layout = layout
 	w.buildWidgets()
+	if lerr != nil {
+		w.Notify("warning", "layout: "+lerr.Error())
+	}
 	w.screen = &pasteScreen{Screen: markScreen{screen}, onError: func() { w.pump.stop() }, initialised: initialised}
 	w.app.SetScreen(w.screen)
 	// After SetScreen: on a screen of our own, earlier calls do not take effect.
@@ -168,7 +179,7 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 		if !w.modeSet {
 			w.mode = string(be.Mode())
 		} else if err := be.SetMode(w.ctx, sessionID, permission.Mode(w.mode)); err != nil {
-			w.flash = flash{"error", "event log: " + err.Error()}
+			w.notice("error", "event log: "+err.Error())
 		}
 	})
 	w.showSession(be, sessionID, false)
@@ -195,11 +206,12 @@ func (w *Workbench) showSession(be Backend, sessionID string, readOnly bool) {
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
 }
 
-// Notify shows a one-line message of the given level ("info", "warning",
-// "error") in the status line. Safe from any goroutine: it posts to the
-// pump's inbox, and the next frame shows it.
+// Notify shows a message of the given level ("info", "warning", "error") on
+// the notices line, wrapped, and in the transcript (notice, notices.go).
+// Safe from any goroutine: it posts to the pump's inbox, and the next frame
+// shows it.
 func (w *Workbench) Notify(level, text string) {
-	w.pump.post(func() { w.flash = flash{level, text} })
+	w.pump.post(func() { w.notice(level, text) })
 }
 
 // SetStoreState replaces what the status line shows until Attach ("opening

@@ -25,6 +25,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.helpKey(ev)
 		return nil
 	}
+	if w.notices.open {
+		w.noticesKey(ev)
+		return nil
+	}
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}
@@ -52,7 +56,7 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 			return nil
 		}
 		w.lastCtrlC = time.Now()
-		w.Notify("info", "press Ctrl+C again to quit")
+		w.hint("press Ctrl+C again to quit")
 	case ActCancel:
 		w.cancelOrClose()
 	case ActSend:
@@ -77,10 +81,14 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.mouse = !w.mouse
 		w.app.EnableMouse(w.mouse)
 		if w.mouse {
-			w.Notify("info", "mouse capture on (F2 turns it off to select text)")
+			w.hint("mouse capture on (F2 turns it off to select text)")
 		} else {
-			w.Notify("info", "mouse capture off: the terminal selects text")
+			w.hint("mouse capture off: the terminal selects text")
 		}
+	case ActNotices:
+		w.notices.open, w.notices.offset = true, 0
+	case ActLayout:
+		w.cycleLayout()
 	case ActMode, ActModeInput:
 		w.cycleMode()
 	case ActSessions:
@@ -135,7 +143,7 @@ func (w *Workbench) cancelOrClose() {
 	switch {
 	case cancel != nil:
 		cancel()
-		w.Notify("info", "cancelling the turn…")
+		w.hint("cancelling the turn…")
 	case w.zoom >= 0:
 		w.zoom = -1
 	case readOnly:

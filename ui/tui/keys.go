@@ -23,6 +23,8 @@ const (
 	ActFocusInput   Action = "focus.input"
 	ActHelpAnywhere Action = "help.anywhere"
 	ActMouse        Action = "mouse"
+	ActNotices      Action = "notices"
+	ActLayout       Action = "layout.cycle"
 	ActSend         Action = "send"
 	ActNewline      Action = "newline"
 	ActZoom         Action = "zoom"
@@ -103,6 +105,8 @@ func DefaultKeyMap() *KeyMap {
 		b(ActFocusInput, CtxGlobal, "alt+0", "focus the input box", false),
 		b(ActHelpAnywhere, CtxGlobal, "f1", "help", true),
 		b(ActMouse, CtxGlobal, "f2", "mouse capture on or off (off: select text)", false),
+		b(ActNotices, CtxGlobal, "f3", "recent notices (output, warnings, errors)", false),
+		b(ActLayout, CtxGlobal, "f4", "next layout: auto, columns, grid, stacked", false),
 		b(ActMode, CtxGlobal, "ctrl+t", "next permission mode", false),
 		b(ActSessions, CtxGlobal, "ctrl+o", "sessions browser", true),
 		b(ActAllowOnce, CtxApprovals, "y", "allow once", true),

@@ -14,46 +14,15 @@ const narrowWidth = 100
 // rect is a screen rectangle.
 type rect struct{ X, Y, W, H int }
 
-// layout places every pane, the status line and the help bar.
+// layout places every pane, the notices line, the banner above the input
+// box, the status line and the help bar (computeLayout, layouts.go).
 type layout struct {
-	Panes  [paneCount]rect
-	Status rect
-	Help   rect
-	Main   rect // the area above the input box
-}
-
-// computeLayout arranges a width×height screen: the transcript large on the
-// left and timeline, approvals and diff stacked on the right (from narrowWidth
-// columns up), or all four stacked; the input box (inputLines of text, capped)
-// then the status line and the help bar at the bottom. A zoomed pane (zoom ≥ 0)
-// takes the whole area above the input box. Every size is clamped at zero, so
-// any terminal size is safe.
-func computeLayout(width, height, inputLines, zoom int) layout {
-	var l layout
-	width, height = max(width, 0), max(height, 0)
-	maxInput := 6
-	if width < narrowWidth {
-		maxInput = 3
-	}
-	inputH := min(max(inputLines, 1), maxInput) + 2
-	mainH := max(height-2-inputH, 0)
-	inputH = min(inputH, max(height-2, 0))
-	l.Main = rect{0, 0, width, mainH}
-	l.Panes[paneInput] = rect{0, mainH, width, inputH}
-	l.Status = rect{0, mainH + inputH, width, min(1, max(height-mainH-inputH, 0))}
-	l.Help = rect{0, mainH + inputH + 1, width, min(1, max(height-mainH-inputH-1, 0))}
-	if zoom >= 0 && zoom < paneInput {
-		l.Panes[zoom] = l.Main
-		return l
-	}
-	if width >= narrowWidth {
-		leftW := width * 3 / 5
-		l.Panes[paneTranscript] = rect{0, 0, leftW, mainH}
-		stack(&l, []int{paneTimeline, paneApprovals, paneDiff}, []int{30, 20, 50}, leftW, width-leftW, mainH)
-		return l
-	}
-	stack(&l, []int{paneTranscript, paneTimeline, paneApprovals, paneDiff}, []int{40, 18, 14, 28}, 0, width, mainH)
-	return l
+	Panes   [paneCount]rect
+	Notices rect
+	Banner  rect
+	Status  rect
+	Help    rect
+	Main    rect // the area of the four panes
 }
 
 // stack places panes one above the other in a column at x, sharing height by
@@ -130,13 +99,13 @@ func (w *Workbench) boxOf(i int) *tview.Box {
 // Draw lays out and draws everything, on the event loop.
 func (r *rootView) Draw(screen tcell.Screen) {
 	w := r.w
-	w.pump.drain() // every frame, tview's own after a key too, shows what was posted
+	w.syncFrame() // every frame, tview's own after a key too, shows what was posted (the transcript too)
 	_, _, width, height := r.GetRect()
 	inputLines := strings.Count(w.input.GetText(), "\n") + 1
 	if w.reasonFor != "" {
 		inputLines = 1
 	}
-	l := computeLayout(width, height, inputLines, w.zoom)
+	l := w.currentLayout(width, height, inputLines)
 	w.fitInput(l.Panes[paneInput])
 	w.setTitles()
 	for i := 0; i < paneCount; i++ {
@@ -154,10 +123,14 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
 		p.Draw(screen)
 	}
+	w.drawNotices(screen, l.Notices)
 	w.drawStatus(screen, l.Status)
 	w.drawHelpBar(screen, l.Help)
 	if w.browser.Open {
 		w.drawBrowser(screen, l.Main)
+	}
+	if w.notices.open {
+		w.drawNoticesView(screen, l.Main)
 	}
 	if w.helpOpen {
 		w.drawHelpScreen(screen, l.Main)

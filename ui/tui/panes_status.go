@@ -68,32 +68,15 @@ func humanTokens(n int64) string {
 	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
 }
 
-// drawStatus draws the status line, with the latest flash message on
-// the right.
+// drawStatus draws the status line: state only (statusText); messages go
+// to the notices line.
 func (w *Workbench) drawStatus(screen tcell.Screen, r rect) {
 	if r.H <= 0 || r.W <= 0 {
 		return
 	}
 	bar := w.theme.Style("selection")
 	fillRow(screen, r.X, r.Y, r.W, bar)
-	n := printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(time.Now()), bar)
-	if w.flash.text == "" || n+4 >= r.W {
-		return
-	}
-	token := map[string]string{"error": "error", "warning": "warning"}[w.flash.level]
-	if token == "" {
-		token = "accent"
-	}
-	_, bg, _ := bar.Decompose()
-	fg, _, _ := w.theme.Style(token).Decompose()
-	st := bar.Foreground(fg).Background(bg).Bold(true)
-	avail := r.W - n - 4
-	text := w.flash.text
-	if tw := textWidth(text); tw < avail {
-		printAt(screen, r.X+r.W-tw-1, r.Y, tw, text, st)
-		return
-	}
-	printAt(screen, r.X+n+3, r.Y, avail, text, st)
+	printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(time.Now()), bar)
 }
 
 // contexts returns the key contexts of the focused pane, narrowest first.

@@ -50,16 +50,26 @@ func TestLayoutWide(t *testing.T) {
 	}
 }
 
-func TestLayoutNarrowStacksAndResizes(t *testing.T) {
+// Found (issue 12): at 80x24 the transcript got 5 rows. It keeps at least
+// half the terminal's rows; the other three panes share the rest below it.
+func TestLayoutNarrowKeepsHalfForTheTranscriptAndResizes(t *testing.T) {
 	b := startBench(t, 80, 24, Options{})
 	s := b.waitText("1 Transcript", "2 Timeline", "3 Approvals", "4 Diff")
-	prev := -1
-	for _, title := range []string{"1 Transcript", "2 Timeline", "3 Approvals", "4 Diff"} {
-		y, x := rowOf(s, title)
-		if y <= prev || x > 4 {
-			t.Errorf("%s at %d,%d: not stacked below row %d\n%s", title, y, x, prev, s)
+	ty, _ := rowOf(s, "1 Transcript")
+	end := -1 // the transcript's bottom border: the first └ of column 0 below its top
+	for y, l := range lines(s) {
+		if y > ty && strings.HasPrefix(l, "└") {
+			end = y
+			break
 		}
-		prev = y
+	}
+	if ty != 0 || end+1 < 12 {
+		t.Errorf("transcript on rows %d..%d: fewer than 12 of 24\n%s", ty, end, s)
+	}
+	for _, title := range []string{"2 Timeline", "3 Approvals", "4 Diff"} {
+		if y, _ := rowOf(s, title); y <= end {
+			t.Errorf("%s on row %d, not below the transcript (ends on %d)\n%s", title, y, end, s)
+		}
 	}
 	b.sim.SetSize(160, 50)
 	b.post(tcell.NewEventResize(160, 50))

@@ -38,7 +38,8 @@ func (w *Workbench) submit(text string) {
 		return
 	}
 	ctx, cancel := context.WithCancel(w.ctx)
-	w.running, w.turnCancel, w.flash = true, cancel, flash{}
+	w.running, w.turnCancel = true, cancel
+	w.clearNoticeLine()
 	w.input.SetText("", false)
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)
@@ -47,11 +48,12 @@ func (w *Workbench) submit(text string) {
 			w.running, w.turnCancel = false, nil
 			switch {
 			case err != nil:
-				w.flash, w.restore = flash{"error", err.Error()}, text
+				w.notice("error", err.Error())
+				w.restore = text
 			case res.Outcome == agent.OutcomeCancelled:
-				w.flash = flash{"info", "turn cancelled"}
+				w.notice("info", "turn cancelled")
 			case res.Outcome == agent.OutcomeFailed && res.Err != nil:
-				w.flash = flash{"error", "turn failed: " + res.Err.Error()}
+				w.notice("error", "turn failed: "+res.Err.Error())
 			}
 		})
 	})

@@ -33,15 +33,22 @@ func (w *Workbench) syncFrame() {
 			w.syncBlock(b)
 		}
 		w.model.TakeTouched()
+		if !w.startNotesShown { // the first session shown gets the notices of the start (config errors)
+			w.startNotesShown = true
+			for _, text := range w.startNotes {
+				w.upsertNote(text)
+			}
+		}
 	}
 	for _, id := range w.model.TakeTouched() {
 		if b, ok := w.model.Block(id); ok {
 			w.syncBlock(b)
 		}
 	}
-	for _, text := range w.notes {
-		w.noteSeq++
-		w.view.Upsert(transcript.Block{ID: fmt.Sprintf("local:%d", w.noteSeq), Kind: transcript.KindNotice, Text: text, Done: true})
+	for _, n := range w.notes {
+		if n.session == w.sessionID { // a notice raised for another session shown before stays in the notices view only
+			w.upsertNote(n.text)
+		}
 	}
 	w.notes = nil
 	if w.restore != "" {
@@ -68,7 +75,22 @@ func (w *Workbench) syncBlock(b transcript.Block) {
 	w.synced[b.ID] = syncRecord{meta: meta, n: len(b.Text)}
 }
 
-// note adds a line of the workbench's own to the transcript (not to the log).
+// pendingNote is a line of the workbench's own waiting for the transcript,
+// with the session shown when it was raised.
+type pendingNote struct{ session, text string }
+
+// addNote adds a line of the workbench's own to the transcript (not to the
+// log) of the session shown now; raised before any session is shown (a
+// config error at start), it goes to the first one.
 func (w *Workbench) addNote(text string) {
-	w.notes = append(w.notes, text)
+	w.notes = append(w.notes, pendingNote{w.sessionID, text})
+	if w.sessionID == "" {
+		w.startNotes = append(w.startNotes, text)
+	}
+}
+
+// upsertNote puts one note into the transcript view.
+func (w *Workbench) upsertNote(text string) {
+	w.noteSeq++
+	w.view.Upsert(transcript.Block{ID: fmt.Sprintf("local:%d", w.noteSeq), Kind: transcript.KindNotice, Text: text, Done: true})
 }

@@ -18,22 +18,23 @@ type UIState struct {
 	focus     int
 	lastList  int // paneTimeline or paneApprovals: what the diff pane follows
 	zoom      int // pane index, or -1
+	layout    LayoutMode
 	helpOpen  bool
 	mouse     bool
 	lastCtrlC time.Time
 
 	// The session shown and the backend.
 	model      *Model
-	be         Backend // nil until Attach
-	sessionID  string  // the session the panes show
-	liveID     string  // the session turns go to (sessionID unless readOnly)
-	readOnly   bool    // the panes show another session, read-only (the browser's Enter)
-	replayEnd  uint64  // last sequence of the shown session when it was opened: the replay's end
-	mode       string  // permission mode shown; the agent's once attached
-	modeSet    bool    // changed before Attach: Attach hands it to the agent
-	storeState string  // shown instead of the session until Attach
-	flash      flash
-	running    bool // a turn of this workbench runs
+	be         Backend     // nil until Attach
+	sessionID  string      // the session the panes show
+	liveID     string      // the session turns go to (sessionID unless readOnly)
+	readOnly   bool        // the panes show another session, read-only (the browser's Enter)
+	replayEnd  uint64      // last sequence of the shown session when it was opened: the replay's end
+	mode       string      // permission mode shown; the agent's once attached
+	modeSet    bool        // changed before Attach: Attach hands it to the agent
+	storeState string      // shown instead of the session until Attach
+	notices    noticeState // the notices line and its expanded view (notices.go)
+	running    bool        // a turn of this workbench runs
 	turnCancel context.CancelFunc
 	flowBusy   bool // a /model command runs
 
@@ -48,9 +49,13 @@ type UIState struct {
 	// The transcript view's sync (sync.go) and the timeline's row cache.
 	synced    map[string]syncRecord
 	resetView bool
-	restore   string   // input to put back in the box (a turn that did not start)
-	notes     []string // local notices waiting to be added to the transcript
-	noteSeq   int
-	tlKeys    []timelineKey
-	tlRows    []listRow
+	restore   string        // input to put back in the box (a turn that did not start)
+	notes     []pendingNote // local notices waiting to be added to the transcript
+	// startNotes are the notices raised before any session was shown; the
+	// first session's transcript gets them (startNotesShown).
+	startNotes      []string
+	startNotesShown bool
+	noteSeq         int
+	tlKeys          []timelineKey
+	tlRows          []listRow
 }

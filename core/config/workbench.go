@@ -1,0 +1,48 @@
+package config
+
+import "strings"
+
+// workbenchKeys are the keys of a [workbench] table.
+var workbenchKeys = []string{"wide_columns"}
+
+// WorkbenchSettings are the [workbench] table's settings of the full-screen
+// workbench. A zero field was not set.
+type WorkbenchSettings struct {
+	// WideColumns is the terminal width from which the auto layout shows
+	// the four panes as columns (the workbench's default: 200); at least 40.
+	WideColumns int
+}
+
+// Workbench reads the [workbench] tables of the user config then the
+// project's (a later file's value wins). A value of the wrong type or out of
+// range, or an unknown key, is a warning (no safety setting lives here) and
+// is left out.
+func (s *Sources) Workbench() (WorkbenchSettings, []error) {
+	var out WorkbenchSettings
+	var errs []error
+	for _, d := range s.docs(UserConfig, ProjectConfig) {
+		raw, ok := d.Tree["workbench"]
+		if !ok {
+			continue
+		}
+		m, ok := raw.(map[string]any)
+		if !ok {
+			errs = append(errs, d.errorAt("workbench", true, "[workbench] not applied: workbench must be a table, not %s", kindOf(raw)))
+			continue
+		}
+		for _, k := range sortedMapKeys(m) {
+			switch k {
+			case "wide_columns":
+				n, ok := m[k].(int64)
+				if !ok || n < 40 || n > 10000 {
+					errs = append(errs, d.errorAt("workbench."+k, true, "[workbench] wide_columns: want a number of columns from 40 to 10000, not %v", m[k]))
+					continue
+				}
+				out.WideColumns = int(n)
+			default:
+				errs = append(errs, d.errorAt("workbench."+k, true, "[workbench] unknown key %q, ignored (known: %s)", k, strings.Join(workbenchKeys, ", ")))
+			}
+		}
+	}
+	return out, errs
+}
