@@ -136,6 +136,9 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		fmt.Fprintln(stderr, "pincer: cancelled: nothing was saved")
 		return 1, nil
 	}
+	if errors.Is(err, modelflow.ErrBadArgument) {
+		return 0, usageError{Msg: err.Error()}
+	}
 	if err != nil {
 		return 0, err
 	}

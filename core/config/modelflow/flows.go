@@ -33,6 +33,20 @@ import (
 // ErrCancelled is returned when the user cancels a flow; nothing was saved.
 var ErrCancelled = errors.New("cancelled: nothing was saved")
 
+// ErrBadArgument is matched (errors.Is) by the errors of a flow given a bad
+// argument: not PROVIDER/MODEL, a provider that does not exist, a name no
+// provider can have. The command line reports them as usage errors (exit 2).
+var ErrBadArgument = errors.New("bad argument")
+
+// argError is an error of ErrBadArgument: its message alone is shown.
+type argError struct{ msg string }
+
+func (e argError) Error() string        { return e.msg }
+func (e argError) Is(target error) bool { return target == ErrBadArgument }
+
+// badArgf is an ErrBadArgument error with a formatted message.
+func badArgf(format string, a ...any) error { return argError{fmt.Sprintf(format, a...)} }
+
 // Prompter asks the user. Implementations return ErrCancelled (or an error
 // wrapping it) at end of input or on an interrupt.
 type Prompter interface {
@@ -105,7 +119,7 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 		}
 	}
 	if !config.ValidProviderName(name) {
-		return "", fmt.Errorf("%q cannot name a provider: use letters, digits, '-' and '_'", name)
+		return "", badArgf("%q cannot name a provider: use letters, digits, '-' and '_'", name)
 	}
 	user, err := config.OpenUserFile(cfg.UserPath)
 	if err != nil {
@@ -239,7 +253,7 @@ func Switch(e *Env, p Prompter, current, arg string) (string, error) {
 			if ap == prov {
 				model = am
 			} else if _, other := e.Config.Lookup(ap); other {
-				return "", fmt.Errorf("switch stays within the active provider (%s → %s): use `pincer model default %s` to change providers", prov, ap, arg)
+				return "", badArgf("switch stays within the active provider (%s → %s): use `pincer model default %s` to change providers", prov, ap, arg)
 			}
 		}
 		if known && !pc.HasModel(model) {
@@ -269,11 +283,11 @@ func Switch(e *Env, p Prompter, current, arg string) (string, error) {
 func SetDefault(ctx context.Context, e *Env, id string) error {
 	prov, model, ok := config.ParseModelID(id)
 	if !ok {
-		return fmt.Errorf("want PROVIDER/MODEL, got %q", id)
+		return badArgf("want PROVIDER/MODEL, got %q", id)
 	}
 	pc, known := e.Config.Lookup(prov)
 	if !known {
-		return fmt.Errorf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+		return badArgf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
 	}
 	if err := config.Update(e.Config.UserPath, func(u *config.UserFile) error { return u.SetDefaultModel(id) }); err != nil {
 		return err
@@ -293,10 +307,10 @@ func SetDefault(ctx context.Context, e *Env, id string) error {
 func AddModel(e *Env, prov, model string) error {
 	model = strings.TrimSpace(model)
 	if _, known := e.Config.Lookup(prov); !known {
-		return fmt.Errorf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+		return badArgf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
 	}
 	if model == "" {
-		return errors.New("add-model needs a model name")
+		return badArgf("add-model needs a model name")
 	}
 	if err := config.Update(e.Config.UserPath, func(u *config.UserFile) error { return u.AddModels(prov, model) }); err != nil {
 		return err
@@ -309,7 +323,7 @@ func AddModel(e *Env, prov, model string) error {
 // printed: the notice says where it went.
 func SetAPIKey(ctx context.Context, e *Env, p Prompter, prov, key string) error {
 	if !config.ValidProviderName(prov) {
-		return fmt.Errorf("%q cannot name a provider", prov)
+		return badArgf("%q cannot name a provider", prov)
 	}
 	if e.Secrets == nil {
 		return errors.New("no secret store available")
