@@ -13,8 +13,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"pincer/core/app"
+	"os"
 	"strings"
+
+	"pincer/core/app"
+	"pincer/core/config"
 )
 
 // Version is pincer's version, set at build time with
@@ -152,6 +155,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := stdio{in: stdin, out: stdout, err: stderr}
 	var code int
 	var err error
+	if len(args) == 0 || !readsNothing(args[0]) {
+		if herr := config.CheckHome(os.Getenv); herr != nil { // one line, not one per directory under it
+			fmt.Fprintf(stderr, "pincer: %v\n", herr)
+			return exitUsage
+		}
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && aliases[args[0]] == "" {
 		code, err = cmdTUI(args, stdout, stderr)
 	} else if c, ok := lookup(args[0]); ok {
@@ -172,6 +181,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return 1
+}
+
+// readsNothing reports whether the command line starting with arg only
+// prints pincer's own text (help, version), so needs no PINCER_HOME.
+func readsNothing(arg string) bool {
+	c, ok := lookup(arg)
+	return ok && (c.Name == "help" || c.Name == "version")
 }
 
 // parseInterspersed parses fs allowing flags before and after positional arguments,
