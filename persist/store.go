@@ -19,6 +19,9 @@
 //   - Audit entries (permission decisions) are append-only; they are listed newest
 //     first, per session (append order) or across sessions (by Time).
 //   - Session permission rules are one list per session, replaced as a whole.
+//   - Prompt history is per project (workspace root), newest first, bounded
+//     (PromptHistoryLimit) with consecutive duplicates collapsed; a project
+//     has at most one unsent draft.
 //   - A record that cannot be decoded is skipped by listings and reported
 //     (ErrCorrupt, CorruptError).
 //
@@ -113,6 +116,9 @@ type Store interface {
 	// GetSessionRules returns the rules PutSessionRules stored, in order; none
 	// stored is an empty list, not an error.
 	GetSessionRules(ctx context.Context, sessionID string) ([]string, error)
+
+	// PromptStore: each project's prompt history and unsent draft (prompts.go).
+	PromptStore
 
 	// Close releases the store's resources.
 	Close() error

@@ -33,6 +33,7 @@ type Store struct {
 	events   map[string]*memEvents
 	leases   map[string]persist.Lease
 	extra    memExtra        // audit trail and session rules (audit.go)
+	prompts  memPrompts      // prompt history and drafts (prompts.go)
 	notify   record.Notifier // wakes WaitEvents (next.go)
 }
 

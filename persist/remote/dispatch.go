@@ -73,6 +73,10 @@ var methods = map[string]handler{
 	"GetSessionRules": func(s *Server, ctx context.Context, r request) (any, error) {
 		return s.store.GetSessionRules(ctx, r.args.ID)
 	},
+	"AppendPrompt": (*Server).appendPrompt,
+	"ListPrompts":  (*Server).listPrompts,
+	"PutDraft":     (*Server).putDraft,
+	"GetDraft":     (*Server).getDraft,
 }
 
 // dispatch runs one method through the table; an unknown method is an error

@@ -55,8 +55,10 @@ type wireArgs struct {
 	TTL     time.Duration       `json:"ttl,omitempty"`
 	After   uint64              `json:"after,omitempty"`
 	Limit   int                 `json:"limit,omitempty"`
-	Wait    time.Duration       `json:"wait,omitempty"`   // WaitEvents: give up after this
-	Leases  []persist.Lease     `json:"leases,omitempty"` // Attach: leases the client holds
+	Wait    time.Duration       `json:"wait,omitempty"`    // WaitEvents: give up after this
+	Leases  []persist.Lease     `json:"leases,omitempty"`  // Attach: leases the client holds
+	Project string              `json:"project,omitempty"` // prompt history and drafts (prompts.go)
+	Text    string              `json:"text,omitempty"`
 }
 
 // wireReply is the answer to every method.

@@ -63,6 +63,9 @@ var cases = []struct {
 	{"ConcurrentAcquireLease", testConcurrentAcquireLease},
 	{"AppendEventNextAndWait", testAppendEventNextAndWait},
 	{"CorruptRecordsAreSkippedAndReported", testCorruptRecordsAreSkippedAndReported},
+	{"PromptHistory", testPromptHistory},
+	{"PromptHistoryBounded", testPromptHistoryBounded},
+	{"Drafts", testDrafts},
 }
 
 // Run runs every case of the suite against the store h opens, each as a

@@ -40,6 +40,16 @@ type Backend interface {
 	// ModelCommand checks a /model command of a session (app.ErrNoModelConfig,
 	// *app.ModelUsageError) and returns it ready to run.
 	ModelCommand(sessionID string, args []string) (*app.ModelCommand, error)
+
+	// PromptHistory returns up to limit prompts typed in project (the
+	// workspace root), newest first.
+	PromptHistory(ctx context.Context, project string, limit int) ([]string, error)
+	// AddPrompt keeps a sent prompt of project for recall.
+	AddPrompt(ctx context.Context, project, text string) error
+	// Draft returns project's unsent draft ("" when none).
+	Draft(ctx context.Context, project string) (string, error)
+	// SaveDraft keeps text as project's unsent draft ("" deletes it).
+	SaveDraft(ctx context.Context, project, text string) error
 }
 
 var _ Backend = (*app.Backend)(nil)
