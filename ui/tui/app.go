@@ -119,7 +119,7 @@ func New(opts Options) (*Workbench, error) {
 	th.ApplyToTview()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
-		UIState: UIState{model: NewModel(), zoom: -1, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
+		UIState: UIState{model: NewModel(), zoom: -1, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
 			storeState: "opening store…", synced: map[string]syncRecord{}},
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
@@ -183,6 +183,7 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 		}
 	})
 	w.showSession(be, sessionID, false)
+	w.loadHabits(be)
 }
 
 // showSession switches the panes to another session of be: the live one
@@ -249,6 +250,7 @@ func (w *Workbench) Run() error {
 	w.pump.start()
 	err := w.app.Run()
 	w.Stop()
+	w.saveDraft() // the event loop has ended: its state is this goroutine's now
 	done := make(chan struct{})
 	go func() { w.bg.Wait(); close(done) }()
 	select {

@@ -36,6 +36,12 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.browserKey(ev)
 		return nil
 	}
+	if w.in.search != nil {
+		return w.searchKey(ev)
+	}
+	if w.focus == paneInput && w.placeholderKey(ev) {
+		return nil
+	}
 	act, ok := w.keys.Lookup(w.contexts(), ev)
 	if !ok {
 		switch {
@@ -101,6 +107,14 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.answerSelected(act, "")
 	case ActDenyReason:
 		w.startReason()
+	case ActHistoryPrev, ActHistoryNext:
+		return w.historyKey(act, ev)
+	case ActHistorySearch:
+		w.startSearch()
+	case ActScrollUp, ActScrollDown:
+		w.scrollTranscript(act)
+	case ActRetry:
+		w.retry()
 	default:
 		if isNavigation(act) {
 			w.navigate(act)

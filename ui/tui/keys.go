@@ -48,6 +48,13 @@ const (
 	ActResume       Action = "session.resume"
 	ActDelete       Action = "session.delete"
 	ActFilter       Action = "session.filter"
+	// The input box's habits (history_keys.go, retry.go).
+	ActHistoryPrev   Action = "history.prev"
+	ActHistoryNext   Action = "history.next"
+	ActHistorySearch Action = "history.search"
+	ActScrollUp      Action = "transcript.page.up"
+	ActScrollDown    Action = "transcript.page.down"
+	ActRetry         Action = "retry"
 )
 
 // Context says where a binding applies.
@@ -94,6 +101,11 @@ func DefaultKeyMap() *KeyMap {
 		b(ActSend, CtxInput, "enter", "send", true),
 		b(ActNewline, CtxInput, "shift+enter alt+enter ctrl+j", "new line", true),
 		b(ActModeInput, CtxInput, "shift+tab", "next permission mode", true),
+		b(ActHistoryPrev, CtxInput, "up", "previous prompt (on the first line)", false),
+		b(ActHistoryNext, CtxInput, "down", "next prompt (on the last line)", false),
+		b(ActHistorySearch, CtxInput, "ctrl+r", "search the prompt history", false),
+		b(ActScrollUp, CtxInput, "pgup", "scroll the transcript up a page", false),
+		b(ActScrollDown, CtxInput, "pgdn", "scroll the transcript down a page", false),
 		b(ActCancel, CtxGlobal, "esc", "cancel the running turn (or close, unzoom)", true),
 		b(ActQuit, CtxGlobal, "ctrl+c", "quit (press twice within 2 s)", true),
 		b(ActFocusNext, CtxGlobal, "tab", "focus the next pane", true),
@@ -109,6 +121,7 @@ func DefaultKeyMap() *KeyMap {
 		b(ActLayout, CtxGlobal, "f4", "next layout: auto, columns, grid, stacked", false),
 		b(ActMode, CtxGlobal, "ctrl+t", "next permission mode", false),
 		b(ActSessions, CtxGlobal, "ctrl+o", "sessions browser", true),
+		b(ActRetry, CtxGlobal, "f5", "retry the last failed turn (sends its prompt again)", false),
 		b(ActAllowOnce, CtxApprovals, "y", "allow once", true),
 		b(ActAllowSession, CtxApprovals, "s", "allow for this session", true),
 		b(ActAllowAlways, CtxApprovals, "a", "always allow (a rule for exactly this request)", true),

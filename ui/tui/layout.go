@@ -184,6 +184,9 @@ func (w *Workbench) setTitles() {
 	if w.running || w.model.Status.Turn == TurnRunning {
 		title = " Input · a turn is running (Esc cancels it) "
 	}
+	if t := w.searchTitle(); t != "" {
+		title = t
+	}
 	w.input.SetTitle(title)
 }
 
@@ -222,7 +225,7 @@ func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 			w.setFocus(paneInput)
 		}
 		if h := w.pane(paneInput).PasteHandler(); h != nil {
-			h(text, setFocus)
+			w.pasteIntoInput(text, func(t string) { h(t, setFocus) })
 		}
 	})
 }

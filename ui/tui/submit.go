@@ -14,10 +14,13 @@ import (
 // in the background, cancellable with Esc; a second submit while one runs is
 // refused with a notice and the text stays in the box. Event loop only.
 func (w *Workbench) submit(text string) {
+	text = w.expandPastes(text) // the placeholders of large pastes stand for their text
 	trimmed := strings.TrimSpace(text)
 	if trimmed == "" {
 		return
 	}
+	w.rememberPrompt(text)
+	w.in.pastes = nil
 	if strings.HasPrefix(trimmed, "/") && !strings.Contains(strings.Fields(trimmed)[0][1:], "/") && !agentCommand(trimmed) {
 		if w.runSlash(trimmed) {
 			w.input.SetText("", false)

@@ -58,4 +58,7 @@ type UIState struct {
 	noteSeq         int
 	tlKeys          []timelineKey
 	tlRows          []listRow
+
+	// The input box's history, search, pastes and draft (input_state.go).
+	in inputState
 }
