@@ -78,7 +78,7 @@ func parseTrust(path string, data []byte) (trustRecord, error) {
 		return rec, nil
 	}
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, fmt.Errorf("%s: %v", path, err)
+		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, config.JSONError(path, data, err)
 	}
 	if rec.Projects == nil {
 		rec.Projects = map[string]trustedEntry{}

@@ -290,7 +290,13 @@ func (l *loader) applyDoc(d *Document) {
 		return
 	}
 	l.warns = append(l.warns, unknownKeys(d)...)
+	n := len(l.warns)
 	l.apply(d.Path, d.Tree, d.Project)
+	for _, w := range l.warns[n:] { // the value's line, as every other config message has
+		if e, ok := w.(*Error); ok && e.Path == d.Path && e.Line == 0 && e.Key != "" {
+			e.Line, e.Column = d.Line(e.Key)
+		}
+	}
 }
 
 // UserPath is the user's config file (see the package comment); "" when neither

@@ -177,6 +177,15 @@ model = "gpt-5"
 			t.Errorf("no warning for %s (got %v)", k, keys)
 		}
 	}
+	// Each warning of a file names the line of its key (issue 12, Found 13).
+	lines := map[string]int{"default_model": 1, "api_key": 2, "providers.openai.api_key": 4, "providers.openai.models": 5,
+		"providers.openai.requires_api_key": 6, "providers.openai.api": 7, "providers.openai.base_url": 8}
+	for _, w := range warns {
+		var e *Error
+		if errors.As(w, &e) && e.Path == filepath.Join(f.home, "config.toml") && lines[e.Key] != 0 && e.Line != lines[e.Key] {
+			t.Errorf("warning %q: line %d, want %d", w, e.Line, lines[e.Key])
+		}
+	}
 	o := cfg.Providers["openai"]
 	if o.BaseURL != "https://api.openai.com/v1" || o.Model != "gpt-5" || o.API != APIChat || !o.RequiresAPIKey {
 		t.Errorf("openai %+v", o)

@@ -1,6 +1,13 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
 
 // Typed tables of the sources, for the behaviour packages. Each extractor
 // checks the shape of its table (a value of the wrong type is a *FileError at
@@ -137,6 +144,10 @@ func (d *Document) hookEntries(ev string, raw any) ([]HookEntry, []error) {
 			continue
 		}
 		if d.Format == TOML {
+			if bad := unknownHookKeys(d, where, tab); len(bad) > 0 { // pincer's own format: a typo drops a hook
+				errs = append(errs, bad...)
+				continue
+			}
 			e := HookEntry{Event: ev, Matcher: matcher, Where: where}
 			e.Line, _ = d.Line(where)
 			var errC, errT error
@@ -175,6 +186,22 @@ func (d *Document) hookEntries(ev string, raw any) ([]HookEntry, []error) {
 		}
 	}
 	return out, errs
+}
+
+// hookKeys are the keys of a [[hooks.EVENT]] table of config.toml.
+var hookKeys = []string{"matcher", "command", "timeout"}
+
+// unknownHookKeys returns an error at its line for each key of a config.toml
+// hook table that is not a hookKeys entry (`comand = "guard.sh"` would
+// otherwise read as a hook with no command).
+func unknownHookKeys(d *Document, where string, tab map[string]any) []error {
+	var errs []error
+	for _, k := range sortedMapKeys(tab) {
+		if !slices.Contains(hookKeys, k) {
+			errs = append(errs, d.errorAt(where+"."+k, false, "%s: unknown key %q (want %s)", where, k, strings.Join(hookKeys, ", ")))
+		}
+	}
+	return errs
 }
 
 // KeyTable is the [keys] table of one file: action name to key list.
@@ -287,8 +314,10 @@ func kindOf(v any) string {
 		return "a table"
 	case nil:
 		return "null"
+	case time.Time, toml.LocalDate, toml.LocalDateTime, toml.LocalTime:
+		return "a date or time"
 	}
-	return fmt.Sprintf("a %T", v)
+	return "a value of another kind" // never a Go type name in a message
 }
 
 func nonNil(errs ...error) []error {

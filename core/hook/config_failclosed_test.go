@@ -14,20 +14,21 @@ import (
 func TestLoadFailsClosed(t *testing.T) {
 	cases := []struct {
 		name, rel, body string
-		line            bool // the message must name a line
+		line            bool   // the message must name a line (every case does now: issue 12, Found 13)
+		say             string // and, when set, say this
 	}{
-		{"TOML syntax", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncommand = \"guard.sh\nmatcher = \"Bash\"\n", true},
-		{"TOML typo elsewhere in the file", ".pincer/config.toml", "verbose = tru\n[[hooks.PreToolUse]]\ncommand = \"guard.sh\"\n", true},
-		{"TOML misspelled event", ".pincer/config.toml", "[[hooks.PreTooluse]]\ncommand = \"guard.sh\"\n", false},
-		{"TOML misspelled command key", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncomand = \"guard.sh\"\n", false},
-		{"TOML hooks as a string", ".pincer/config.toml", "hooks = \"guard.sh\"\n", true},
-		{"TOML timeout as a string", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncommand = \"guard.sh\"\ntimeout = \"ten\"\n", true},
-		{"TOML bad matcher", ".pincer/config.toml", "[[hooks.PreToolUse]]\nmatcher = \"(\"\ncommand = \"guard.sh\"\n", false},
-		{"JSON trailing comma", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"guard.sh\"},]}]}}", true},
-		{"JSON unclosed", ".claude/settings.local.json", "{\"hooks\": {\"PreToolUse\": [", true},
-		{"JSON hooks as an array", ".claude/settings.json", "{\"hooks\": [\"guard.sh\"]}", true},
-		{"JSON empty command", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"\"}]}]}}", false},
-		{"JSON negative timeout", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"g\", \"timeout\": -1}]}]}}", false},
+		{"TOML syntax", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncommand = \"guard.sh\nmatcher = \"Bash\"\n", true, ""},
+		{"TOML typo elsewhere in the file", ".pincer/config.toml", "verbose = tru\n[[hooks.PreToolUse]]\ncommand = \"guard.sh\"\n", true, ""},
+		{"TOML misspelled event", ".pincer/config.toml", "[[hooks.PreTooluse]]\ncommand = \"guard.sh\"\n", true, ""},
+		{"TOML misspelled command key", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncomand = \"guard.sh\"\n", true, `:2:1: hooks.PreToolUse[0]: unknown key "comand"`},
+		{"TOML hooks as a string", ".pincer/config.toml", "hooks = \"guard.sh\"\n", true, ""},
+		{"TOML timeout as a string", ".pincer/config.toml", "[[hooks.PreToolUse]]\ncommand = \"guard.sh\"\ntimeout = \"ten\"\n", true, ""},
+		{"TOML bad matcher", ".pincer/config.toml", "[[hooks.PreToolUse]]\nmatcher = \"(\"\ncommand = \"guard.sh\"\n", true, ""},
+		{"JSON trailing comma", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"guard.sh\"},]}]}}", true, ""},
+		{"JSON unclosed", ".claude/settings.local.json", "{\"hooks\": {\"PreToolUse\": [", true, ""},
+		{"JSON hooks as an array", ".claude/settings.json", "{\"hooks\": [\"guard.sh\"]}", true, ""},
+		{"JSON empty command", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"\"}]}]}}", true, ":1: hooks.PreToolUse[0].hooks[0]: command is empty"},
+		{"JSON negative timeout", ".claude/settings.json", "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"g\", \"timeout\": -1}]}]}}", true, ""},
 	}
 	place := regexp.MustCompile(`:\d+: `)
 	for _, c := range cases {
@@ -55,6 +56,9 @@ func TestLoadFailsClosed(t *testing.T) {
 			}
 			if c.line && !place.MatchString(strings.TrimPrefix(msg, path)) {
 				t.Errorf("error names no line: %q", msg)
+			}
+			if c.say != "" && !strings.Contains(msg, c.say) {
+				t.Errorf("error %q does not say %q", msg, c.say)
 			}
 		})
 	}
