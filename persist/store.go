@@ -102,6 +102,10 @@ type Store interface {
 	RenewLease(ctx context.Context, sessionID, owner string, ttl time.Duration) (bool, error)
 	// ReleaseLease frees the session if owner holds it; otherwise it does nothing.
 	ReleaseLease(ctx context.Context, sessionID, owner string) error
+	// GetLease returns the session's live lease, found false when the session is
+	// free (no lease, or an expired one). It only reads: who runs a session
+	// another process holds (the workbench's attach).
+	GetLease(ctx context.Context, sessionID string) (l Lease, found bool, err error)
 
 	// AppendAudit appends e to the audit trail of e.SessionID. A zero Time is set
 	// to now (UTC).

@@ -63,6 +63,7 @@ var methods = map[string]handler{
 	"AcquireLease": (*Server).acquireLease,
 	"RenewLease":   (*Server).renewLease,
 	"ReleaseLease": (*Server).releaseLease,
+	"GetLease":     (*Server).getLease,
 	"AppendAudit":  (*Server).appendAudit,
 	"ListAudit": func(s *Server, ctx context.Context, r request) (any, error) {
 		return s.store.ListAudit(ctx, r.args.ID, r.args.Limit)

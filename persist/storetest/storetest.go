@@ -61,6 +61,7 @@ var cases = []struct {
 	{"LeaseLifecycle", testLeaseLifecycle},
 	{"LeaseExpiresInRealTime", testLeaseExpiresInRealTime},
 	{"ConcurrentAcquireLease", testConcurrentAcquireLease},
+	{"GetLease", testGetLease},
 	{"AppendEventNextAndWait", testAppendEventNextAndWait},
 	{"CorruptRecordsAreSkippedAndReported", testCorruptRecordsAreSkippedAndReported},
 	{"PromptHistory", testPromptHistory},

@@ -52,3 +52,12 @@ func DecideRenew(cur persist.Lease, found bool, sessionID, owner string, ttl tim
 	}
 	return true, persist.Lease{SessionID: sessionID, Owner: owner, ExpiresAt: now.Add(ttl).UTC()}
 }
+
+// Live returns the stored lease (found) when it still holds at now: what
+// GetLease reports.
+func Live(cur persist.Lease, found bool, now time.Time) (persist.Lease, bool) {
+	if !live(cur, found, now) {
+		return persist.Lease{}, false
+	}
+	return cur, true
+}
