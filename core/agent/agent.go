@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -89,6 +88,10 @@ type Config struct {
 	Hooks *hook.Runner
 	// Home is the user's home directory, for `~/` permission rules.
 	Home string
+	// OwnerCommand names what runs this agent in its lease owner ("pincer
+	// run", "pincer" for the workbench: owner.go), so another process finding
+	// a session held can say which; "": "pincer".
+	OwnerCommand string
 
 	MaxIterations int           // model calls per turn; 0: DefaultMaxIterations
 	LeaseTTL      time.Duration // 0: DefaultLeaseTTL
@@ -162,7 +165,7 @@ func New(cfg Config) (*Agent, error) {
 	}
 	return &Agent{
 		cfg: cfg, log: log, mode: cfg.PermissionMode,
-		owner:   fmt.Sprintf("pid:%d/%s", os.Getpid(), newID()),
+		owner:   newOwner(cfg.OwnerCommand),
 		schemas: newSchemaCache(),
 		active:  map[string]bool{}, files: map[string]*tools.FileState{}, pending: map[string][]string{},
 	}, nil

@@ -57,6 +57,10 @@ type Options struct {
 	// configured): the workbench opens to browse sessions and say why it cannot send.
 	// The resolution error is then Setup.ModelErr, and Setup.Provider is nil.
 	ModelOptional bool
+	// Command names the front end in the session leases this run takes ("pincer
+	// run", "pincer" for the workbench), so another process finding a session
+	// held says what runs it; "": "pincer".
+	Command string
 	// FailClosed makes a configuration that does not parse a Setup that denies every
 	// tool call and runs no hook (Setup.ConfigErrors says why), instead of an error.
 	FailClosed bool
@@ -197,7 +201,7 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID()) },
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
-		SystemPrompt: s.SystemPrompt(), Approver: approver,
+		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
 	})
 	if err != nil {
 		store.Close()

@@ -43,6 +43,11 @@ const (
 	// ModelChanged: the session's model changed (/model switch), from its next
 	// model call on.
 	ModelChanged Type = "model.changed"
+	// PermissionAnswered: a person answered a pending permission request from
+	// a workbench attached to a session another process runs (the process
+	// running the turn acts on the first answer and records the outcome as
+	// permission.resolved, as for an answer given in its own workbench).
+	PermissionAnswered Type = "permission.answered"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

@@ -78,6 +78,20 @@ type PermissionResolvedData struct {
 	By         string `json:"by"`
 }
 
+// PermissionAnsweredData is the payload of permission.answered: a person's
+// answer to request RequestID of the event's session, given in another
+// process. Behavior is allow or deny, Scope once, session or always, Reason
+// reaches the model on a denial, By names the answering process ("pid 4242 on
+// HOST"). It is only an answer: the request is decided by the process running
+// the turn, and only if it still waits for it (the first answer wins).
+type PermissionAnsweredData struct {
+	RequestID string `json:"requestId"`
+	Behavior  string `json:"behavior"`
+	Scope     string `json:"scope"`
+	Reason    string `json:"reason,omitempty"`
+	By        string `json:"by"`
+}
+
 // UsageData is the payload of usage: the tokens of one model call. CostUSD is null
 // when the price is unknown. ContextTokens is how much of the context window the
 // call's prompt used and ContextWindow the model's window (0: unknown), for a

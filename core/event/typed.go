@@ -33,6 +33,7 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	Notice:              decodeAs[NoticeData],
 	ModeChanged:         decodeAs[ModeChangedData],
 	ModelChanged:        decodeAs[ModelChangedData],
+	PermissionAnswered:  decodeAs[PermissionAnsweredData],
 }
 
 // decodeAs decodes data into a T and returns the T (a value, not a pointer);

@@ -55,6 +55,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	if err != nil {
 		return 0, err
 	}
+	opts.Command = "pincer run"
 	format, err := headless.ParseFormat(f.format)
 	if err != nil {
 		return 0, usageError{Msg: err.Error()}

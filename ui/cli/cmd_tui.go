@@ -44,7 +44,7 @@ func (f *tuiFlags) workbenchOptions(fs *flag.FlagSet) (app.Options, error) {
 	if _, err := themes.ByName(f.theme); err != nil {
 		return opts, usagef("--theme: %s", strings.TrimPrefix(err.Error(), "themes: "))
 	}
-	opts.ModelOptional, opts.FailClosed = true, true
+	opts.ModelOptional, opts.FailClosed, opts.Command = true, true, "pincer"
 	return opts, nil
 }
 
