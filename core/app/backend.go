@@ -68,8 +68,14 @@ func (b *Backend) LastSequence(ctx context.Context, sessionID string) (uint64, e
 }
 
 // Submit runs one turn of input on a session (agent.SubmitTurn): it blocks
-// until the turn ends; cancelling ctx cancels the turn.
+// until the turn ends; cancelling ctx cancels the turn. While it runs, answers
+// given in a workbench attached from another process reach the approval
+// queue through the store (backend_attach.go).
 func (b *Backend) Submit(ctx context.Context, sessionID, input string) (agent.TurnResult, error) {
+	after, err := b.Store.LastEventSequence(ctx, sessionID)
+	if err == nil {
+		defer b.followAnswers(ctx, sessionID, after)()
+	}
 	return b.Agent.SubmitTurn(ctx, sessionID, input)
 }
 
