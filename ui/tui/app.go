@@ -190,15 +190,22 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 // (turns go to it), or one shown read-only. The model is rebuilt by
 // replaying the session's log from sequence 1; where the replay ends (the
 // last sequence stored now), a turn still open has no process behind it and
-// is shown as interrupted (Model.Interrupt). It reads the store, so it runs
+// is shown as interrupted (Model.Interrupt) — unless another process holds
+// the session's lease: then its turn is live and the workbench is attached
+// to it (attach.go). It reads the store, so it runs
 // off the event loop, and never while this workbench runs a turn.
 func (w *Workbench) showSession(be Backend, sessionID string, readOnly bool) {
 	last, err := be.LastSequence(w.ctx, sessionID)
 	if err != nil {
 		w.Notify("error", "event log: "+err.Error())
 	}
+	runner, _ := be.Runner(w.ctx, sessionID) // after LastSequence: a turn open up to last whose lease is free has no process
 	w.pump.follow(be.Log(), sessionID, func() {
 		w.model, w.sessionID, w.readOnly, w.replayEnd = NewModel(), sessionID, readOnly, last
+		w.runner, w.queued = runner, ""
+		if runner != "" {
+			w.notice("info", "attached: "+runner+" runs this session; its approvals can be answered here")
+		}
 		if !readOnly {
 			w.liveID = sessionID
 			w.liveSession.Store(&sessionID)
@@ -226,9 +233,10 @@ func (w *Workbench) SetStoreState(text string) {
 // pump's drain calls it, on the event loop.
 func (w *Workbench) applyEvent(ev event.Event) {
 	w.model.Apply(ev)
+	w.watchTurn(ev)
 	if w.replayEnd != 0 && ev.Sequence >= w.replayEnd {
 		w.replayEnd = 0
-		if !w.running || w.readOnly {
+		if (!w.running || w.readOnly) && w.runner == "" {
 			w.model.Interrupt()
 		}
 	}

@@ -37,6 +37,12 @@ type Backend interface {
 	Sessions(ctx context.Context, limit int) ([]app.Session, error)
 	// DeleteSession deletes a session nobody else uses (*app.InUseError).
 	DeleteSession(ctx context.Context, id string) error
+	// Runner says which other process runs a session now ("" when none:
+	// free, this process's, or a dead process's).
+	Runner(ctx context.Context, sessionID string) (string, error)
+	// AnswerRemote answers a pending request of a session another process
+	// runs, through the store (app.ErrNotRunElsewhere when none does).
+	AnswerRemote(ctx context.Context, sessionID, requestID string, behavior permission.Behavior, scope permission.Scope, reason string) error
 	// ModelCommand checks a /model command of a session (app.ErrNoModelConfig,
 	// *app.ModelUsageError) and returns it ready to run.
 	ModelCommand(sessionID string, args []string) (*app.ModelCommand, error)

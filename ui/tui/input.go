@@ -160,6 +160,7 @@ func (w *Workbench) cancelOrClose() {
 		w.hint("cancelling the turn…")
 	case w.zoom >= 0:
 		w.zoom = -1
+	case w.unqueue():
 	case readOnly:
 		w.goBackground(func() {
 			w.showSession(be, live, false)

@@ -184,6 +184,9 @@ func (w *Workbench) setTitles() {
 	if w.running || w.model.Status.Turn == TurnRunning {
 		title = " Input · a turn is running (Esc cancels it) "
 	}
+	if q := w.queuedTitle(); q != "" {
+		title = q
+	}
 	if t := w.searchTitle(); t != "" {
 		title = t
 	}

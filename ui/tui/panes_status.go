@@ -28,6 +28,9 @@ func (w *Workbench) statusText(now time.Time) string {
 			d := now.Sub(s.TurnStarted)
 			state += fmt.Sprintf(" %dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 		}
+		if by := w.attachedState(); by != "" {
+			state += " " + by
+		}
 		if n := len(w.model.Approvals); n > 0 {
 			state += fmt.Sprintf(", %d awaiting approval", n)
 		}

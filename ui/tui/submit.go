@@ -40,16 +40,30 @@ func (w *Workbench) submit(text string) {
 		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
 		return
 	}
+	if w.othersTurn() {
+		w.queuePrompt(text)
+		return
+	}
+	w.input.SetText("", false)
+	w.startTurn(be, sessionID, text)
+}
+
+// startTurn runs text as a turn of sessionID in the background. A session
+// another process took meanwhile queues the prompt for when its turn ends
+// (attach.go). Event loop only.
+func (w *Workbench) startTurn(be Backend, sessionID, text string) {
 	ctx, cancel := context.WithCancel(w.ctx)
 	w.running, w.turnCancel = true, cancel
 	w.clearNoticeLine()
-	w.input.SetText("", false)
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)
 		cancel()
 		w.pump.post(func() {
 			w.running, w.turnCancel = false, nil
 			switch {
+			case leaseHeld(err) && w.queued == "":
+				w.queued = text
+				w.Notify("info", strings.TrimSpace(w.queuedTitle()))
 			case err != nil:
 				w.notice("error", err.Error())
 				w.restore = text
@@ -93,7 +107,11 @@ func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 	be := w.be
 	if be != nil {
 		behavior, scope, reason := answerFor(act, reason)
-		_ = be.Resolve(requestID, behavior, scope, reason)
+		if w.running {
+			_ = be.Resolve(requestID, behavior, scope, reason)
+		} else { // pending, yet no turn of ours runs: another process's (attach.go)
+			w.answerRemote(be, w.liveID, requestID, behavior, scope, reason)
+		}
 	}
 	msg := map[Action]string{ActAllowOnce: "allowed once: ", ActAllowSession: "allowed for this session: ",
 		ActAllowAlways: "always allowed: ", ActDeny: "denied: "}[act]

@@ -35,6 +35,8 @@ type UIState struct {
 	storeState string      // shown instead of the session until Attach
 	notices    noticeState // the notices line and its expanded view (notices.go)
 	running    bool        // a turn of this workbench runs
+	runner     string      // another process running the shown session's turn (attach.go), "" when none
+	queued     string      // a prompt waiting for that turn to end
 	turnCancel context.CancelFunc
 	flowBusy   bool // a /model command runs
 
