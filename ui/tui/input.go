@@ -149,15 +149,13 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 	}
 }
 
-// cancelOrClose is Esc: cancel the running turn (the agent then resolves its
-// pending requests as denied, "cancelled"), else leave zoom, else come back
-// from a session shown read-only to the live one.
+// cancelOrClose is Esc: leave zoom, else come back from a session shown
+// read-only to the live one, else cancel the running turn (the agent then
+// resolves its pending requests as denied, "cancelled"): Esc cancels only
+// when nothing else is open to close.
 func (w *Workbench) cancelOrClose() {
 	cancel, readOnly, live, be := w.turnCancel, w.readOnly, w.liveID, w.be
-	switch {
-	case cancel != nil:
-		cancel()
-		w.hint("cancelling the turn…")
+	switch { // what is open closes first; the turn is cancelled only when nothing is
 	case w.zoom >= 0:
 		w.zoom = -1
 	case w.unqueue():
@@ -166,6 +164,9 @@ func (w *Workbench) cancelOrClose() {
 			w.showSession(be, live, false)
 			w.Notify("info", "back to session "+live)
 		})
+	case cancel != nil:
+		cancel()
+		w.hint("cancelling the turn…")
 	}
 }
 
