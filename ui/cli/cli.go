@@ -125,7 +125,8 @@ func lookup(name string) (command, bool) {
 
 // usageText is the top-level usage, generated from the command table.
 func usageText() string {
-	rows := [][2]string{{"[flags]", "the full-screen workbench in this directory"}}
+	rows := [][2]string{{"[flags] [PROMPT]", "the full-screen workbench in this directory (sends PROMPT)"},
+		{"-p PROMPT [flags]", "one turn headless, as pincer run (Claude Code's print flag)"}}
 	for _, c := range commands {
 		rows = append(rows, c.Synopses...)
 	}
@@ -149,8 +150,8 @@ PINCER_MODEL (default model as PROVIDER/MODEL).
 }
 
 // Main runs one command line (the arguments after the program name) and returns
-// the exit code: the workbench when args is empty or starts with a flag, else the
-// command args[0] names.
+// the exit code: the command routeArgs finds (a command's name first, -p for
+// run), else the workbench, with a prompt if the line holds one.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := stdio{in: stdin, out: stdout, err: stderr}
 	var code int
@@ -161,12 +162,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") && aliases[args[0]] == "" {
-		code, err = cmdTUI(args, stdout, stderr)
-	} else if c, ok := lookup(args[0]); ok {
-		code, err = c.Run(args[1:], s)
-	} else {
-		err = usagef("unknown command %q (see \"pincer help\")", args[0])
+	name, rest, err := routeArgs(args)
+	switch c, ok := lookup(name); {
+	case err != nil:
+	case name == "":
+		code, err = cmdTUI(rest, stdout, stderr)
+	case ok:
+		code, err = c.Run(rest, s)
 	}
 	if err == nil {
 		return code

@@ -49,25 +49,25 @@ func (f *tuiFlags) workbenchOptions(fs *flag.FlagSet) (app.Options, error) {
 }
 
 // cmdTUI is `pincer` with no command: the full-screen workbench in the current
-// directory. The first frame comes before the store is open (Badger opens in
-// the background, "opening store…" shows meanwhile). The terminal is restored
+// directory; a prompt among its arguments (`pincer "fix it"`, words joined by
+// spaces) is sent as the first turn once the store is open. The first frame
+// comes before the store is open (Badger opens in the background, "opening
+// store…" shows meanwhile). The terminal is restored
 // on exit, on a panic and on SIGTERM, SIGHUP or SIGINT. A configuration that does
 // not parse fails closed: the workbench opens (to show why and to browse
 // sessions) but every tool call is denied, naming the problems.
 func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	fs, f := newTUIFlagSet()
-	if err := fs.Parse(args); err != nil {
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "Usage: pincer [flags]   (the workbench; \"pincer run PROMPT\" runs one turn headless)")
+			fmt.Fprintln(stdout, "Usage: pincer [flags] [PROMPT]   (the workbench, sending PROMPT as it opens; \"pincer -p PROMPT\" or \"pincer run PROMPT\" runs one turn headless)")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
-			return 0, err
 		}
-		return 0, usageError{Msg: err.Error()}
+		return 0, err
 	}
-	if fs.NArg() > 0 {
-		return 0, usagef("unexpected argument %q: the workbench takes no prompt (use \"pincer run PROMPT\", or see \"pincer help\")", fs.Arg(0))
-	}
+	prompt := strings.TrimSpace(strings.Join(words, " "))
 	if err := tui.CheckTerminal(); err != nil { // before any work: a script wants `pincer run`
 		return 0, usagef("no terminal: use `pincer run` for scripts")
 	}
@@ -100,7 +100,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	}
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
 		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys,
-		WideColumns: bench.WideColumns, LayoutFile: layoutFile})
+		WideColumns: bench.WideColumns, LayoutFile: layoutFile, Prompt: prompt})
 	if err != nil {
 		return 0, err
 	}

@@ -43,6 +43,9 @@ type Options struct {
 	// runs: read in New, rewritten atomically on each change; "" keeps it
 	// for this run only.
 	LayoutFile string
+	// Prompt, when set, is sent as a turn as soon as the backend is attached
+	// (`pincer "prompt"`, as Claude Code's `claude "prompt"`).
+	Prompt string
 }
 
 // Pane indexes, in focus order.
@@ -184,6 +187,7 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 	})
 	w.showSession(be, sessionID, false)
 	w.loadHabits(be)
+	w.sendInitialPrompt()
 }
 
 // showSession switches the panes to another session of be: the live one

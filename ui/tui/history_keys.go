@@ -55,7 +55,7 @@ func firstErr(errs ...error) error {
 // in the background, to the store. Event loop only.
 func (w *Workbench) rememberPrompt(text string) {
 	w.in.history.add(text)
-	be, project := w.be, w.in.project
+	be, project := w.be, w.opts.Cwd // the project is known before its history is read
 	if be == nil || project == "" {
 		return
 	}
@@ -201,4 +201,21 @@ func (w *Workbench) searchTitle() string {
 		state = " · no match"
 	}
 	return " Search history: " + s.query + "▏" + state + " (Ctrl+R older · Enter takes · Esc cancels) "
+}
+
+// sendInitialPrompt sends Options.Prompt as the first turn, once: Attach
+// calls it after posting the backend and the session, so the inbox runs it
+// with both in place.
+func (w *Workbench) sendInitialPrompt() {
+	prompt := w.opts.Prompt
+	if prompt == "" {
+		return
+	}
+	w.pump.post(func() {
+		if w.in.promptSent {
+			return
+		}
+		w.in.promptSent = true
+		w.submit(prompt)
+	})
 }

@@ -10,4 +10,5 @@ type inputState struct {
 	pastes      []pastedText   // large pastes in the box, by placeholder
 	habitsReady bool           // the stored history and draft were read
 	project     string         // the project they belong to (the workspace root)
+	promptSent  bool           // Options.Prompt was sent
 }
