@@ -31,10 +31,10 @@ func lastUserText(req map[string]any) string {
 	return ""
 }
 
-// workbenchScript writes a shell script that runs the workbench in e's
+// inputRunsScript writes a shell script that runs the workbench in e's
 // repository once for each of runs (the arguments after the flags), saying
 // "pincer exited N with CODE" after each, then waits.
-func workbenchScript(t *testing.T, e *env, runs ...string) string {
+func inputRunsScript(t *testing.T, e *env, runs ...string) string {
 	t.Helper()
 	var body strings.Builder
 	fmt.Fprintf(&body, "#!/bin/sh\ncd '%s' || exit 1\n", e.repo)
@@ -59,7 +59,7 @@ func TestTUIUnbracketedPasteIsOneMessage(t *testing.T) {
 		t.Skip("tmux is not on PATH")
 	}
 	e := newEnv(t)
-	tm := newTmux(t, 120, 40, workbenchScript(t, e, ""))
+	tm := newTmux(t, 120, 40, inputRunsScript(t, e, ""))
 	tm.waitText("1 Transcript", "· idle ·")
 	var text strings.Builder
 	for i := 1; i <= 50; i++ {
@@ -95,7 +95,7 @@ func TestTUIPromptArgHistoryAndDraft(t *testing.T) {
 		t.Skip("tmux is not on PATH")
 	}
 	e := newEnv(t)
-	tm := newTmux(t, 120, 40, workbenchScript(t, e, `"say hello from argv"`, ""))
+	tm := newTmux(t, 120, 40, inputRunsScript(t, e, `"say hello from argv"`, ""))
 	tm.waitText("say hello from argv", "· done ·")
 	if reqs := e.fake.Requests(); len(reqs) != 1 || lastUserText(reqs[0]) != "say hello from argv" {
 		t.Fatalf("requests after pincer \"prompt\": %d (%q)", len(reqs), func() string {
