@@ -122,7 +122,7 @@ func New(opts Options) (*Workbench, error) {
 	th.ApplyToTview()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
-		UIState: UIState{model: NewModel(), zoom: -1, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
+		UIState: UIState{model: NewModel(), zoom: -1, now: time.Now, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
 			storeState: "opening store…", synced: map[string]syncRecord{}},
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)

@@ -335,3 +335,20 @@ func BenchmarkIdle(b *testing.B) {
 	b.ReportMetric(float64(p.s.shows.Load()-shows0)/secs, "draws/s-idle")
 	b.ReportMetric(float64((perfCPU(b)-cpu0).Microseconds())/1000/secs, "cpu-ms/s-idle")
 }
+
+// BenchmarkRunningClock is BenchmarkIdle with a turn running that streams
+// nothing (waiting on a model, an approval or a long command): one op is one
+// second. The status line's clock redraws once a second, so draws/s-running
+// should be ~1 (and cpu-ms/s-running one frame's worth).
+func BenchmarkRunningClock(b *testing.B) {
+	p := perfStart(b, 100)
+	p.emit(b, event.TurnStarted, "live", event.TurnStartedData{Input: "wait"})
+	p.settle(b)
+	shows0, cpu0, start := p.s.shows.Load(), perfCPU(b), time.Now()
+	for b.Loop() {
+		time.Sleep(time.Second)
+	}
+	secs := time.Since(start).Seconds()
+	b.ReportMetric(float64(p.s.shows.Load()-shows0)/secs, "draws/s-running")
+	b.ReportMetric(float64((perfCPU(b)-cpu0).Microseconds())/1000/secs, "cpu-ms/s-running")
+}

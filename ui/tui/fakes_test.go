@@ -62,6 +62,13 @@ type simBench struct {
 // stopped at the end of the test.
 func startBench(t *testing.T, width, height int, opts Options) *simBench {
 	t.Helper()
+	return startBenchWith(t, width, height, opts, nil)
+}
+
+// startBenchWith is startBench with before run on the workbench before it
+// runs (a fake clock, say).
+func startBenchWith(t *testing.T, width, height int, opts Options, before func(*Workbench)) *simBench {
+	t.Helper()
 	sim := tcell.NewSimulationScreen("UTF-8")
 	opts.Screen = sim
 	if opts.Theme == nil {
@@ -79,6 +86,9 @@ func startBench(t *testing.T, width, height int, opts Options) *simBench {
 	}
 	sim.SetSize(width, height) // after SetScreen, which resets the size
 	b := &simBench{t: t, w: w, sim: sim, done: make(chan error, 1)}
+	if before != nil {
+		before(w)
+	}
 	go func() { b.done <- w.Run() }()
 	t.Cleanup(b.stop)
 	return b

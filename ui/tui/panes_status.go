@@ -79,7 +79,7 @@ func (w *Workbench) drawStatus(screen tcell.Screen, r rect) {
 	}
 	bar := w.theme.Style("selection")
 	fillRow(screen, r.X, r.Y, r.W, bar)
-	printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(time.Now()), bar)
+	printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(w.now()), bar)
 }
 
 // contexts returns the key contexts of the focused pane, narrowest first.

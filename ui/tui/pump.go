@@ -51,6 +51,10 @@ type pump struct {
 	cancelFn context.CancelFunc // of the current follower
 	followN  atomic.Int64       // generation of the current follower
 	guard    func()             // deferred in every goroutine: turns a panic into a clean stop
+
+	newTicker tickerFunc    // the clock's ticker (clock.go); a test's fake clock
+	clockStop chan struct{} // closed to stop the clock; nil while it does not run
+	clockWG   sync.WaitGroup
 }
 
 // newPump returns a stopped pump; start runs its coalescer.
@@ -59,7 +63,8 @@ func newPump(apply func(event.Event), draw func(), guard func()) *pump {
 		guard = func() {}
 	}
 	return &pump{apply: apply, draw: draw, minGap: time.Second / maxFrameRate,
-		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard}
+		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard,
+		newTicker: realTicker}
 }
 
 // start runs the coalescer. It is a no-op after stop.
@@ -228,6 +233,7 @@ func (p *pump) stop() {
 	close(p.quit)
 	p.mu.Unlock()
 	p.followWG.Wait()
+	p.clockWG.Wait()
 	if started {
 		<-p.done
 	}

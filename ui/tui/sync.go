@@ -51,6 +51,7 @@ func (w *Workbench) syncFrame() {
 		}
 	}
 	w.notes = nil
+	w.pump.setClock(w.turnRunning())
 	if w.restore != "" {
 		if w.input.GetText() == "" {
 			w.input.SetText(w.restore, true)

@@ -22,6 +22,7 @@ type UIState struct {
 	helpOpen  bool
 	mouse     bool
 	lastCtrlC time.Time
+	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)
 
 	// The session shown and the backend.
 	model      *Model
