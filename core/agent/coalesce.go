@@ -59,6 +59,15 @@ func (c *coalescer) add(kind, text string) {
 	}
 }
 
+// then flushes what is pending, then runs f under the lock: an event f emits
+// comes after every delta added before it and before any added later.
+func (c *coalescer) then(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flushLocked()
+	f()
+}
+
 // close flushes what is pending and stops the timer; later adds are ignored.
 func (c *coalescer) close() {
 	c.mu.Lock()

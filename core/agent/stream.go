@@ -55,6 +55,13 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		case provider.EventReasoningDelta:
 			parts.add(message.PartReasoning, ev.Text, ev.Signature)
 			co.add("reasoning", ev.Text)
+		case provider.EventToolCallStart:
+			// Every view shows the call at once, while its arguments stream.
+			co.then(func() {
+				if err := t.emit(bg, event.ToolReceiving, event.ToolReceivingData{ToolCallID: ev.ToolCall.ToolCallID, Name: ev.ToolCall.ToolName}); err != nil && storeErr == nil {
+					storeErr = err
+				}
+			})
 		case provider.EventToolCall:
 			tc := ev.ToolCall
 			tc.Type = message.PartToolCall

@@ -21,10 +21,14 @@ type Type string
 
 // The event types of DESIGN.md.
 const (
-	SessionCreated      Type = "session.created"
-	TurnStarted         Type = "turn.started"
-	MessageDelta        Type = "message.delta"
-	MessageCompleted    Type = "message.completed"
+	SessionCreated   Type = "session.created"
+	TurnStarted      Type = "turn.started"
+	MessageDelta     Type = "message.delta"
+	MessageCompleted Type = "message.completed"
+	// ToolReceiving: the model is streaming a tool call whose name is known
+	// and whose arguments are still arriving; its tool.started (or, for a
+	// call that never runs, its tool.completed) follows.
+	ToolReceiving       Type = "tool.receiving"
 	ToolStarted         Type = "tool.started"
 	ToolCompleted       Type = "tool.completed"
 	PermissionRequested Type = "permission.requested"

@@ -30,6 +30,14 @@ type MessageCompletedData struct {
 	Interrupted bool   `json:"interrupted,omitempty"`
 }
 
+// ToolReceivingData is the payload of tool.receiving: the call's id (as the
+// provider named it: the tool.started of the call has the same id, unless the
+// provider sent none yet, then "") and the tool's name.
+type ToolReceivingData struct {
+	ToolCallID string `json:"toolCallId"`
+	Name       string `json:"name"`
+}
+
 // ToolStartedData is the payload of tool.started. Input is the call's JSON arguments.
 type ToolStartedData struct {
 	ToolCallID string `json:"toolCallId"`

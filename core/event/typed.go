@@ -21,6 +21,7 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	TurnStarted:         decodeAs[TurnStartedData],
 	MessageDelta:        decodeAs[MessageDeltaData],
 	MessageCompleted:    decodeAs[MessageCompletedData],
+	ToolReceiving:       decodeAs[ToolReceivingData],
 	ToolStarted:         decodeAs[ToolStartedData],
 	ToolCompleted:       decodeAs[ToolCompletedData],
 	PermissionRequested: decodeAs[PermissionRequestedData],

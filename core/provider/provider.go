@@ -54,6 +54,12 @@ const (
 	// EventDone carries FinishReason as the provider sent it ("stop", "tool_calls",
 	// "length", ...; empty when none was sent). It is the last event of a stream.
 	EventDone
+	// EventToolCallStart carries ToolCall with only ToolCallID and ToolName: a
+	// tool call whose name is known while its arguments still stream (once per
+	// call, before its EventToolCall). ToolCallID may be empty when the server
+	// has not sent one yet (the EventToolCall then has the id). Adapters whose
+	// wire sends a call whole emit none.
+	EventToolCallStart
 )
 
 // Event is one item of a provider stream.

@@ -38,12 +38,15 @@ type ToolStatus string
 
 // Tool call states, as the transcript view names them.
 const (
-	ToolPending  ToolStatus = transcript.StatusPending  // allowed, not started yet
-	ToolApproval ToolStatus = transcript.StatusApproval // waiting in the approval queue
-	ToolRunning  ToolStatus = transcript.StatusRunning
-	ToolDone     ToolStatus = transcript.StatusDone
-	ToolFailed   ToolStatus = transcript.StatusFailed
-	ToolDenied   ToolStatus = transcript.StatusDenied
+	ToolPending ToolStatus = transcript.StatusPending // allowed, not started yet
+	// ToolReceiving: the model is still streaming the call's arguments
+	// (tool.receiving); only its name is known.
+	ToolReceiving ToolStatus = transcript.StatusReceiving
+	ToolApproval  ToolStatus = transcript.StatusApproval // waiting in the approval queue
+	ToolRunning   ToolStatus = transcript.StatusRunning
+	ToolDone      ToolStatus = transcript.StatusDone
+	ToolFailed    ToolStatus = transcript.StatusFailed
+	ToolDenied    ToolStatus = transcript.StatusDenied
 	// ToolInterrupted: its turn ended, or its process died, before it finished
 	// (or before its approval was answered).
 	ToolInterrupted ToolStatus = transcript.StatusInterrupted
@@ -54,6 +57,8 @@ func (s ToolStatus) Icon() string {
 	switch s {
 	case ToolApproval:
 		return "?"
+	case ToolReceiving:
+		return "…"
 	case ToolRunning:
 		return ">"
 	case ToolDone:

@@ -53,11 +53,16 @@ func (m *Model) Apply(ev event.Event) {
 		m.messageDelta(d)
 	case event.MessageCompletedData:
 		m.messageCompleted(d)
+	case event.ToolReceivingData:
+		m.toolReceiving(ev, d)
 	case event.ToolStartedData:
+		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolStarted(ev, d)
 	case event.ToolCompletedData:
+		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolCompleted(ev, d)
 	case event.PermissionRequestedData:
+		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.permissionRequested(ev, d)
 	case event.PermissionResolvedData:
 		m.permissionResolved(d)
@@ -108,6 +113,7 @@ func (m *Model) turnStarted(ev event.Event, d event.TurnStartedData) {
 
 func (m *Model) turnEnded(turnID, state, detail string) {
 	m.Status.Turn, m.Status.TurnDetail = state, detail
+	m.endReceiving(turnID)
 	m.dropApprovals(func(a PendingApproval) bool { return a.TurnID == turnID },
 		"its turn ended ("+state+") before it was answered")
 }

@@ -109,7 +109,10 @@ func (m *Model) Interrupt() {
 	m.Status.Turn, m.Status.TurnDetail = TurnInterrupted, why
 	for i := range m.Timeline {
 		e := &m.Timeline[i]
-		if e.TurnID == m.Status.TurnID && (e.Status == ToolRunning || e.Status == ToolPending) {
+		if e.TurnID == m.Status.TurnID && (e.Status == ToolRunning || e.Status == ToolPending || e.Status == ToolReceiving) {
+			if e.Status == ToolReceiving {
+				e.Summary = e.Name // the mark goes: nothing is arriving any more
+			}
 			e.Status = ToolInterrupted
 			m.upsertBlock(toolBlock(*e))
 		}

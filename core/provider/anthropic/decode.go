@@ -101,6 +101,10 @@ func (d *decoder) startBlock(index int64, cb *anthropic.ContentBlockStartEventCo
 		b := &toolBlock{id: cb.ID, name: cb.Name, startInput: cb.JSON.Input.Raw()}
 		d.blocks[index] = b
 		d.order = append(d.order, b)
+		if cb.Name != "" { // its arguments stream next (input_json_delta)
+			d.emit(provider.Event{Type: provider.EventToolCallStart, ToolCall: message.Part{
+				Type: message.PartToolCall, ToolCallID: cb.ID, ToolName: cb.Name}})
+		}
 	}
 }
 

@@ -49,6 +49,16 @@ func TestStreamQuirks(t *testing.T) {
 					t.Fatalf("calls = %+v", r.Calls)
 				}
 			}},
+		{"a tool_use block is announced at its start, before its arguments",
+			sse("message_start", msgStart,
+				"content_block_start", toolStart("0", "toolu_a", "Edit"), "content_block_delta", argsDelta("0", `{\"n\":1}`), "content_block_stop", blockStop("0"),
+				"message_delta", stopWith("tool_use"), "message_stop", msgStop),
+			func(t *testing.T, r streamtest.Result) {
+				if len(r.Starts) != 1 || r.Starts[0].ToolCallID != "toolu_a" || r.Starts[0].ToolName != "Edit" || r.CallsBeforeStart != 0 {
+					t.Fatalf("starts %+v", r.Starts)
+				}
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "toolu_a", Name: "Edit", Args: `{"n":1}`}})
+			}},
 		{"zero-argument tools: no fragment, or only an empty one, give {}",
 			sse("message_start", msgStart,
 				"content_block_start", toolStart("0", "toolu_a", "now"), "content_block_stop", blockStop("0"),

@@ -159,10 +159,14 @@ func (d *decoder) applyDelta(del *delta) {
 		d.out = append(d.out, provider.Event{Type: provider.EventTextDelta, Text: text})
 	}
 	for _, tc := range del.ToolCalls {
-		d.calls.add(tc)
+		if ev, ok := d.calls.add(tc); ok {
+			d.out = append(d.out, ev)
+		}
 	}
 	if del.FunctionCall != nil {
-		d.calls.addLegacy(*del.FunctionCall)
+		if ev, ok := d.calls.addLegacy(*del.FunctionCall); ok {
+			d.out = append(d.out, ev)
+		}
 	}
 }
 

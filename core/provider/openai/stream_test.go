@@ -46,6 +46,17 @@ func TestStreamQuirks(t *testing.T) {
 					t.Fatalf("calls = %+v", r.Calls)
 				}
 			}},
+		{"a call is announced (id, name) when its name arrives, before its arguments end", events(
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"Edit","arguments":""}}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"n\":"}}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"Edit","arguments":"1}"}}]}}]}`,
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`),
+			func(t *testing.T, r streamtest.Result) {
+				if len(r.Starts) != 1 || r.Starts[0].ToolCallID != "a" || r.Starts[0].ToolName != "Edit" || r.Events[0].Type != provider.EventToolCallStart {
+					t.Fatalf("starts %+v, events %+v", r.Starts, r.Events)
+				}
+				streamtest.CheckCalls(t, r.Calls, []streamtest.Call{{ID: "a", Name: "Edit", Args: `{"n":1}`}})
+			}},
 		{"interleaved indexes, index 1 first", events(
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"b","function":{"name":"two","arguments":"{\"n\":"}}]}}]}`,
 			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"one","arguments":"{\"n\":"}}]}}]}`,

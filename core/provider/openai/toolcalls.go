@@ -19,6 +19,7 @@ type pendingCall struct {
 	name    string
 	args    strings.Builder
 	emitted bool
+	started bool // its EventToolCallStart was returned
 }
 
 // toolCalls assembles tool calls from stream fragments. Fragments are matched to calls
@@ -34,8 +35,9 @@ type toolCalls struct {
 	legacy *pendingCall
 }
 
-// add applies one tool_calls fragment.
-func (t *toolCalls) add(d toolCallDelta) {
+// add applies one tool_calls fragment. It returns an EventToolCallStart the
+// first time the fragment's call has a name (ok false otherwise).
+func (t *toolCalls) add(d toolCallDelta) (provider.Event, bool) {
 	var c *pendingCall
 	switch {
 	case d.Index != nil:
@@ -59,14 +61,28 @@ func (t *toolCalls) add(d toolCallDelta) {
 		}
 	}
 	c.merge(d.ID, d.Function)
+	return c.startEvent()
 }
 
-// addLegacy applies one delta.function_call fragment.
-func (t *toolCalls) addLegacy(f functionDelta) {
+// addLegacy applies one delta.function_call fragment, returning a start as
+// add does.
+func (t *toolCalls) addLegacy(f functionDelta) (provider.Event, bool) {
 	if t.legacy == nil {
 		t.legacy = t.start(t.nextIndex())
 	}
 	t.legacy.merge("", f)
+	return t.legacy.startEvent()
+}
+
+// startEvent is the call's EventToolCallStart, once its name is known and
+// only once.
+func (c *pendingCall) startEvent() (provider.Event, bool) {
+	if c.started || c.name == "" || c.emitted {
+		return provider.Event{}, false
+	}
+	c.started = true
+	return provider.Event{Type: provider.EventToolCallStart, ToolCall: message.Part{
+		Type: message.PartToolCall, ToolCallID: c.id, ToolName: c.name}}, true
 }
 
 // merge applies a fragment to the call. The id and the name are taken from the first

@@ -164,3 +164,10 @@ func ToolCalls(calls ...provider.Event) Step {
 	evs := append(slices.Clip(calls), provider.Event{Type: provider.EventDone, FinishReason: "tool_calls"})
 	return Step{Events: evs}
 }
+
+// ToolCallStart is the event of a streamed tool call whose name is known
+// while its arguments still arrive (provider.EventToolCallStart).
+func ToolCallStart(id, name string) provider.Event {
+	return provider.Event{Type: provider.EventToolCallStart, ToolCall: message.Part{
+		Type: message.PartToolCall, ToolCallID: id, ToolName: name}}
+}

@@ -63,6 +63,7 @@ type call struct {
 	args     strings.Builder
 	done     bool // arguments.done or output_item.done arrived
 	emitted  bool
+	started  bool // its EventToolCallStart was emitted
 }
 
 // decoder turns the events of one Responses stream into provider events. It is a
@@ -190,6 +191,11 @@ func (d *decoder) item(typ string, it *outputItem) {
 	}
 	if c.name == "" {
 		c.name = it.Name
+	}
+	if !c.started && c.name != "" && typ == "response.output_item.added" { // its arguments stream next
+		c.started = true
+		d.emit(provider.Event{Type: provider.EventToolCallStart, ToolCall: message.Part{
+			Type: message.PartToolCall, ToolCallID: c.id, ToolName: c.name}})
 	}
 	if typ == "response.output_item.done" {
 		if it.Arguments != "" {

@@ -46,6 +46,9 @@ func TestStreamQuirks(t *testing.T) {
 				if r.Finish != "max_output_tokens" || len(r.Calls) != 1 || !r.Calls[0].Truncated || r.Calls[0].Input != `{"path":` || r.Calls[0].ToolCallID != "c1" {
 					t.Fatalf("finish %q calls %+v", r.Finish, r.Calls)
 				}
+				if len(r.Starts) != 1 || r.Starts[0].ToolCallID != "c1" || r.Starts[0].ToolName != "read" || r.CallsBeforeStart != 0 {
+					t.Fatalf("the call was not announced when added: %+v", r.Starts)
+				}
 			}},
 		{"deltas without a done event still make the call", events(callAdded, argsDelta,
 			`{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":"\"a\"}"}`, completed),

@@ -66,12 +66,14 @@ func (k Kind) String() string {
 
 // Tool statuses understood by the view (Block.Status of a KindTool block).
 const (
-	StatusPending  = "pending"
-	StatusApproval = "awaiting approval"
-	StatusRunning  = "running"
-	StatusDone     = "done"
-	StatusFailed   = "failed"
-	StatusDenied   = "denied"
+	StatusPending = "pending"
+	// StatusReceiving: the model is still streaming the call's arguments.
+	StatusReceiving = "receiving arguments"
+	StatusApproval  = "awaiting approval"
+	StatusRunning   = "running"
+	StatusDone      = "done"
+	StatusFailed    = "failed"
+	StatusDenied    = "denied"
 	// StatusInterrupted: the call's turn ended (or its process died) before
 	// it finished or before its approval was answered.
 	StatusInterrupted = "interrupted"

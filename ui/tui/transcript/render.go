@@ -203,6 +203,8 @@ func statusIcon(status string) string {
 	switch status {
 	case StatusPending:
 		return "○"
+	case StatusReceiving:
+		return "…"
 	case StatusApproval:
 		return "◌"
 	case StatusRunning:

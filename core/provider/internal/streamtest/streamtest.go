@@ -4,6 +4,7 @@
 package streamtest
 
 import (
+	"slices"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,11 @@ type Result struct {
 	AfterDone       int    // events (or errors) after EventDone: must be 0
 	Err             error
 	Events          []provider.Event
+	// Starts are the EventToolCallStart calls (id and name), in order;
+	// CallsBeforeStart counts the EventToolCalls of a name no start had
+	// named before them.
+	Starts           []message.Part
+	CallsBeforeStart int
 }
 
 // Collect ranges over a stream to its end.
@@ -56,6 +62,11 @@ func Collect(seq iter.Seq2[provider.Event, error]) Result {
 			}
 		case provider.EventToolCall:
 			r.Calls = append(r.Calls, ev.ToolCall)
+			if !slices.ContainsFunc(r.Starts, func(s message.Part) bool { return s.ToolName == ev.ToolCall.ToolName }) {
+				r.CallsBeforeStart++
+			}
+		case provider.EventToolCallStart:
+			r.Starts = append(r.Starts, ev.ToolCall)
 		case provider.EventUsage:
 			r.UsageEvents++
 			MergeUsage(&r.Usage, ev.Usage)
