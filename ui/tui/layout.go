@@ -173,7 +173,7 @@ func (w *Workbench) setTitles() {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
 	} else {
-		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s ", n, zoomMark(paneApprovals)))
+		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s%s ", n, w.decidedTitle(), zoomMark(paneApprovals)))
 	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))

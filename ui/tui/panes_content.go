@@ -90,8 +90,10 @@ func (w *Workbench) approvalRows() []listRow {
 		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
 			Text: firstLine(text), Style: w.theme.Style("text"), Detail: firstLine(a.Reason)})
 	}
-	for _, r := range w.model.InterruptedNow() {
-		rows = append(rows, w.recordRow(r))
+	pending := len(rows)
+	rows = append(rows, w.decidedRows()...)
+	if pending > 0 && w.approvals.fellBack && !w.isPending(w.approvals.sel) {
+		w.approvals.sel = rows[0].Key // its request was answered: on to the next one
 	}
 	return rows
 }
@@ -134,7 +136,7 @@ func (w *Workbench) diffContent() diffContent {
 			if a, ok := w.model.Approval(row.Key); ok && !w.readOnly {
 				return w.wouldBeContent(a)
 			}
-			if r := w.model.record(row.Key); r != nil {
+			if r := w.model.record(strings.TrimPrefix(row.Key, decidedPrefix)); r != nil {
 				return w.recordContent(*r)
 			}
 		}

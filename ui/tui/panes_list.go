@@ -29,6 +29,10 @@ type listPane struct {
 	offset  int
 	follow  bool // keep the last row selected as rows are added
 	visible int  // rows visible at the last draw
+	// fellBack: the selected row went away (an answered request) and the
+	// selection fell back to the nearest index, no key chosen by a person
+	// since; the approvals pane then moves it to the next pending request.
+	fellBack bool
 }
 
 func newListPane(rows func() []listRow, style func(string) tcell.Style, follow bool) *listPane {
@@ -66,7 +70,7 @@ func (p *listPane) resolve(rows []listRow) int {
 		}
 	}
 	p.idx = max(0, min(p.idx, len(rows)-1))
-	p.sel = rows[p.idx].Key
+	p.sel, p.fellBack = rows[p.idx].Key, true
 	return p.idx
 }
 
@@ -95,7 +99,7 @@ func (p *listPane) move(act Action) bool {
 		return false
 	}
 	i = max(0, min(i, len(rows)-1))
-	p.idx, p.sel = i, rows[i].Key
+	p.idx, p.sel, p.fellBack = i, rows[i].Key, false
 	p.follow = i == len(rows)-1 && act != ActUp && act != ActPageUp
 	return true
 }
