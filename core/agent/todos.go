@@ -39,3 +39,16 @@ func TodosOf(msgs []message.Message) []tools.Todo {
 	}
 	return nil
 }
+
+// RenderTodoInput renders the task list of a TodoWrite call's input (its JSON
+// arguments) as tools.RenderTodos does, one item a line: "[x] done",
+// "[>] current (activeForm)", "[ ] pending". ok is false when the input is no
+// TodoWrite list. For views that show the list live (the workbench), which
+// do not import tools.
+func RenderTodoInput(input string) (text string, ok bool) {
+	var in tools.TodoWriteInput
+	if json.Unmarshal([]byte(input), &in) != nil || in.Todos == nil {
+		return "", false
+	}
+	return tools.RenderTodos(in.Todos), true
+}

@@ -44,3 +44,15 @@ func TestTodosOf(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderTodoInput(t *testing.T) {
+	text, ok := RenderTodoInput(`{"todos":[{"content":"a","status":"completed","activeForm":"A"},{"content":"b","status":"in_progress","activeForm":"Doing b"},{"content":"c","status":"pending","activeForm":"C"}]}`)
+	if !ok || text != "[x] a\n[>] b (Doing b)\n[ ] c\n" {
+		t.Errorf("got %q %v", text, ok)
+	}
+	for _, bad := range []string{"", "{}", `{"todos":3}`} {
+		if _, ok := RenderTodoInput(bad); ok {
+			t.Errorf("%q: ok", bad)
+		}
+	}
+}

@@ -19,6 +19,7 @@ type rect struct{ X, Y, W, H int }
 type layout struct {
 	Panes   [paneCount]rect
 	Notices rect
+	Todos   rect
 	Banner  rect
 	Status  rect
 	Help    rect
@@ -123,6 +124,7 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
 		p.Draw(screen)
 	}
+	w.drawTodos(screen, l.Todos)
 	w.drawNotices(screen, l.Notices)
 	w.drawStatus(screen, l.Status)
 	w.drawHelpBar(screen, l.Help)

@@ -88,6 +88,13 @@ func TestComputeLayoutBottom(t *testing.T) {
 		l.Status != (rect{0, 48, 160, 1}) || l.Help != (rect{0, 49, 160, 1}) {
 		t.Errorf("bottom: notices %+v banner %+v input %+v status %+v help %+v", l.Notices, l.Banner, l.Panes[paneInput], l.Status, l.Help)
 	}
+	// The task list sits above the notices line, at most a fifth of the rows;
+	// the transcript keeps its half.
+	tl := computeLayout(layoutSpec{Width: 80, Height: 24, InputLines: 1, NoticeLines: 1, TodoLines: 9, Zoom: -1})
+	if tl.Todos != (rect{0, 14, 80, 4}) || tl.Notices != (rect{0, 18, 80, 1}) || tl.Panes[paneTranscript].H != 12 {
+		t.Errorf("todos %+v notices %+v transcript %+v", tl.Todos, tl.Notices, tl.Panes[paneTranscript])
+	}
+	checkTiles(t, "todos", tl)
 	// The notices line never takes more than maxNoticeRows.
 	if l := computeLayout(layoutSpec{Width: 80, Height: 24, NoticeLines: 9, Zoom: -1}); l.Notices.H != maxNoticeRows {
 		t.Errorf("notices line of %d rows", l.Notices.H)

@@ -71,6 +71,7 @@ type layoutSpec struct {
 	Width, Height int
 	InputLines    int // lines of text in the input box (it grows to a cap)
 	NoticeLines   int // rows the notices line needs at this width (0: no notice)
+	TodoLines     int // rows of the live task list (0: none shown)
 	BannerLines   int // rows of the banner above the input box (0: none)
 	Zoom          int // a pane index, or -1
 	Mode          LayoutMode
@@ -82,8 +83,9 @@ type layoutSpec struct {
 const maxNoticeRows = 3
 
 // computeLayout arranges the screen for s. From the bottom: the help bar,
-// the status line, the input box (its text lines, capped), the banner and
-// the notices line; the four panes share what is left (Main) as s.Mode
+// the status line, the input box (its text lines, capped), the banner, the
+// notices line and the live task list (at most a fifth of the rows, 3 at
+// least); the four panes share what is left (Main) as s.Mode
 // says. A zoomed pane takes all of Main. Whatever the layout, the
 // transcript keeps at least half the terminal's rows while Main has them
 // (at 80x24: 12). Every size is clamped at zero, so any size is safe.
@@ -99,9 +101,12 @@ func computeLayout(s layoutSpec) layout {
 	inputH = min(inputH, height-bottom)
 	noticeH := min(max(s.NoticeLines, 0), maxNoticeRows, max(height-bottom-inputH, 0))
 	bannerH := min(max(s.BannerLines, 0), max(height-bottom-inputH-noticeH, 0))
-	mainH := height - bottom - inputH - noticeH - bannerH
+	todoH := min(max(s.TodoLines, 0), max(3, height/5), max(height-bottom-inputH-noticeH-bannerH, 0))
+	mainH := height - bottom - inputH - noticeH - bannerH - todoH
 	y := mainH
 	l.Main = rect{0, 0, width, mainH}
+	l.Todos = rect{0, y, width, todoH}
+	y += todoH
 	l.Notices = rect{0, y, width, noticeH}
 	y += noticeH
 	l.Banner = rect{0, y, width, bannerH}

@@ -165,6 +165,8 @@ type Model struct {
 	History []ApprovalRecord
 	Status  Status
 	Notices []Notice
+	// Todos is the latest TodoWrite list (reduce_todos.go).
+	Todos todoList
 	// LastSequence is the sequence of the last event applied.
 	LastSequence uint64
 

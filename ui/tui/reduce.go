@@ -58,9 +58,11 @@ func (m *Model) Apply(ev event.Event) {
 	case event.ToolStartedData:
 		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolStarted(ev, d)
+		m.todoStarted(d)
 	case event.ToolCompletedData:
 		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolCompleted(ev, d)
+		m.todoCompleted(d)
 	case event.PermissionRequestedData:
 		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.permissionRequested(ev, d)
