@@ -55,6 +55,10 @@ type Session struct {
 	ID, Title, Cwd, Model string
 	// UpdatedAt is the time of its last change, UTC.
 	UpdatedAt time.Time
+	// Status is the state after its last turn (SessionStatus): idle, running
+	// (a live process holds its lease now), failed, cancelled, or interrupted
+	// (its record says running but no live process holds it).
+	Status string
 }
 
 // Log returns the event log of every session: read from a cursor (Read),
@@ -147,7 +151,8 @@ func (b *Backend) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	list, err := b.Store.ListSessions(ctx, limit)
 	out := make([]Session, len(list))
 	for i, s := range list {
-		out[i] = Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, UpdatedAt: s.UpdatedAt}
+		out[i] = Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, UpdatedAt: s.UpdatedAt,
+			Status: b.sessionStatus(ctx, s)}
 	}
 	return out, err
 }

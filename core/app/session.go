@@ -10,7 +10,9 @@ import (
 	"pincer/persist"
 )
 
-// FindSession returns the session with id or, when cont, the newest session of cwd.
+// FindSession returns the session with id or, when cont, the newest session of
+// cwd in which a prompt was sent (one without any — another workbench open
+// now, or one a crash left — is passed over: there is nothing to continue).
 func FindSession(ctx context.Context, store persist.Store, id string, cont bool, cwd string) (persist.Session, error) {
 	if cont {
 		list, err := store.ListSessions(ctx, 0)
@@ -18,7 +20,7 @@ func FindSession(ctx context.Context, store persist.Store, id string, cont bool,
 			return persist.Session{}, err
 		}
 		for _, s := range list {
-			if s.Cwd == cwd {
+			if s.Cwd == cwd && prompted(ctx, store, s) {
 				return s, nil
 			}
 		}
@@ -30,6 +32,16 @@ func FindSession(ctx context.Context, store persist.Store, id string, cont bool,
 		return s, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
 	}
 	return s, err
+}
+
+// prompted reports whether a prompt was ever sent in s: its record has a title
+// (a turn's first input), or it has messages.
+func prompted(ctx context.Context, store persist.Store, s persist.Session) bool {
+	if s.Title != "" {
+		return true
+	}
+	msgs, err := store.ListMessages(ctx, s.ID)
+	return err == nil && len(msgs) > 0
 }
 
 // ExpandSessionID turns a short session ID (its random suffix, as the workbench's

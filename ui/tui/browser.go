@@ -30,19 +30,24 @@ func (w *Workbench) openBrowser() {
 	}
 	ctx, stop := context.WithCancel(w.ctx)
 	w.browserStop = stop
-	w.goBackground(func() { w.loadSessions(ctx, stop, be, gen) })
+	live := w.liveID
+	w.goBackground(func() { w.loadSessions(ctx, stop, be, gen, live) })
 }
 
-// loadSessions lists the sessions at once from their records, then reads
+// loadSessions lists the sessions at once from their records (leaving out
+// those in which no prompt was ever sent, but for the live one), then reads
 // each one's log for its turns, tokens and cost, redrawing as they come. It
 // stops when ctx ends: the workbench stopped, or the event loop found the
 // browser closed or reopened (updateBrowser calls stop).
-func (w *Workbench) loadSessions(ctx context.Context, stop context.CancelFunc, be Backend, gen int) {
+func (w *Workbench) loadSessions(ctx context.Context, stop context.CancelFunc, be Backend, gen int, live string) {
 	defer stop()
 	list, err := be.Sessions(ctx, browser.Max)
-	sums := make([]browser.Summary, len(list))
-	for i, s := range list {
-		sums[i] = browser.SummaryOf(s)
+	sums := make([]browser.Summary, 0, len(list))
+	for _, s := range list {
+		if s.Title == "" && s.ID != live { // no prompt ever: nothing to browse (another workbench's, or one a crash left)
+			continue
+		}
+		sums = append(sums, browser.SummaryOf(s))
 	}
 	if !w.updateBrowser(ctx, stop, gen, func(b *browser.State) {
 		b.All, b.Loading = sums, false
@@ -83,10 +88,10 @@ func (w *Workbench) updateBrowser(ctx context.Context, stop context.CancelFunc, 
 	return ctx.Err() == nil
 }
 
-// browserKey handles every key while the browser is open. Printable keys
-// that are not the browser's own (Enter, r, d, /, the list keys) start the
-// filter; while filtering every printable key goes to it, and Enter, the
-// arrows, Backspace and Esc keep working. Event loop only.
+// browserKey handles every key while the browser is open, as browserRoute
+// decides (browser_keys.go): the filter has the printable keys, commands are
+// on Enter, Ctrl+R, Ctrl+D and the moves, or on single keys after Esc. Event
+// loop only.
 func (w *Workbench) browserKey(ev *tcell.EventKey) {
 	b := &w.browser
 	if b.Confirm != "" {
@@ -102,36 +107,33 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 		return
 	}
 	b.Status = ""
-	if act, ok := w.keys.Lookup([]Context{CtxGlobal}, ev); ok && (act == ActCancel || act == ActQuit || act == ActSessions) {
-		b.Open = false // Esc, Ctrl+C or Ctrl+O again
+	global, _ := w.keys.Lookup([]Context{CtxGlobal}, ev)
+	sessions, _ := w.keys.Lookup([]Context{CtxSessions, CtxList}, ev)
+	move, act := browserRoute(ev, b.Filtering, global, sessions)
+	switch move {
+	case browserClose:
+		b.Open = false
 		return
-	}
-	switch ev.Key() {
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
+	case browserLeaveFilter:
+		b.Filtering = false
+		return
+	case browserEnterFilter:
+		b.Filtering = true
+		return
+	case browserType:
+		b.Filtering = true
+		b.Type(ev.Rune())
+		return
+	case browserBackspace:
 		b.Backspace()
 		return
-	case tcell.KeyRune:
-		if b.Filtering && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
-			b.Type(ev.Rune())
-			return
-		}
-	}
-	act, ok := w.keys.Lookup([]Context{CtxSessions, CtxList}, ev)
-	if !ok {
-		if ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
-			b.Filtering = true
-			b.Type(ev.Rune())
-		}
+	case browserNothing:
 		return
 	}
 	rows := b.Rows()
 	i := b.Selected(rows)
 	if step, ok := browserSteps[act]; ok {
 		b.Move(step, rows, i)
-		return
-	}
-	if act == ActFilter {
-		b.Filtering = true
 		return
 	}
 	if i < 0 {

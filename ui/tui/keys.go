@@ -137,9 +137,9 @@ func DefaultKeyMap() *KeyMap {
 		b(ActZoom, CtxPanes, "z", "zoom the pane to full screen and back", true),
 		b(ActHelp, CtxPanes, "?", "help", false),
 		b(ActOpenSession, CtxSessions, "enter", "open read-only (Esc comes back)", true),
-		b(ActResume, CtxSessions, "r", "resume it here", true),
-		b(ActDelete, CtxSessions, "d", "delete it (asks first)", true),
-		b(ActFilter, CtxSessions, "/", "filter (or just type)", true),
+		b(ActResume, CtxSessions, "ctrl+r r", "resume it here (r after Esc)", true),
+		b(ActDelete, CtxSessions, "ctrl+d d", "delete it, asks first (d after Esc)", true),
+		b(ActFilter, CtxSessions, "/", "back to the filter (after Esc; typing filters)", false),
 	}}
 }
 

@@ -82,7 +82,9 @@ func TestSessionsBrowserListsAndFilters(t *testing.T) {
 	b.waitText("Sessions (3)", "other project")
 	b.typeText("nomatch")
 	b.waitText("no session matches the filter")
-	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+	b.key(tcell.KeyEscape, 0, tcell.ModNone) // leaves the filter: the browser stays
+	b.waitText("Sessions (0 of 3)", "Filter: nomatch")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone) // closes
 	s = b.waitText("2 Timeline", "3 Approvals (0)")
 	if strings.Contains(s, "Sessions (") {
 		t.Errorf("Esc left the browser open:\n%s", s)
@@ -127,34 +129,47 @@ func TestSessionsBrowserResumeAndDelete(t *testing.T) {
 	b, ag, live, _ := browserBench(t)
 	b.key(tcell.KeyCtrlO, 0, tcell.ModCtrl)
 	b.waitText("Sessions (3)", "1.5k")
+	b.typeText("dr") // in the filter, letters filter: nothing matches, nothing is deleted or resumed
+	b.waitText("Sessions (0 of 3)", "Filter: dr")
+	b.key(tcell.KeyBackspace2, 0, tcell.ModNone)
+	b.key(tcell.KeyBackspace2, 0, tcell.ModNone)
+	b.waitText("Sessions (3)")
 	b.key(tcell.KeyEnd, 0, tcell.ModNone) // the oldest: another directory
-	b.typeText("r")
+	b.key(tcell.KeyCtrlR, 0, tcell.ModCtrl)
 	b.waitText("it ran in /elsewhere/project: resume it there")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone) // the command mode: single keys
 	b.typeText("k") // fix the parser: this directory
 	b.typeText("r")
 	b.waitText("parser01 · done", "Parser fixed.", "3 Approvals (0)")
 	if got := b.w.SessionID(); got != "20250101-000000-parser01" {
 		t.Fatalf("live session after r = %s", got)
 	}
-	// Delete the first live session; the one in use cannot be deleted.
+	// The first live session, in which no prompt was sent, is not listed any
+	// more; the one in use cannot be deleted; the other one can.
 	b.key(tcell.KeyCtrlO, 0, tcell.ModCtrl)
-	b.waitText("Sessions (3)", "1.5k")
-	b.key(tcell.KeyDown, 0, tcell.ModNone) // the parser session, in use now
-	b.typeText("d")
+	s := b.waitText("Sessions (2)", "1.5k", "other project")
+	if strings.Contains(s, "(no prompt)") {
+		t.Errorf("a session without a prompt is listed:\n%s", s)
+	}
+	b.key(tcell.KeyHome, 0, tcell.ModNone) // the parser session, in use now
+	b.key(tcell.KeyCtrlD, 0, tcell.ModCtrl)
 	b.waitText("this is the session in use")
-	b.key(tcell.KeyHome, 0, tcell.ModNone)
-	b.typeText("d")
+	b.key(tcell.KeyEnd, 0, tcell.ModNone)
+	b.key(tcell.KeyCtrlD, 0, tcell.ModCtrl)
 	b.waitText("and everything stored with it? y deletes")
 	b.typeText("x") // anything but y keeps it
 	b.waitText("kept it")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone)
 	b.typeText("d")
 	b.waitText("y deletes")
 	b.typeText("y")
-	b.waitText("deleted session "+live, "Sessions (2)")
-	if _, err := ag.Store().GetSession(t.Context(), live); !errors.Is(err, persist.ErrNotFound) {
+	const other = "20250101-000000-other001"
+	b.waitText("deleted session "+other, "Sessions (1)")
+	if _, err := ag.Store().GetSession(t.Context(), other); !errors.Is(err, persist.ErrNotFound) {
 		t.Errorf("GetSession after delete: %v", err)
 	}
-	if evs := events(t, ag, live); len(evs) != 0 {
+	if evs := events(t, ag, other); len(evs) != 0 {
 		t.Errorf("%d events left", len(evs))
 	}
+	_ = live
 }

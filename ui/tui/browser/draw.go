@@ -24,15 +24,15 @@ type View struct {
 // browserColumns are the widths of the browser's columns for an inner width:
 // the fixed ones, and what the title and the directory share.
 type browserColumns struct {
-	icon, date, title, cwd, model, turns, tokens, cost int
+	icon, date, title, cwd, model, status, turns, tokens, cost int
 }
 
 // layoutColumns shares width between the columns: the title gets most of
 // what is left, the directory the rest; on narrow screens the directory, then
 // the model, are dropped.
 func layoutColumns(width int) browserColumns {
-	c := browserColumns{icon: 2, date: 17, model: 20, turns: 7, tokens: 8, cost: 10}
-	fixed := func() int { return c.icon + c.date + c.model + c.turns + c.tokens + c.cost }
+	c := browserColumns{icon: 2, date: 17, model: 20, status: 12, turns: 7, tokens: 8, cost: 10}
+	fixed := func() int { return c.icon + c.date + c.model + c.status + c.turns + c.tokens + c.cost }
 	if width-fixed() < 40 {
 		c.model = 0
 	}
@@ -73,9 +73,9 @@ func (b *State) Draw(screen tcell.Screen, box *tview.Box, x0, y0, w, h int, v Vi
 	}
 	cells.Print(screen, x+1, y, width-1, filter, v.Style("accent"))
 	c := layoutColumns(width - 1)
-	drawRow(screen, x+1, y+1, c, [8]string{"", "updated", "title", "directory", "model", "turns", "tokens", "cost"},
+	drawRow(screen, x+1, y+1, c, [9]string{"", "updated", "title", "directory", "model", "status", "turns", "tokens", "cost"},
 		muted.Bold(true), muted.Bold(true))
-	listY, listH := y+2, height-3
+	listY, listH := y+2, height-4
 	b.visible = listH
 	switch {
 	case b.Loading:
@@ -103,8 +103,13 @@ func (b *State) Draw(screen tcell.Screen, box *tview.Box, x0, y0, w, h int, v Vi
 		}
 		drawRow(screen, x+1, listY+row, c, v.cells(rows[i], icon), style, v.Style("accent"))
 	}
+	cells.Print(screen, x+1, y+height-2, width-1, Legend, muted)
 	b.drawFoot(screen, x+1, y+height-1, width-1, v)
 }
+
+// Legend explains the browser's marks, on the line above its keys.
+const Legend = "▶ this workbench's session  ● this directory's (resume here)  " +
+	"running: a process holds it now  interrupted: its process ended mid-turn  +: some events unreadable"
 
 // icon marks the live session (▶) and the sessions of this directory (●),
 // which r can resume.
@@ -119,7 +124,7 @@ func (v View) icon(s Summary) string {
 }
 
 // cells formats one session for the columns.
-func (v View) cells(s Summary, icon string) [8]string {
+func (v View) cells(s Summary, icon string) [9]string {
 	title := s.Title
 	if title == "" {
 		title = "(no prompt)"
@@ -138,13 +143,17 @@ func (v View) cells(s Summary, icon string) [8]string {
 	if s.Err != "" {
 		turns, tokens, cost = "!", "!", "!"
 	}
-	return [8]string{icon, s.Updated.Local().Format("2006-01-02 15:04"), title, homeRelative(s.Cwd), s.Model, turns, tokens, cost}
+	status := s.Status
+	if status == "" {
+		status = "idle"
+	}
+	return [9]string{icon, s.Updated.Local().Format("2006-01-02 15:04"), title, homeRelative(s.Cwd), s.Model, status, turns, tokens, cost}
 }
 
 // drawRow draws a row's texts in the columns: left-aligned text,
 // right-aligned numbers; the icon in its own style.
-func drawRow(screen tcell.Screen, x, y int, c browserColumns, texts [8]string, style, iconStyle tcell.Style) {
-	widths := [8]int{c.icon, c.date, c.title, c.cwd, c.model, c.turns, c.tokens, c.cost}
+func drawRow(screen tcell.Screen, x, y int, c browserColumns, texts [9]string, style, iconStyle tcell.Style) {
+	widths := [9]int{c.icon, c.date, c.title, c.cwd, c.model, c.status, c.turns, c.tokens, c.cost}
 	col := x
 	for i, cell := range texts {
 		cw := widths[i]
@@ -157,7 +166,7 @@ func drawRow(screen tcell.Screen, x, y int, c browserColumns, texts [8]string, s
 			st = iconStyle.Background(bg)
 		}
 		switch {
-		case i >= 5: // numbers: right-aligned
+		case i >= 6: // numbers: right-aligned
 			cell = cutRight(cell, cw-1)
 			cells.Print(screen, col+cw-1-cells.Width(cell), y, cw-1, cell, st)
 		case i == 3: // a directory: keep its end

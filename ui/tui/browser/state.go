@@ -11,7 +11,7 @@ type State struct {
 	Gen       int       // load generation: a reopened browser ignores older loaders
 	All       []Summary // newest first
 	Filter    string
-	Filtering bool   // printable keys go to the filter
+	Filtering bool   // printable keys go to the filter (as it opens); false: the command mode, after Esc
 	Confirm   string // ID of the session d asked to delete
 	Status    string // a line under the list: a refusal, an error, progress
 
@@ -36,7 +36,7 @@ const (
 
 // Reopen returns the state of a browser opened anew: empty, loading, with the
 // next load generation.
-func (s *State) Reopen() State { return State{Open: true, Loading: true, Gen: s.Gen + 1} }
+func (s *State) Reopen() State { return State{Open: true, Loading: true, Filtering: true, Gen: s.Gen + 1} }
 
 // Rows returns the sessions the filter lets through.
 func (s *State) Rows() []Summary {
@@ -98,13 +98,12 @@ func (s *State) Move(step Step, rows []Summary, i int) {
 // Type adds a rune to the filter.
 func (s *State) Type(r rune) { s.Filter += string(r) }
 
-// Backspace removes the filter's last rune; an emptied filter gives the
-// browser's keys back.
+// Backspace removes the filter's last rune (the filter keeps the keys: Esc
+// leaves it).
 func (s *State) Backspace() {
 	if r := []rune(s.Filter); len(r) > 0 {
 		s.Filter = string(r[:len(r)-1])
 	}
-	s.Filtering = s.Filter != ""
 }
 
 // Update replaces the summary with the same ID (the stats of its log).

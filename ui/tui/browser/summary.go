@@ -28,6 +28,9 @@ type Summary struct {
 	Cwd     string
 	Model   string
 	Updated time.Time
+	// Status is idle, running (a process holds it now), failed, cancelled or
+	// interrupted (its process ended mid-turn): app.SessionStatus.
+	Status string
 	// Stats is set once the figures below were read from the log.
 	Stats bool
 	Turns int // turn.started events
@@ -45,7 +48,7 @@ type Summary struct {
 
 // SummaryOf starts a summary from a session record.
 func SummaryOf(s app.Session) Summary {
-	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt}
+	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt, Status: s.Status}
 }
 
 // AddStats folds a session's events into its summary: it counts turn.started,

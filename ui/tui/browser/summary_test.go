@@ -29,7 +29,7 @@ func TestAddStatsCountsUnreadableEvents(t *testing.T) {
 		t.Errorf("unreadable = %d, want 2 (the unknown type is not a fault)", sum.Unreadable)
 	}
 	cells := View{Tokens: func(n int64) string { return fmt.Sprint(n) }}.cells(sum, "")
-	if cells[5] != "2+" {
-		t.Errorf("turns cell %q, want 2+", cells[5])
+	if cells[6] != "2+" {
+		t.Errorf("turns cell %q, want 2+", cells[6])
 	}
 }
