@@ -163,7 +163,7 @@ func TestModelSwitchSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	err = store.PutSession(context.Background(), persist.Session{ID: "s1", Cwd: cwd, Model: "deepseek/deepseek-chat",
+	err = store.PutSession(context.Background(), persist.Session{ID: "s1", Title: "hello", Cwd: cwd, Model: "deepseek/deepseek-chat",
 		Status: "idle", CreatedAt: now, UpdatedAt: now})
 	store.Close()
 	if err != nil {

@@ -27,7 +27,7 @@ func TestContinueKeepsTheSessionModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	err = store.PutSession(context.Background(), persist.Session{ID: "s-switched", Cwd: root,
+	err = store.PutSession(context.Background(), persist.Session{ID: "s-switched", Title: "hello", Cwd: root,
 		Model: "deepseek/deepseek-reasoner", Status: "idle", CreatedAt: now, UpdatedAt: now})
 	store.Close()
 	if err != nil {
