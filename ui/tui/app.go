@@ -150,7 +150,7 @@ func (w *Workbench) buildWidgets() {
 	w.timeline = newListPane(w.timelineRows, style, true)
 	w.approvals = newListPane(w.approvalRows, style, false)
 	w.diff = newDiffPane(w.diffContent, style)
-	w.input = tview.NewTextArea().SetPlaceholder("Ask pincer…  (Enter sends, Alt+Enter or Ctrl+J adds a line)")
+	w.input = tview.NewTextArea().SetPlaceholder(w.inputPlaceholder())
 	w.input.SetTextStyle(style("text")).SetPlaceholderStyle(style("muted"))
 	w.input.SetBorder(true)
 	w.reason = tview.NewInputField().SetLabel("Reason for the model: ")

@@ -21,3 +21,41 @@ func TestKeyMapApply(t *testing.T) {
 		t.Errorf("send is not bound to ctrl+s: %+v", km.Bindings())
 	}
 }
+
+// TestKeyMapApplySwap: a table that swaps keys between actions applies as a
+// whole, in any order of its entries; a real conflict is still reported and
+// leaves the action's keys as they were.
+func TestKeyMapApplySwap(t *testing.T) {
+	cases := []struct {
+		name     string
+		table    map[string]string
+		problems []string // the actions reported
+		send     string   // send's keys after
+		newline  string
+	}{
+		{"newline to enter, send elsewhere", map[string]string{"newline": "enter", "send": "ctrl+s"}, nil, "Ctrl+S", "Enter"},
+		{"a swap", map[string]string{"newline": "enter", "send": "shift+enter"}, nil, "Shift+Enter", "Enter"},
+		{"newline to enter alone", map[string]string{"newline": "enter"}, []string{"newline"}, "Enter", "Shift+Enter/Alt+Enter/Ctrl+J"},
+		{"both to one key", map[string]string{"newline": "ctrl+s", "send": "ctrl+s"}, []string{"newline"}, "Ctrl+S", "Shift+Enter/Alt+Enter/Ctrl+J"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			km := DefaultKeyMap()
+			bad := km.Apply("/p/config.toml", c.table)
+			if len(bad) != len(c.problems) {
+				t.Fatalf("problems %q, want for %q", bad, c.problems)
+			}
+			for i, a := range c.problems {
+				if !strings.HasPrefix(bad[i], "/p/config.toml: [keys] "+a+": ") {
+					t.Errorf("problem %d = %q, want for %s", i, bad[i], a)
+				}
+			}
+			if got := km.KeysOf(ActSend); got != c.send {
+				t.Errorf("send = %s, want %s", got, c.send)
+			}
+			if got := km.KeysOf(ActNewline); got != c.newline {
+				t.Errorf("newline = %s, want %s", got, c.newline)
+			}
+		})
+	}
+}

@@ -174,6 +174,16 @@ func (k *KeyMap) Override(action, keys string) error {
 	if len(ks) == 0 {
 		return fmt.Errorf("keys: no key given for %q", action)
 	}
+	if err := k.conflict(idx, ks); err != nil {
+		return err
+	}
+	k.bindings[idx].Keys = ks
+	return nil
+}
+
+// conflict reports a key of ks that another binding where binding idx could
+// apply already uses.
+func (k *KeyMap) conflict(idx int, ks []Key) error {
 	ctx := k.bindings[idx].Context
 	for i, b := range k.bindings {
 		if i == idx || !overlaps(ctx, b.Context) {
@@ -187,7 +197,6 @@ func (k *KeyMap) Override(action, keys string) error {
 			}
 		}
 	}
-	k.bindings[idx].Keys = ks
 	return nil
 }
 

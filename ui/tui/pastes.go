@@ -53,6 +53,13 @@ func (w *Workbench) pasteIntoInput(text string, insert func(string)) {
 		return
 	}
 	box := w.input.GetText()
+	kept := w.in.pastes[:0] // drop the pastes whose placeholder left the box (sent, deleted)
+	for _, p := range w.in.pastes {
+		if strings.Contains(box, p.label) {
+			kept = append(kept, p)
+		}
+	}
+	w.in.pastes = kept
 	label := pasteLabel(text, func(l string) bool { return strings.Contains(box, l) })
 	w.in.pastes = append(w.in.pastes, pastedText{label: label, text: text})
 	insert(label)

@@ -71,7 +71,7 @@ func (w *Workbench) runSlash(line string) bool {
 	fields := strings.Fields(line)
 	c, ok := lookupSlash(fields[0])
 	if !ok || c.run == nil {
-		w.Notify("warning", "unknown command "+fields[0]+" (see /help)")
+		w.notice("warning", "unknown command "+fields[0]+" — /help lists them")
 		return false
 	}
 	return c.run(w, fields[1:])
@@ -158,36 +158,24 @@ func (w *Workbench) slashResume(args []string) bool {
 	return true
 }
 
-// completeSlash completes a slash command being typed in the input box to
-// the longest prefix its matches share; it reports whether it did anything
-// (Tab then completes instead of moving the focus).
+// completeSlash is Tab on a slash command being typed in the input box
+// (completeSlashText): it completes one match or the prefix several share,
+// and where nothing can be added it lists the matches on the notices line;
+// it reports whether the text was a command being typed (Tab then never
+// moves the focus).
 func (w *Workbench) completeSlash() bool {
 	text := w.input.GetText()
-	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
+	completed, candidates, ok := completeSlashText(text)
+	switch {
+	case !ok:
 		return false
+	case completed != text:
+		w.input.SetText(completed, true)
+	case len(candidates) == 0:
+		w.hint("no command starts with " + text + " — /help lists them")
+	case len(candidates) > 1:
+		w.hint(strings.Join(candidates, "  "))
 	}
-	common := ""
-	for _, c := range slashCommands {
-		if !strings.HasPrefix(c.name, text) {
-			continue
-		}
-		if common == "" {
-			common = c.name
-			continue
-		}
-		for !strings.HasPrefix(c.name, common) {
-			common = common[:len(common)-1]
-		}
-	}
-	if len(common) <= len(text) {
-		return false
-	}
-	for _, c := range slashCommands {
-		if c.name == common && c.args != "" {
-			common += " "
-		}
-	}
-	w.input.SetText(common, true)
 	return true
 }
 

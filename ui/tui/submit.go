@@ -20,10 +20,11 @@ func (w *Workbench) submit(text string) {
 		return
 	}
 	w.rememberPrompt(text)
-	w.in.pastes = nil
-	if strings.HasPrefix(trimmed, "/") && !strings.Contains(strings.Fields(trimmed)[0][1:], "/") && !agentCommand(trimmed) {
+	if kind := classifyInput(trimmed); kind == inputCommand || kind == inputUnknownCommand {
 		if w.runSlash(trimmed) {
 			w.input.SetText("", false)
+		} else {
+			w.keepForCorrection()
 		}
 		return
 	}
