@@ -346,6 +346,17 @@ func TestParallelReadsSerialOtherwise(t *testing.T) {
 	if strings.Join(order, ",") != "a,b,c" {
 		t.Errorf("result order %v", order)
 	}
+	// The reply's message.completed names its calls in the model's order, so
+	// views can list them so however the parallel runs interleave.
+	var named []string
+	for _, ev := range eventsOf(h.events(), event.MessageCompleted) {
+		for _, c := range mustDecode[event.MessageCompletedData](t, ev).ToolCalls {
+			named = append(named, c.ToolCallID+":"+c.Name)
+		}
+	}
+	if strings.Join(named, ",") != "a:R,b:R,c:R" {
+		t.Errorf("message.completed names the calls %v, want a:R,b:R,c:R", named)
+	}
 
 	// A batch with an edit runs in order.
 	r2 := &fakeTool{name: "R", kind: tools.KindRead, safe: true, run: func(context.Context, []byte) (tools.Result, error) {

@@ -95,7 +95,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		}
 		if err := t.emit(bg, event.MessageCompleted, event.MessageCompletedData{
 			MessageID: stored.ID, Role: string(message.RoleAssistant), Text: stored.Text(),
-			Reasoning: stored.Reasoning(), Interrupted: stored.Interrupted,
+			Reasoning: stored.Reasoning(), Interrupted: stored.Interrupted, ToolCalls: callRefs(calls),
 		}); err != nil {
 			return nil, err
 		}
@@ -224,4 +224,14 @@ func (t *turn) price(u *message.Usage) {
 	if u.CostUSD == nil && t.a.cfg.Cost != nil {
 		u.CostUSD = t.a.cfg.Cost(*u)
 	}
+}
+
+// callRefs names the calls of a reply, in the model's order, for its
+// message.completed (nil when it makes none).
+func callRefs(calls []message.Part) []event.ToolCallRef {
+	var refs []event.ToolCallRef
+	for _, c := range calls {
+		refs = append(refs, event.ToolCallRef{ToolCallID: c.ToolCallID, Name: c.ToolName})
+	}
+	return refs
 }

@@ -21,13 +21,23 @@ type MessageDeltaData struct {
 }
 
 // MessageCompletedData is the payload of message.completed. Interrupted is set when
-// the message was cut short by a cancellation.
+// the message was cut short by a cancellation. ToolCalls are the tool calls the
+// reply makes, in the model's order (the order their results go back in): views
+// list them so even when parallel calls start and end in another order.
 type MessageCompletedData struct {
-	MessageID   string `json:"messageId"`
-	Role        string `json:"role"`
-	Text        string `json:"text"`
-	Reasoning   string `json:"reasoning,omitempty"`
-	Interrupted bool   `json:"interrupted,omitempty"`
+	MessageID   string        `json:"messageId"`
+	Role        string        `json:"role"`
+	Text        string        `json:"text"`
+	Reasoning   string        `json:"reasoning,omitempty"`
+	Interrupted bool          `json:"interrupted,omitempty"`
+	ToolCalls   []ToolCallRef `json:"toolCalls,omitempty"`
+}
+
+// ToolCallRef names one tool call of a reply: its id (as tool.started and
+// tool.completed carry it) and the tool.
+type ToolCallRef struct {
+	ToolCallID string `json:"toolCallId"`
+	Name       string `json:"name"`
 }
 
 // ToolReceivingData is the payload of tool.receiving: the call's id (as the

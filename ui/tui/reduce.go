@@ -53,6 +53,7 @@ func (m *Model) Apply(ev event.Event) {
 		m.messageDelta(d)
 	case event.MessageCompletedData:
 		m.messageCompleted(d)
+		m.reserveCalls(ev.TurnID, d.ToolCalls)
 	case event.ToolReceivingData:
 		m.toolReceiving(ev, d)
 	case event.ToolStartedData:
