@@ -36,6 +36,9 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.browserKey(ev)
 		return nil
 	}
+	if w.burstApproval(ev) { // before any routing: a pasted "y" never approves
+		return nil
+	}
 	if w.in.search != nil {
 		return w.searchKey(ev)
 	}

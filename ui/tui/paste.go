@@ -39,6 +39,8 @@ type pasteScreen struct {
 	events  chan tcell.Event // fed by a goroutine polling the screen; nil until the first PollEvent
 	ready   []tcell.Event    // events decided, handed out before any other
 	pending []tcell.Event    // events polled but not yet examined
+
+	fast fastKeys // keys handed on as keys that came in a burst (approval_guard.go)
 }
 
 // Init initialises the screen unless New already did.
@@ -168,6 +170,9 @@ func (s *pasteScreen) burst(first *tcell.EventKey) tcell.Event {
 		out = append(out, tcell.NewEventPaste(false))
 	}
 	for _, k := range keys[n:run] {
+		if run > 1 {
+			s.fast.mark(k)
+		}
 		out = append(out, k)
 	}
 	var again []tcell.Event
