@@ -132,6 +132,8 @@ type Store interface {
 // it would do (Summary), the outcome (Decision: allow, deny or ask), the rule
 // that matched if any (canonical form), and who decided (By: "rule ... from
 // SOURCE", "mode:acceptEdits", "hard-deny", "read-only", "user", "headless").
+// Scope is a person's answer's scope (once, session, always; "" when no one
+// was asked) and Reason the decision's reason (a denial's reaches the model).
 type AuditEntry struct {
 	SessionID  string    `json:"sessionId"`
 	TurnID     string    `json:"turnId,omitempty"`
@@ -141,5 +143,7 @@ type AuditEntry struct {
 	Decision   string    `json:"decision"`
 	Rule       string    `json:"rule,omitempty"`
 	By         string    `json:"by"`
+	Scope      string    `json:"scope,omitempty"`
+	Reason     string    `json:"reason,omitempty"`
 	Time       time.Time `json:"time"`
 }

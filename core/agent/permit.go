@@ -94,17 +94,19 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 		d = permission.Decision{Behavior: permission.Deny, Reason: d.Reason + " (dontAsk mode denies what no rule allows)", By: d.By}
 	}
 	asked := d.Behavior == permission.Ask
+	var scope permission.Scope
 	if asked {
-		d = t.ask(ctx, bg, env, p, in, d)
+		d, scope = t.ask(ctx, bg, env, p, in, d)
 	}
-	t.audit(bg, p, in, d)
+	t.audit(bg, p, in, d, scope)
 	grantOutside(env, p.tool.Spec().Kind, p.call.ToolCallID, in, d, asked)
 	return d
 }
 
-// ask puts a call in front of the Approver and applies the answer's scope.
-// The request carries the would-be diff of a tool that changes files (preview).
-func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) permission.Decision {
+// ask puts a call in front of the Approver and applies the answer's scope,
+// which it returns with the decision. The request carries the would-be diff of
+// a tool that changes files (preview).
+func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) (permission.Decision, permission.Scope) {
 	requestID := "perm-" + newID()
 	diff, previewErr, previewed := t.preview(env, p)
 	err := t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
@@ -138,7 +140,7 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Decision: string(ans.Decision.Behavior),
 		Scope: string(ans.Scope), Reason: ans.Decision.Reason, By: ans.Decision.By,
 	})
-	return ans.Decision
+	return ans.Decision, ans.Scope
 }
 
 // remember turns an approval into exact allow rules (never wider than what was
@@ -168,8 +170,9 @@ func (t *turn) remember(ctx context.Context, scope permission.Scope, in permissi
 }
 
 // audit appends the decision to the store's audit trail.
-func (t *turn) audit(ctx context.Context, p *prepared, in permission.Input, d permission.Decision) {
+func (t *turn) audit(ctx context.Context, p *prepared, in permission.Input, d permission.Decision, scope permission.Scope) {
 	e := permission.NewAuditEntry(t.sess.ID, t.id, p.call.ToolCallID, in, d, time.Now().UTC())
+	e.Scope = string(scope)
 	if err := t.a.cfg.Store.AppendAudit(ctx, e); err != nil {
 		t.notice(ctx, "warning", "permission", "audit trail: "+err.Error())
 	}

@@ -194,7 +194,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 			if reason == "" {
 				reason = "no reason given"
 			}
-			t.audit(bg, p, t.permissionInput(env, p), permission.Decision{Behavior: permission.Deny, Reason: reason, By: "hook"})
+			t.audit(bg, p, t.permissionInput(env, p), permission.Decision{Behavior: permission.Deny, Reason: reason, By: "hook"}, "")
 			return outcome{text: hookBlockedPrefix + reason, isError: true}
 		}
 		if len(pre.UpdatedInput) > 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"pincer/core/agent"
 	"pincer/persist"
@@ -26,10 +25,13 @@ func FindSession(ctx context.Context, store persist.Store, id string, cont bool,
 		}
 		return persist.Session{}, fmt.Errorf("no session to continue in %s: run without --continue to start one", cwd)
 	}
-	id = ExpandSessionID(ctx, store, id)
-	s, err := store.GetSession(ctx, id)
+	full, err := ResolveSessionID(ctx, store, id)
+	if err != nil {
+		return persist.Session{}, err
+	}
+	s, err := store.GetSession(ctx, full)
 	if errors.Is(err, persist.ErrNotFound) {
-		return s, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+		return s, &SessionIDError{ID: id}
 	}
 	return s, err
 }
@@ -42,36 +44,6 @@ func prompted(ctx context.Context, store persist.Store, s persist.Session) bool 
 	}
 	msgs, err := store.ListMessages(ctx, s.ID)
 	return err == nil && len(msgs) > 0
-}
-
-// ExpandSessionID turns a short session ID (its random suffix, as the workbench's
-// status line shows it, or any unique prefix or suffix) into the full one. An exact
-// ID, or one that matches no session or several, is returned as it is: the caller's
-// lookup then reports it.
-func ExpandSessionID(ctx context.Context, store persist.Store, id string) string {
-	if id == "" {
-		return id
-	}
-	if _, err := store.GetSession(ctx, id); err == nil {
-		return id
-	}
-	list, err := store.ListSessions(ctx, 0)
-	if err != nil {
-		return id
-	}
-	match := ""
-	for _, s := range list {
-		if strings.HasSuffix(s.ID, id) || strings.HasPrefix(s.ID, id) {
-			if match != "" {
-				return id // ambiguous
-			}
-			match = s.ID
-		}
-	}
-	if match == "" {
-		return id
-	}
-	return match
 }
 
 // pickSession returns the session to run in (new, --continue or --session) and the

@@ -62,6 +62,6 @@ func NewAuditEntry(sessionID, turnID, toolCallID string, in Input, d Decision, t
 	return persist.AuditEntry{
 		SessionID: sessionID, TurnID: turnID, ToolCallID: toolCallID,
 		Tool: in.Tool, Summary: shorten(summary), Decision: string(d.Behavior),
-		Rule: d.Rule, By: d.By, Time: t,
+		Rule: d.Rule, By: d.By, Reason: d.Reason, Time: t,
 	}
 }

@@ -27,7 +27,7 @@ func TestAuditEntryThroughStore(t *testing.T) {
 	}
 	want := persist.AuditEntry{SessionID: "s1", TurnID: "t1", ToolCallID: "call-1", Tool: "Bash",
 		Summary: "npm test -- -v", Decision: "allow", Rule: "Bash(npm test:*)",
-		By: "rule Bash(npm test:*) from .pincer/config.toml", Time: at}
+		By: "rule Bash(npm test:*) from .pincer/config.toml", Reason: "the command is allowed by the rule Bash(npm test:*)", Time: at}
 	if got[0] != want {
 		t.Fatalf("entry = %+v\nwant %+v", got[0], want)
 	}

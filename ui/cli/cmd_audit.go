@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -43,9 +44,9 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 	}
 	defer store.Close()
 	if *session != "" {
-		id := app.ExpandSessionID(context.Background(), store, *session)
-		if _, err := store.GetSession(context.Background(), id); errors.Is(err, persist.ErrNotFound) {
-			return 1, fmt.Errorf("no session %q (see \"pincer sessions\")", *session)
+		id, err := app.ResolveSessionID(context.Background(), store, *session)
+		if err != nil {
+			return 1, err
 		}
 		*session = id
 	}
@@ -64,13 +65,29 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 		return 0, err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tSESSION\tTOOL\tDECISION\tBY\tSUMMARY")
+	fmt.Fprintln(tw, "TIME\tSESSION\tTOOL\tDECISION\tSCOPE\tBY\tSUMMARY\tREASON")
 	for _, e := range entries {
-		by := e.By
-		if e.Rule != "" && by == "" {
-			by = e.Rule
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format(time.DateTime), e.SessionID, e.Tool, e.Decision, by, e.Summary)
+		fmt.Fprintln(tw, auditRow(e))
 	}
 	return 0, errors.Join(tw.Flush(), err)
+}
+
+// auditRow is one entry as a tab-separated table row: time, session, tool,
+// decision, scope ("-" when nobody was asked), who decided (the rule when no
+// one is named), summary, and the reason of a denial (others' reasons say
+// only what the decision says).
+func auditRow(e persist.AuditEntry) string {
+	by := e.By
+	if e.Rule != "" && by == "" {
+		by = e.Rule
+	}
+	scope := e.Scope
+	if scope == "" {
+		scope = "-"
+	}
+	reason := ""
+	if e.Decision == "deny" {
+		reason = strings.Join(strings.Fields(e.Reason), " ")
+	}
+	return strings.Join([]string{e.Time.Local().Format(time.DateTime), e.SessionID, e.Tool, e.Decision, scope, by, e.Summary, reason}, "\t")
 }

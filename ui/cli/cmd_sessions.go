@@ -90,11 +90,11 @@ type sessionDump struct {
 }
 
 func showSession(ctx context.Context, store persist.Store, id string, w io.Writer, asJSON bool) error {
-	id = app.ExpandSessionID(ctx, store, id)
-	s, err := store.GetSession(ctx, id)
-	if errors.Is(err, persist.ErrNotFound) {
-		return fmt.Errorf("no session %q (see \"pincer sessions\")", id)
+	id, err := app.ResolveSessionID(ctx, store, id)
+	if err != nil {
+		return err
 	}
+	s, err := store.GetSession(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	}
 	fmt.Fprintf(w, "\nEvents (%d):\n", len(evs))
 	for _, ev := range evs {
-		fmt.Fprintf(w, "  %5d  %s  %-22s %s\n", ev.Sequence, ev.Timestamp.Local().Format("15:04:05.000"), ev.Type, ev.TurnID)
+		fmt.Fprintf(w, "  %5d  %s  %-22s %s%s\n", ev.Sequence, ev.Timestamp.Local().Format("15:04:05.000"), ev.Type, ev.TurnID, eventDetail(ev))
 	}
 	return errors.Join(merr, eerr)
 }
@@ -153,4 +153,22 @@ func writeMessage(w io.Writer, m message.Message) {
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pre)
+}
+
+// eventDetail is what the events list adds to an event's line: why a turn
+// failed or was cancelled (its reason and error), "" for the others.
+func eventDetail(ev event.Event) string {
+	p, err := ev.Payload()
+	if err != nil {
+		return ""
+	}
+	switch d := p.(type) {
+	case event.TurnFailedData:
+		return "  failed (" + d.Reason + "): " + strings.Join(strings.Fields(d.Error), " ")
+	case event.TurnCancelledData:
+		if d.Reason != "" {
+			return "  cancelled: " + d.Reason
+		}
+	}
+	return ""
 }

@@ -48,10 +48,8 @@ func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
 	defer store.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if _, err := store.GetSession(ctx, id); errors.Is(err, persist.ErrNotFound) {
-		return 0, fmt.Errorf("no session %q (see \"pincer sessions\")", id)
-	} else if err != nil && !errors.Is(err, persist.ErrCorrupt) {
-		return 0, err
+	if id, err = app.ResolveSessionID(ctx, store, id); err != nil {
+		return 1, err
 	}
 	cursor := uint64(max(*after, 0))
 	if *after < 0 {
