@@ -137,6 +137,7 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
 	out := strings.TrimRight(strings.ToValidUTF8(res.Output, "\uFFFD"), "\n")
+	whole := out
 	if env.SpillDir != "" && res.OmittedBytes == 0 {
 		if shown, _, err := Spill(env.SpillDir, env.ToolCallID, out, BashMaxOutputChars); err == nil {
 			out = shown
@@ -168,7 +169,11 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if res.Notice != "" {
 		text += "\n[" + res.Notice + "]"
 	}
-	return Result{Output: text, IsError: status != ""}, nil
+	r := Result{Output: text, IsError: status != ""}
+	if out != whole && res.OmittedBytes == 0 { // cut here, from the whole output (the runner dropped nothing)
+		r.OutputLines = strings.Count(whole, "\n") + 1
+	}
+	return r, nil
 }
 
 // cutMiddle keeps the first and last max/2 characters of s when s is longer than

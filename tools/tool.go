@@ -117,6 +117,10 @@ type Result struct {
 	Output  string
 	IsError bool
 	Diff    string
+	// OutputLines is the line count of the whole output when Output is a cut
+	// of it (Bash: spilled to a file or cut in the middle), so a view can say
+	// how many lines there were; 0 when Output is the whole output.
+	OutputLines int
 }
 
 // Env is what a call can use: the workspace guard and the session's file state.

@@ -33,6 +33,7 @@ type outcome struct {
 	isError    bool
 	diff       string
 	durationMs int64
+	lines      int // tools.Result.OutputLines
 }
 
 // prepared is a tool call after lookup, duplicate check, JSON parse and schema
@@ -173,7 +174,7 @@ func (t *turn) execute(ctx, bg context.Context, env *tools.Env, p *prepared) out
 	out.text, out.diff = t.a.cfg.Redactor.Redact(out.text), t.a.cfg.Redactor.Redact(out.diff)
 	_ = t.emit(bg, event.ToolCompleted, event.ToolCompletedData{
 		ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Output: out.text,
-		IsError: out.isError, DurationMs: out.durationMs, Diff: out.diff,
+		IsError: out.isError, DurationMs: out.durationMs, Diff: out.diff, OutputLines: out.lines,
 	})
 	return out
 }
@@ -219,7 +220,8 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv.ApprovedPreview = p.approvedPreview
 	start := time.Now()
 	res, err := runSafely(ctx, p.tool, &callEnv, p.input)
-	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds()}
+	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds(),
+		lines: res.OutputLines}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		out.text, out.isError = cancelledResult, true

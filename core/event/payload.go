@@ -66,6 +66,9 @@ type ToolCompletedData struct {
 	IsError    bool   `json:"isError"`
 	DurationMs int64  `json:"durationMs"`
 	Diff       string `json:"diff,omitempty"`
+	// OutputLines is the line count of the tool's whole output when Output is
+	// a cut of it (a long Bash output spilled to a file); 0: Output is whole.
+	OutputLines int `json:"outputLines,omitempty"`
 }
 
 // PermissionRequestedData is the payload of permission.requested. For a tool

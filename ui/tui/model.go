@@ -86,6 +86,8 @@ type ToolEntry struct {
 	Duration   time.Duration // from tool.completed
 	Output     string
 	Diff       string // unified diff of the change the call made
+	// OutputLines is the whole output's line count when Output is a cut of it.
+	OutputLines int
 }
 
 // PendingApproval is one permission request waiting for an answer.

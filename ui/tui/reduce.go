@@ -181,7 +181,7 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 	}
 	e.RequestID = ""
 	e.Duration = time.Duration(d.DurationMs) * time.Millisecond
-	e.Output, e.Diff = d.Output, d.Diff
+	e.Output, e.Diff, e.OutputLines = d.Output, d.Diff, d.OutputLines
 	m.upsertBlock(toolBlock(*e))
 }
 
@@ -253,7 +253,7 @@ func toolBlock(e ToolEntry) transcript.Block {
 		title += "  " + formatDuration(e.Duration)
 	}
 	return transcript.Block{ID: toolBlockID(e.ToolCallID), Kind: transcript.KindTool, Title: title,
-		Status: string(e.Status), Text: e.Output, Collapsed: true, Done: done}
+		Status: string(e.Status), Text: e.Output, OutputLines: e.OutputLines, Collapsed: true, Done: done}
 }
 
 // formatDuration shows a duration the way the timeline does: 850ms, 1.2s, 2m03s.

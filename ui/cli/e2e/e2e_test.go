@@ -111,14 +111,15 @@ func (e *env) runArgs(extra ...string) []string {
 
 // streamEvent is the part of a stream-json line the tests read.
 type streamEvent struct {
-	Type       string `json:"type"`
-	Sequence   uint64 `json:"sequence"`
-	SessionID  string `json:"sessionId"`
-	Name       string `json:"name"`
-	Output     string `json:"output"`
-	Diff       string `json:"diff"`
-	IsError    bool   `json:"isError"`
-	StopReason string `json:"stopReason"`
+	Type        string `json:"type"`
+	Sequence    uint64 `json:"sequence"`
+	SessionID   string `json:"sessionId"`
+	Name        string `json:"name"`
+	Output      string `json:"output"`
+	Diff        string `json:"diff"`
+	IsError     bool   `json:"isError"`
+	StopReason  string `json:"stopReason"`
+	OutputLines int    `json:"outputLines"`
 }
 
 func parseStream(t *testing.T, out string) []streamEvent {
@@ -640,6 +641,9 @@ func TestLongOutputSpilledAndReadable(t *testing.T) {
 		if ev.Type == "tool.completed" {
 			bash = ev
 		}
+	}
+	if bash.OutputLines != 40000 { // the whole output's lines, not the cut's (Found 13)
+		t.Errorf("tool.completed outputLines = %d, want 40000", bash.OutputLines)
 	}
 	i := strings.Index(bash.Output, filepath.Join(e.home, "data", "tool-results"))
 	if i < 0 {

@@ -98,4 +98,7 @@ type Block struct {
 	Collapsed bool
 	// Done marks a finished block: its rendering is frozen (cached per width).
 	Done bool
+	// OutputLines is a tool's whole output line count when Text is a cut of it
+	// (the tool cut it before it reached the view); 0: Text is all of it.
+	OutputLines int
 }

@@ -24,7 +24,7 @@ func (v *View) render(e *entry, r *rendering) {
 	case KindAssistant:
 		v.renderStream(e, r, true, th.Style(themes.TokenText))
 	case KindTool:
-		r.stable = v.toolBody(b.Text, w)
+		r.stable = v.toolBody(b.Text, w, b.OutputLines)
 	case KindReasoning, KindNotice:
 		v.renderStream(e, r, false, th.Style(themes.TokenMuted))
 	case KindError:
@@ -98,16 +98,18 @@ func completeRunes(text string) string {
 }
 
 // toolBody renders tool output, at most maxTool source lines, with a note
-// when lines were left out.
-func (v *View) toolBody(text string, w int) []markdown.Line {
+// when lines were left out. whole is the line count of the output before the
+// tool cut it (Block.OutputLines; 0: text is all of it): the note counts those.
+func (v *View) toolBody(text string, w, whole int) []markdown.Line {
 	muted := v.theme.Style(themes.TokenMuted)
 	if strings.TrimSpace(text) == "" {
 		return []markdown.Line{{Segments: []markdown.Segment{{Text: "(no output)", Style: muted}}}}
 	}
-	shown, total := capLines(text, v.maxTool)
+	shown, n := capLines(text, v.maxTool)
+	shownN, total := min(n, v.maxTool), max(n, whole)
 	lines := markdown.Plain(shown, w, v.theme.Style(themes.TokenText))
-	if total > v.maxTool {
-		note := fmt.Sprintf("… %d more lines (%d of %d shown)", total-v.maxTool, v.maxTool, total)
+	if total > shownN {
+		note := fmt.Sprintf("… %d more lines (%d of %d shown)", total-shownN, shownN, total)
 		lines = append(lines, markdown.Plain(note, w, muted)...)
 	}
 	return lines
