@@ -115,9 +115,13 @@ func (s *pasteScreen) next(wait time.Duration) (tcell.Event, bool) {
 		}(s.Screen, s.events)
 	}
 	var ev tcell.Event
-	if wait <= 0 {
-		ev = <-s.events
-	} else {
+	select {
+	case ev = <-s.events: // already there: no timer
+	default:
+		if wait <= 0 {
+			ev = <-s.events
+			break
+		}
 		timer := time.NewTimer(wait)
 		select {
 		case ev = <-s.events:
