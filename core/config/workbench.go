@@ -3,7 +3,7 @@ package config
 import "strings"
 
 // workbenchKeys are the keys of a [workbench] table.
-var workbenchKeys = []string{"wide_columns"}
+var workbenchKeys = []string{"wide_columns", "approval_focus"}
 
 // WorkbenchSettings are the [workbench] table's settings of the full-screen
 // workbench. A zero field was not set.
@@ -11,6 +11,16 @@ type WorkbenchSettings struct {
 	// WideColumns is the terminal width from which the auto layout shows
 	// the four panes as columns (the workbench's default: 200); at least 40.
 	WideColumns int
+	// ApprovalFocusSet is approval_focus as written (nil: not set); see
+	// ApprovalFocus.
+	ApprovalFocusSet *bool
+}
+
+// ApprovalFocus is whether a permission request arriving while the input box
+// is empty takes the focus to the Approvals pane: approval_focus, default
+// true.
+func (w WorkbenchSettings) ApprovalFocus() bool {
+	return w.ApprovalFocusSet == nil || *w.ApprovalFocusSet
 }
 
 // Workbench reads the [workbench] tables of the user config then the
@@ -39,6 +49,13 @@ func (s *Sources) Workbench() (WorkbenchSettings, []error) {
 					continue
 				}
 				out.WideColumns = int(n)
+			case "approval_focus":
+				b, ok := m[k].(bool)
+				if !ok {
+					errs = append(errs, d.errorAt("workbench."+k, true, "[workbench] approval_focus: want true or false, not %v", m[k]))
+					continue
+				}
+				out.ApprovalFocusSet = &b
 			default:
 				errs = append(errs, d.errorAt("workbench."+k, true, "[workbench] unknown key %q, ignored (known: %s)", k, strings.Join(workbenchKeys, ", ")))
 			}

@@ -37,3 +37,27 @@ func TestWorkbenchTable(t *testing.T) {
 		t.Errorf("warnings: %v", errs)
 	}
 }
+
+// TestWorkbenchApprovalFocus: approval_focus is true unless a file says
+// false; a value that is not a boolean is a warning and the default stands.
+func TestWorkbenchApprovalFocus(t *testing.T) {
+	home, _, ws, read := readFixture(t)
+	for _, tc := range []struct {
+		user, project string
+		want          bool
+		warns         int
+	}{
+		{"", "", true, 0},
+		{"[workbench]\napproval_focus = false\n", "", false, 0},
+		{"[workbench]\napproval_focus = false\n", "[workbench]\napproval_focus = true\n", true, 0},
+		{"", "[workbench]\napproval_focus = \"no\"\n", true, 1},
+	} {
+		write(t, filepath.Join(home, "config.toml"), tc.user)
+		write(t, ProjectPath(ws), tc.project)
+		src, _ := read()
+		got, errs := src.Workbench()
+		if got.ApprovalFocus() != tc.want || len(errs) != tc.warns {
+			t.Errorf("%q + %q: ApprovalFocus %v, warnings %v; want %v, %d", tc.user, tc.project, got.ApprovalFocus(), errs, tc.want, tc.warns)
+		}
+	}
+}

@@ -46,6 +46,10 @@ type Options struct {
 	// Prompt, when set, is sent as a turn as soon as the backend is attached
 	// (`pincer "prompt"`, as Claude Code's `claude "prompt"`).
 	Prompt string
+	// KeepInputFocus keeps the focus in the input box when a permission
+	// request arrives (`[workbench] approval_focus = false`); by default a request
+	// arriving while the box is empty takes the focus to the Approvals pane.
+	KeepInputFocus bool
 }
 
 // Pane indexes, in focus order.
@@ -123,7 +127,8 @@ func New(opts Options) (*Workbench, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
 		UIState: UIState{model: NewModel(), zoom: -1, now: time.Now, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
-			storeState: "opening store…", synced: map[string]syncRecord{}},
+			storeState: "opening store…", synced: map[string]syncRecord{},
+			approvalFocus: approvalFocus{keepIn: opts.KeepInputFocus}},
 		ctx: ctx, cancel: cancel}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	layout, lerr := loadLayout(opts.LayoutFile)

@@ -42,6 +42,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if w.in.search != nil {
 		return w.searchKey(ev)
 	}
+	if w.approvalKey(ev) {
+		w.lastCtrlC = time.Time{}
+		return nil
+	}
 	if w.focus == paneInput && w.placeholderKey(ev) {
 		return nil
 	}
@@ -106,10 +110,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		if b, ok := w.view.Selected(); ok {
 			w.view.Toggle(b.ID)
 		}
-	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny:
-		w.answerSelected(act, "")
-	case ActDenyReason:
-		w.startReason()
+	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny, ActDenyReason:
+		w.answerAct(act)
+	case ActWrap, ActLeft, ActRight:
+		w.diff.scroll(act)
 	case ActHistoryPrev, ActHistoryNext:
 		return w.historyKey(act, ev)
 	case ActHistorySearch:

@@ -55,6 +55,9 @@ const (
 	ActScrollUp      Action = "transcript.page.up"
 	ActScrollDown    Action = "transcript.page.down"
 	ActRetry         Action = "retry"
+	ActWrap          Action = "diff.wrap"
+	ActLeft          Action = "diff.left"
+	ActRight         Action = "diff.right"
 )
 
 // Context says where a binding applies.
@@ -68,6 +71,7 @@ const (
 	CtxList       Context = "list"       // a scrollable pane has focus
 	CtxTranscript Context = "transcript" // the transcript has focus
 	CtxApprovals  Context = "approvals"  // the approval queue has focus
+	CtxDiff       Context = "diff"       // the diff pane has focus
 	CtxSessions   Context = "sessions"   // the sessions browser is open
 )
 
@@ -134,6 +138,9 @@ func DefaultKeyMap() *KeyMap {
 		b(ActBottom, CtxList, "G end", "last (and follow)", false),
 		b(ActPageUp, CtxList, "pgup", "page up", false),
 		b(ActPageDown, CtxList, "pgdn", "page down", false),
+		b(ActWrap, CtxDiff, "w", "wrap long lines on or off", true),
+		b(ActLeft, CtxDiff, "h left", "scroll left (wrapping off)", false),
+		b(ActRight, CtxDiff, "l right", "scroll right (wrapping off)", false),
 		b(ActZoom, CtxPanes, "z", "zoom the pane to full screen and back", true),
 		b(ActHelp, CtxPanes, "?", "help", false),
 		b(ActOpenSession, CtxSessions, "enter", "open read-only (Esc comes back)", true),
@@ -265,9 +272,9 @@ func (k *KeyMap) HelpBar(contexts []Context) []string {
 
 // HelpLines returns the help screen: every binding, grouped by context.
 func (k *KeyMap) HelpLines() []string {
-	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals, CtxSessions}
+	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals, CtxDiff, CtxSessions}
 	titles := map[Context]string{CtxGlobal: "Anywhere", CtxInput: "Input box", CtxPanes: "Panes",
-		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals",
+		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals (also from an empty input box while a request waits)", CtxDiff: "Diff",
 		CtxSessions: "Sessions browser (Ctrl+O)"}
 	var out []string
 	for _, c := range order {

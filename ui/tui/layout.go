@@ -175,7 +175,7 @@ func (w *Workbench) setTitles() {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
 	} else {
-		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals (%d)%s%s ", n, w.decidedTitle(), zoomMark(paneApprovals)))
+		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle()+zoomMark(paneApprovals)))
 	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))
@@ -185,6 +185,9 @@ func (w *Workbench) setTitles() {
 	title := " Input "
 	if w.running || w.model.Status.Turn == TurnRunning {
 		title = " Input · a turn is running (Esc cancels it) "
+	}
+	if b := w.inputBanner(); b != "" {
+		title = b
 	}
 	if q := w.queuedTitle(); q != "" {
 		title = q

@@ -181,16 +181,14 @@ func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 // call would fail.
 func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
-	header := fmt.Sprintf("%s\nWhy it asks: %s\n\ny allow once · s allow for the session · a always allow · n deny · N deny with a reason", a.Summary, a.Reason)
+	c.Header = fmt.Sprintf("%s\nWhy it asks: %s\n%s", a.Summary, a.Reason, approvalHint(w.keys))
 	switch {
 	case a.Diff != "":
 		c.Text, c.Diff = a.Diff, true
 	case a.PreviewError != "":
-		c.Text = header + "\n\nNo preview: " + a.PreviewError
+		c.Text = "No preview: " + a.PreviewError
 	case a.Name == "Edit" || a.Name == "Write":
-		c.Text = header + "\n\nThe call would change nothing."
-	default:
-		c.Text = header
+		c.Text = "The call would change nothing."
 	}
 	return c
 }

@@ -35,6 +35,9 @@ func (w *Workbench) statusText(now time.Time) string {
 			state += fmt.Sprintf(", %d awaiting approval", n)
 		}
 		parts = append(parts, state)
+		if w.pendingCount() > 0 {
+			parts = append(parts, w.approvalStatus())
+		}
 	case w.running:
 		parts = append(parts, "starting…")
 	case s.Turn == TurnIdle:
@@ -91,6 +94,8 @@ func (w *Workbench) contexts() []Context {
 		return []Context{CtxTranscript, CtxList, CtxPanes, CtxGlobal}
 	case paneApprovals:
 		return []Context{CtxApprovals, CtxList, CtxPanes, CtxGlobal}
+	case paneDiff:
+		return []Context{CtxDiff, CtxList, CtxPanes, CtxGlobal}
 	}
 	return []Context{CtxList, CtxPanes, CtxGlobal}
 }
@@ -114,10 +119,11 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	if w.focus == paneInput && len(items) == 0 {
 		items = modelHints(w.input.GetText())
 	}
+	var first []string
 	if len(items) == 0 {
-		items = w.keys.HelpBar(w.contexts())
+		first, items = w.keyBarItems(w.keys.HelpBar(w.genericContexts()))
 	}
-	printAt(screen, r.X+1, r.Y, r.W-1, strings.Join(items, "  ·  "), muted)
+	printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(first, items, r.W-1), muted)
 }
 
 // helpLines is the help screen's text: every binding of the key map,

@@ -108,7 +108,7 @@ func TestSessionsBrowserOpensReadOnly(t *testing.T) {
 	}
 	// Its approvals history drives the diff pane too.
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.waitText("4 Diff: Edit parser.go", "+new parser line")
+	b.waitText("4 Diff: b/parser.go +1 −1 · Edit parser.go", "+new parser line")
 	b.typeText("y") // nothing to answer in a read-only session
 	b.waitText("nothing waits for this answer")
 	// Read-only: a prompt is refused and kept.

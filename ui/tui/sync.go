@@ -21,6 +21,7 @@ type syncRecord struct {
 // pump's QueueUpdateDraw).
 func (w *Workbench) syncFrame() {
 	w.pump.drain() // the background work's messages, in order
+	w.syncApprovalFocus()
 	if w.resetView {
 		w.resetView = false
 		hadFocus := w.focus == paneTranscript

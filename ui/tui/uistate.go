@@ -24,6 +24,8 @@ type UIState struct {
 	lastCtrlC time.Time
 	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)
 
+	approvalFocus approvalFocus // approval first: focus and keys (approval_keys.go)
+
 	// The session shown and the backend.
 	model      *Model
 	be         Backend     // nil until Attach

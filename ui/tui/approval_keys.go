@@ -1,0 +1,322 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// Approval first (issue 12, Found 1). A request that arrives while the input
+// box is empty takes the focus to the Approvals pane (unless
+// Options.KeepInputFocus: `[workbench] approval_focus = false`); the pane's title
+// and the status line say an approval waits and name its keys; while the
+// input box is empty, y/s/a/n/N answer the selected request even with the
+// focus still there (as typed text they would be the whole prompt: "y"); with
+// text in the box they type, and the box's title (the row above its text)
+// names the key that jumps to the queue. When the last pending request is
+// answered, the focus returns to the input box.
+
+// approvalFocus is the approval-first state, part of UIState.
+type approvalFocus struct {
+	seen   int  // pending requests at the last sync
+	moved  bool // the focus went to the queue for a request (or an answer was given there): return it
+	keepIn bool // Options.KeepInputFocus
+	resync bool // the frame moved the focus: tell tview at the next key (focusInFrame)
+	auto   bool // the focus is in the queue because a request arrived (no key put it there)
+	// drawnAt is when each pending request was first drawn (the frame's
+	// sync): a key can answer only a request a person could have seen.
+	drawnAt map[string]time.Time
+}
+
+// approvalGrace is how long after a request is first drawn an approval key
+// from the input box, or from the queue the request itself focused, is still
+// taken as typing rather than as an answer: a person typing the next prompt
+// as the request appears ("say hi" — s allows for the session) answers
+// nothing. Below a person's reaction time to read a prompt.
+const approvalGrace = 400 * time.Millisecond
+
+// answerable reports whether a key at now may answer a request first drawn
+// at drawn (zero: never drawn): only one drawn at least approvalGrace
+// before. Pure, for the table test.
+func answerable(drawn, now time.Time) bool {
+	return !drawn.IsZero() && now.Sub(drawn) >= approvalGrace
+}
+
+// approvalActions are the answers of the queue, in the key bar's order, with
+// the key bar's short label and the diff pane's long one.
+var approvalActions = []struct {
+	act         Action
+	short, long string
+}{
+	{ActAllowOnce, "once", "allow once"},
+	{ActAllowSession, "session", "allow for the session"},
+	{ActAllowAlways, "always", "always allow"},
+	{ActDeny, "deny", "deny"},
+	{ActDenyReason, "deny with reason", "deny with a reason"},
+}
+
+// pendingCount is the number of requests of the live session waiting for an
+// answer (none while another session is shown read-only).
+func (w *Workbench) pendingCount() int {
+	if w.readOnly {
+		return 0
+	}
+	return len(w.model.Approvals)
+}
+
+// approvalKeys returns the key bar's approval items ("y once", "s session",
+// ...), as the key map binds them.
+func (w *Workbench) approvalKeys() []string {
+	var out []string
+	for _, a := range approvalActions {
+		if k := w.keys.KeysOf(a.act); k != "" {
+			k, _, _ = strings.Cut(k, "/")
+			out = append(out, k+" "+a.short)
+		}
+	}
+	return out
+}
+
+// approvalStatus is the status line's short notice while a request waits
+// (the key bar and the queue's title name the keys in full).
+func (w *Workbench) approvalStatus() string {
+	var keys []string
+	for _, a := range approvalActions {
+		if k := w.keys.KeysOf(a.act); k != "" {
+			k, _, _ = strings.Cut(k, "/")
+			keys = append(keys, k)
+		}
+	}
+	return "approval waiting: " + strings.Join(keys, "/")
+}
+
+// approvalWaiting is the queue title's and the key bar's notice while a
+// request waits: "approval waiting — y once · s session · ...".
+func (w *Workbench) approvalWaiting() string {
+	return "approval waiting — " + strings.Join(w.approvalKeys(), " · ")
+}
+
+// jumpKey is the key that focuses the approval queue ("alt+3").
+func (w *Workbench) jumpKey() string {
+	k, _, _ := strings.Cut(w.keys.KeysOf(ActFocusAppr), "/")
+	return k
+}
+
+// queueKeysApply reports whether the approval keys answer from where the
+// focus is: the queue itself, an empty input box, or the diff pane showing
+// the queue's request.
+func (w *Workbench) queueKeysApply() bool {
+	if w.pendingCount() == 0 || w.reasonFor != "" {
+		return false
+	}
+	switch w.focus {
+	case paneInput:
+		return w.input.GetText() == ""
+	case paneDiff:
+		return w.lastList == paneApprovals
+	}
+	return false
+}
+
+// approvalKey answers the selected request when ev is an approval key and
+// queueKeysApply (the focus need not be on the queue), or when the queue
+// has the focus; it reports whether it used the key. A key too soon after
+// the request appeared (answerable), or a letter typed into the queue a
+// request focused, goes back to the input box as typing.
+func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
+	if w.approvalFocus.resync {
+		w.approvalFocus.resync = false
+		w.app.SetFocus(w.pane(w.focus))
+	}
+	if w.focus != paneApprovals {
+		w.approvalFocus.auto = false
+	}
+	auto := w.focus == paneApprovals && w.approvalFocus.auto
+	if !w.queueKeysApply() && !auto {
+		return false
+	}
+	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
+	if !ok || !isAnswer(act) {
+		if !auto {
+			return false
+		}
+		w.approvalFocus.auto = false // a key of the queue's own (a move, a focus key): the person drives it
+		if _, bound := w.keys.Lookup(w.contexts(), ev); !bound && ev.Key() == tcell.KeyRune &&
+			ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
+			w.setFocus(paneInput) // typing: back to the input box, where the letter lands
+		}
+		return false
+	}
+	w.selectPending()
+	row, _ := w.approvals.selected()
+	if !answerable(w.approvalFocus.drawnAt[row.Key], w.now()) {
+		if w.focus == paneApprovals {
+			w.setFocus(paneInput)
+			w.approvalFocus.auto = false
+		}
+		return false // typed into the input box
+	}
+	w.lastList = paneApprovals
+	w.answerAct(act)
+	return true
+}
+
+// answerAct gives the answer act to the selected request (N opens the
+// reason field); an answer ends the queue's claim on the focus once nothing
+// waits (syncApprovalFocus).
+func (w *Workbench) answerAct(act Action) {
+	w.approvalFocus.moved = w.approvalFocus.moved || w.focus == paneApprovals || act == ActDenyReason
+	if act == ActDenyReason { // the reason field comes back to the queue: return from there
+		w.startReason()
+		return
+	}
+	w.answerSelected(act, "")
+}
+
+// isAnswer reports whether act answers a request.
+func isAnswer(act Action) bool {
+	for _, a := range approvalActions {
+		if a.act == act {
+			return true
+		}
+	}
+	return false
+}
+
+// selectPending moves the queue's selection to the first pending request
+// when the selected row is not one (a history row).
+func (w *Workbench) selectPending() {
+	if row, ok := w.approvals.selected(); ok && w.isPending(row.Key) {
+		return
+	}
+	if len(w.model.Approvals) > 0 {
+		w.approvals.sel = w.model.Approvals[0].RequestID
+	}
+}
+
+// syncApprovalFocus runs before each frame: a new request selects itself in
+// the queue (so the diff pane shows what y would answer) and, with the input
+// box empty, takes the focus to the queue; when nothing waits any more, the
+// focus the queue took comes back to the input box.
+func (w *Workbench) syncApprovalFocus() {
+	if w.replayEnd != 0 { // the log is still being replayed
+		return
+	}
+	n, prev := w.pendingCount(), w.approvalFocus.seen
+	w.approvalFocus.seen = n
+	w.markDrawn()
+	switch {
+	case n > prev:
+		w.selectPending()
+		if w.focus != paneTimeline {
+			w.lastList = paneApprovals
+		}
+		if !w.approvalFocus.keepIn && w.focus == paneInput && w.input.GetText() == "" && w.reasonFor == "" &&
+			!w.browser.Open && w.prompt == nil && !w.helpOpen {
+			w.focusInFrame(paneApprovals)
+			w.approvalFocus.moved, w.approvalFocus.auto = true, true
+		}
+	case n == 0 && prev > 0:
+		if w.approvalFocus.moved && w.focus == paneApprovals && w.reasonFor == "" {
+			w.focusInFrame(paneInput)
+		}
+		w.approvalFocus.moved = false
+	}
+}
+
+// markDrawn notes when each pending request is first drawn, and forgets
+// those no longer pending.
+func (w *Workbench) markDrawn() {
+	if w.approvalFocus.drawnAt == nil {
+		w.approvalFocus.drawnAt = map[string]time.Time{}
+	}
+	live := map[string]bool{}
+	if !w.readOnly {
+		for _, a := range w.model.Approvals {
+			live[a.RequestID] = true
+			if _, ok := w.approvalFocus.drawnAt[a.RequestID]; !ok {
+				w.approvalFocus.drawnAt[a.RequestID] = w.now()
+			}
+		}
+	}
+	for id := range w.approvalFocus.drawnAt {
+		if !live[id] {
+			delete(w.approvalFocus.drawnAt, id)
+		}
+	}
+}
+
+// focusInFrame is setFocus for the frame's sync, which runs inside tview's
+// draw (its lock held: Application.SetFocus would deadlock). Keys follow
+// w.focus (the capture and rootView route by it), the panes' own focus flags
+// are set here for their drawing, and tview's record of the focused
+// primitive is brought in step at the next key (approvalKey).
+func (w *Workbench) focusInFrame(i int) {
+	w.focus = i
+	if i == paneTimeline || i == paneApprovals {
+		w.lastList = i
+	}
+	if w.zoom >= 0 && i != paneInput {
+		w.zoom = i
+	}
+	for p := 0; p < paneCount; p++ {
+		if p == i {
+			w.pane(p).Focus(func(tview.Primitive) {})
+		} else {
+			w.pane(p).Blur()
+		}
+	}
+	w.approvalFocus.resync = true
+}
+
+// approvalsTitle is the queue's title: its count, while a request waits the
+// notice with its keys, then suffix (the decided count, the zoom mark).
+func (w *Workbench) approvalsTitle(n int, suffix string) string {
+	t := " 3 Approvals (" + itoa(n) + ")"
+	if n > 0 {
+		t += " · " + w.approvalWaiting()
+	}
+	return t + suffix + " "
+}
+
+// inputBanner is the input box's title while a request waits and the box
+// has text (the approval keys type there): it names the key that jumps to
+// the queue. "" otherwise.
+func (w *Workbench) inputBanner() string {
+	if w.pendingCount() == 0 || w.focus != paneInput || w.input.GetText() == "" || w.reasonFor != "" {
+		return ""
+	}
+	return " approval waiting: " + w.jumpKey() + " goes to the queue (y/s/a/n/N answer there) "
+}
+
+// keyBarItems is the key bar's two groups: while a request waits, first
+// the approval keys (after the jump key when, from here, they would type
+// into the input box), then generic, the focused pane's other keys;
+// fitKeyBar keeps the first group whole.
+func (w *Workbench) keyBarItems(generic []string) (first, rest []string) {
+	if w.pendingCount() == 0 {
+		return nil, generic
+	}
+	first = w.approvalKeys()
+	if !w.queueKeysApply() && w.focus != paneApprovals {
+		first = append([]string{w.jumpKey() + " approvals:"}, first...)
+	}
+	return first, generic
+}
+
+// genericContexts are the focused pane's key contexts without the queue's
+// (its keys lead the bar while a request waits, keyBarItems).
+func (w *Workbench) genericContexts() []Context {
+	var out []Context
+	for _, c := range w.contexts() {
+		if c != CtxApprovals || w.pendingCount() == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

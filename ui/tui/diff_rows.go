@@ -1,0 +1,196 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// styledSpan is a run of text in the diff pane with its theme token; Mark
+// highlights it (the changed words of a changed line).
+type styledSpan struct {
+	Text  string
+	Token string
+	Mark  bool
+}
+
+// diffRow is one screen row of the diff pane: the spans it shows, and Cont
+// when it continues the line above (a wrapped line; the gutter marks it).
+type diffRow struct {
+	Cont  bool
+	Spans []styledSpan
+}
+
+// contMark is drawn in the gutter of a row that continues a wrapped line.
+const contMark = "↪"
+
+// diffLines turns what the diff pane shows into logical lines of spans:
+// header (plain text: what is asked and why, shown first) then text — a
+// unified diff coloured by line (its ---/+++ labels left to the title), the
+// changed words of each paired -/+ line
+// marked (wordDiff), or plain text. Tabs become four spaces.
+func diffLines(header, text string, diff bool) [][]styledSpan {
+	var out [][]styledSpan
+	plain := func(s, token string) {
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: token}})
+		}
+	}
+	if header != "" {
+		plain(header, "text")
+		if text != "" {
+			out = append(out, []styledSpan{{Token: "text"}})
+		}
+	}
+	if !diff {
+		if text != "" || header == "" {
+			plain(text, "text")
+		}
+		return out
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	inHunk := false
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "accent"}})
+			i++
+		case !inHunk && (strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++")):
+			i++ // the file labels: the pane's title names the file (diffStats)
+		case strings.HasPrefix(l, "-"):
+			// A run of removed lines, then the added lines that replace them:
+			// the i-th of each are paired for the word diff.
+			j := i
+			for j < len(lines) && strings.HasPrefix(lines[j], "-") {
+				j++
+			}
+			k := j
+			for k < len(lines) && strings.HasPrefix(lines[k], "+") {
+				k++
+			}
+			removed, added := lines[i:j], lines[j:k]
+			oldSp, newSp := make([][]span, len(removed)), make([][]span, len(added))
+			for n := range removed {
+				oldSp[n] = []span{{Text: removed[n][1:]}}
+			}
+			for n := range added {
+				newSp[n] = []span{{Text: added[n][1:]}}
+			}
+			for n := 0; n < min(len(removed), len(added)); n++ {
+				oldSp[n], newSp[n] = wordDiff(removed[n][1:], added[n][1:])
+			}
+			for _, sp := range oldSp {
+				out = append(out, marked("-", sp, "diff.removed"))
+			}
+			for _, sp := range newSp {
+				out = append(out, marked("+", sp, "diff.added"))
+			}
+			i = k
+		case strings.HasPrefix(l, "+"):
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "diff.added"}})
+			i++
+		case strings.HasPrefix(l, `\`):
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "muted"}})
+			i++
+		default:
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "diff.context"}})
+			i++
+		}
+	}
+	return out
+}
+
+// marked is one changed line: its sign, then its spans, the changed ones
+// marked when the line also has unchanged text (a line changed whole is
+// not highlighted word by word).
+func marked(sign string, spans []span, token string) []styledSpan {
+	partial := false
+	for _, s := range spans {
+		if !s.Changed {
+			partial = true
+		}
+	}
+	out := []styledSpan{{Text: sign, Token: token}}
+	for _, s := range spans {
+		out = append(out, styledSpan{Text: expandTabs(s.Text), Token: token, Mark: s.Changed && partial})
+	}
+	return out
+}
+
+func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+
+// layoutRows lays logical lines out as screen rows width cells wide: with
+// wrap, a line longer than width continues on the next rows (Cont), cut at
+// grapheme boundaries; without, each line is one row (drawn from the pane's
+// sideways offset). width < 1 is taken as 1.
+func layoutRows(lines [][]styledSpan, width int, wrap bool) []diffRow {
+	width = max(width, 1)
+	var rows []diffRow
+	for _, line := range lines {
+		if !wrap {
+			rows = append(rows, diffRow{Spans: line})
+			continue
+		}
+		row := diffRow{}
+		used := 0
+		for _, sp := range line {
+			text, state := sp.Text, -1
+			start := 0
+			for pos := 0; text != ""; {
+				var cluster string
+				var w int
+				cluster, text, w, state = uniseg.FirstGraphemeClusterInString(text, state)
+				if used+w > width && used > 0 {
+					if pos > start {
+						row.Spans = append(row.Spans, styledSpan{Text: sp.Text[start:pos], Token: sp.Token, Mark: sp.Mark})
+					}
+					rows = append(rows, row)
+					row, used, start = diffRow{Cont: true}, 0, pos
+				}
+				used += w
+				pos += len(cluster)
+			}
+			if start < len(sp.Text) || sp.Text == "" {
+				row.Spans = append(row.Spans, styledSpan{Text: sp.Text[start:], Token: sp.Token, Mark: sp.Mark})
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// rowWidth is the cells a row's text takes.
+func rowWidth(r diffRow) int {
+	n := 0
+	for _, s := range r.Spans {
+		n += textWidth(s.Text)
+	}
+	return n
+}
+
+// diffStats reads a unified diff's file (its "+++" label, else "---") and its
+// added and removed line counts, for the diff pane's header.
+func diffStats(text string) (file string, added, removed int) {
+	inHunk := false
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+		case !inHunk && strings.HasPrefix(l, "+++ "):
+			if f := strings.TrimSpace(l[4:]); f != "/dev/null" {
+				file = f
+			}
+		case !inHunk && strings.HasPrefix(l, "--- "):
+			if f := strings.TrimSpace(l[4:]); file == "" && f != "/dev/null" {
+				file = f
+			}
+		case inHunk && strings.HasPrefix(l, "+"):
+			added++
+		case inHunk && strings.HasPrefix(l, "-"):
+			removed++
+		}
+	}
+	return file, added, removed
+}
