@@ -272,14 +272,14 @@ func (w *Workbench) focusInFrame(i int) {
 	w.approvalFocus.resync = true
 }
 
-// approvalsTitle is the queue's title: its count, while a request waits the
-// notice with its keys, then suffix (the decided count, the zoom mark).
-func (w *Workbench) approvalsTitle(n int, suffix string) string {
-	t := " 3 Approvals (" + itoa(n) + ")"
+// approvalsTitle is the queue's title: its count, the decided count, while
+// a request waits the notice with its keys, then the zoom mark.
+func (w *Workbench) approvalsTitle(n int, decided, zoom string) string {
+	t := " 3 Approvals (" + itoa(n) + ")" + decided
 	if n > 0 {
 		t += " · " + w.approvalWaiting()
 	}
-	return t + suffix + " "
+	return t + zoom + " "
 }
 
 // inputBanner is the input box's title while a request waits and the box

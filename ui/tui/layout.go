@@ -175,7 +175,7 @@ func (w *Workbench) setTitles() {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
 	} else {
-		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle()+zoomMark(paneApprovals)))
+		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle(), zoomMark(paneApprovals)))
 	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))

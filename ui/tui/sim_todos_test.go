@@ -37,7 +37,7 @@ func TestLiveTodoList(t *testing.T) {
 	b.waitFor("no task list while idle", func(s string) bool { return !strings.Contains(s, "Tasks ·") })
 	b.send("fix it")
 	s := b.waitText("1 awaiting approval", "Tasks · 0 of 2 done", "[>] read the code (Doing read the code)", "[ ] fix the bug")
-	iy, _ := rowOf(s, "╔ Input")
+	iy, _ := rowOf(s, "┌ Input") // the request took the focus to the queue (approval first)
 	if y, _ := rowOf(s, "Tasks · 0 of 2 done"); y < iy-4 || y > iy-1 {
 		t.Errorf("the task list on row %d, not just above the input box (row %d)\n%s", y, iy, s)
 	}
