@@ -71,7 +71,7 @@ type ModelCommand struct {
 }
 
 // ModelCommand checks a /model command of sessionID (args are the words after
-// /model; none is configure) and returns it ready to run. It does no I/O, so a
+// /model; none is "pick": the session provider's models to switch to when it is configured, else configure) and returns it ready to run. It does no I/O, so a
 // front end may call it from its event loop. It refuses with ErrNoModelConfig
 // when there is no configuration, and with a *ModelUsageError when the arguments do
 // not fit or the command is unknown.
@@ -79,7 +79,7 @@ func (b *Backend) ModelCommand(sessionID string, args []string) (*ModelCommand, 
 	if b.ModelEnv == nil {
 		return nil, ErrNoModelConfig
 	}
-	sub, rest := "configure", []string(nil)
+	sub, rest := "", []string(nil)
 	if len(args) > 0 {
 		sub, rest = args[0], args[1:]
 	}
@@ -87,18 +87,27 @@ func (b *Backend) ModelCommand(sessionID string, args []string) (*ModelCommand, 
 		return nil, &ModelUsageError{"usage: /model " + form}
 	}
 	c := &ModelCommand{Name: sub, b: b}
+	configure := func(ctx context.Context, env *modelflow.Env, io ModelIO) error {
+		id, err := modelflow.Configure(ctx, env, io.Prompter, first(rest))
+		if err == nil {
+			io.Notify("info", "default model: "+id+" (new runs of pincer use it; /model switch changes this session's)")
+		}
+		return err
+	}
 	switch sub {
+	case "": // bare /model: pick a model when one is configured, else set one up
+		c.Name = "pick"
+		c.run = func(ctx context.Context, env *modelflow.Env, io ModelIO) error {
+			if b.hasConfiguredModel(ctx, env, sessionID) {
+				return b.switchModel(ctx, env, io, sessionID, "")
+			}
+			return configure(ctx, env, io)
+		}
 	case "configure":
 		if len(rest) > 1 {
 			return usage("configure [PROVIDER]")
 		}
-		c.run = func(ctx context.Context, env *modelflow.Env, io ModelIO) error {
-			id, err := modelflow.Configure(ctx, env, io.Prompter, first(rest))
-			if err == nil {
-				io.Notify("info", "default model: "+id+" (new runs of pincer use it; /model switch changes this session's)")
-			}
-			return err
-		}
+		c.run = configure
 	case "switch":
 		if len(rest) > 1 {
 			return usage("switch [MODEL]")
@@ -212,6 +221,22 @@ func (b *Backend) switchModel(ctx context.Context, env *modelflow.Env, io ModelI
 	}
 	io.Notify("info", fmt.Sprintf("this session now uses %s (the default is unchanged)", next))
 	return nil
+}
+
+// hasConfiguredModel reports whether the session's model (else the default)
+// names a configured provider, so a bare /model can offer its models to pick
+// from rather than the setup flow.
+func (b *Backend) hasConfiguredModel(ctx context.Context, env *modelflow.Env, sessionID string) bool {
+	current := b.sessionModel(ctx, sessionID)
+	if current == "" {
+		current = env.Config.DefaultModel
+	}
+	prov, _, ok := config.ParseModelID(current)
+	if !ok {
+		return false
+	}
+	_, known := env.Config.Lookup(prov)
+	return known
 }
 
 // CatalogModel resolves a model ID ("openai/gpt-4.1") with the model catalog

@@ -40,7 +40,7 @@ func (w *Workbench) modelCommand(args []string) bool {
 		w.Notify("error", "/model: "+err.Error())
 		return false
 	}
-	if cmd.Name == "switch" && !w.canSwitch() {
+	if (cmd.Name == "switch" || cmd.Name == "pick") && !w.canSwitch() {
 		return false
 	}
 	if w.flowBusy {

@@ -33,7 +33,7 @@ func init() {
 		{name: "/clear", help: "start a new session", run: (*Workbench).slashClear},
 		{name: "/sessions", help: "browse past sessions (Ctrl+O)", run: (*Workbench).slashSessions},
 		{name: "/resume", args: "ID", help: "continue another session of this directory", run: (*Workbench).slashResume},
-		{name: "/model", args: "[COMMAND]", help: "configure, switch, list models (Tab completes)", run: (*Workbench).modelCommand},
+		{name: "/model", args: "[COMMAND]", help: "alone: pick a model; configure, switch, list … (Tab completes)", run: (*Workbench).modelCommand},
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},
