@@ -497,8 +497,8 @@ func TestHeartbeatRenewsLease(t *testing.T) {
 		return tools.Result{Output: "ok"}, nil
 	}}
 	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.ToolCalls(providertest.ToolCall("s", "Slow", `{"x":"1"}`))}}
-	h := newHarnessWith(t, prov, store, Config{LeaseTTL: 60 * time.Millisecond}, slow)
-	go func() { time.Sleep(300 * time.Millisecond); close(release) }()
+	h := newHarnessWith(t, prov, store, Config{LeaseTTL: 250 * time.Millisecond}, slow)
+	go func() { time.Sleep(1200 * time.Millisecond); close(release) }()
 	res := h.submit(context.Background(), "go")
 	if res.Outcome != OutcomeCompleted {
 		t.Fatalf("a turn longer than the lease TTL ended %s (%v): the heartbeat did not renew", res.Outcome, res.Err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/zalando/go-keyring"
 
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
@@ -32,8 +31,7 @@ func modelHome(t *testing.T) (string, func() (*modelflow.Env, []error)) {
 		"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY"} {
 		t.Setenv(k, "")
 	}
-	keyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
-	t.Cleanup(keyring.MockInit)
+	// The keyring is unavailable for the whole package (TestMain).
 	env := func() (*modelflow.Env, []error) {
 		cfg, warns := config.Load(config.Options{Getenv: os.Getenv})
 		return &modelflow.Env{Config: cfg, Getenv: os.Getenv, Secrets: secret.Open(home, os.Getenv)}, warns
