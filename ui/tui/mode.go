@@ -59,7 +59,7 @@ func (w *Workbench) setMode(m permission.Mode) {
 		w.Notify("error", "permission mode "+string(m)+" is in force, but the event log: "+err.Error())
 		return
 	}
-	w.Notify("info", "permission mode: "+string(m)+" — "+modeHelp(m))
+	w.hint("permission mode: " + string(m) + " — " + modeHelp(m)) // the log's mode.changed puts it in the transcript
 }
 
 // modeCommand is /mode [MODE]: without an argument it shows the mode, with
