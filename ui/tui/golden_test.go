@@ -116,6 +116,9 @@ func TestGoldenFrames(t *testing.T) {
 					got = frame(b.sim)
 				})
 				b.stop()
+				if !strings.Contains(got, "xxx old") && !strings.Contains(got, "↪ old") { // the change at column 150 is in view (the diff pane wraps to it)
+					t.Errorf("%s: the change at column 150 is not on the screen\n%s", name, got)
+				}
 				path := filepath.Join("testdata", "golden", name+".txt")
 				if *updateGolden {
 					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
