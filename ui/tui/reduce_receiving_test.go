@@ -17,7 +17,9 @@ func TestReduceToolReceiving(t *testing.T) {
 		status  ToolStatus
 		summary string
 	}
-	recv := func(id, name string) event.ToolReceivingData { return event.ToolReceivingData{ToolCallID: id, Name: name} }
+	recv := func(id, name string) event.ToolReceivingData {
+		return event.ToolReceivingData{ToolCallID: id, Name: name}
+	}
 	cases := []struct {
 		name string
 		then func(r *recorder)

@@ -260,7 +260,7 @@ func TestTypingAsARequestArrivesAnswersNothing(t *testing.T) {
 	b.waitText(shortID(s.ID) + " · idle")
 	b.send("write it")
 	b.waitText("3 Approvals (1)", "╔ 3 Approvals") // the queue has the focus
-	b.typeText("s") // one key on its own (a burst of keys is dropped: approval_guard.go)
+	b.typeText("s")                                // one key on its own (a burst of keys is dropped: approval_guard.go)
 	b.waitText("║s")
 	b.typeText("ay hi")
 	b.waitFor("the rest typed", func(s string) bool { return strings.Contains(s, "║s") && strings.Contains(s, "hi") })

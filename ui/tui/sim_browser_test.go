@@ -138,7 +138,7 @@ func TestSessionsBrowserResumeAndDelete(t *testing.T) {
 	b.key(tcell.KeyCtrlR, 0, tcell.ModCtrl)
 	b.waitText("it ran in /elsewhere/project: resume it there")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // the command mode: single keys
-	b.typeText("k") // fix the parser: this directory
+	b.typeText("k")                          // fix the parser: this directory
 	b.typeText("r")
 	b.waitText("parser01 · done", "Parser fixed.", "3 Approvals (0)")
 	if got := b.w.SessionID(); got != "20250101-000000-parser01" {

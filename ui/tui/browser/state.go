@@ -36,7 +36,9 @@ const (
 
 // Reopen returns the state of a browser opened anew: empty, loading, with the
 // next load generation.
-func (s *State) Reopen() State { return State{Open: true, Loading: true, Filtering: true, Gen: s.Gen + 1} }
+func (s *State) Reopen() State {
+	return State{Open: true, Loading: true, Filtering: true, Gen: s.Gen + 1}
+}
 
 // Rows returns the sessions the filter lets through.
 func (s *State) Rows() []Summary {
