@@ -16,6 +16,8 @@ run: build
 # apart, verbose into a log, where each prints how many captures it skipped
 # (streamcase.Main): the one conformance line at the end adds them up.
 test:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race $$($(GO) list ./... | grep -v '^pincer/core/provider')
 	@$(GO) test -race -v ./core/provider/... >provider-test.log 2>&1; rc=$$?; \
