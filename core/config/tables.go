@@ -210,13 +210,14 @@ type KeyTable struct {
 	Bindings map[string]string
 }
 
-// Keys returns the [keys] tables of the user config then the project's. A value
-// of the wrong type is a warning (a key binding is no safety setting): the
-// entry is left out.
+// Keys returns the [keys] table of the user's config.toml. A value of the
+// wrong type is a warning: the entry is left out. A project file's [keys] is
+// a warning and not applied (userOnlyTables: a repository could otherwise
+// rebind the approval keys).
 func (s *Sources) Keys() ([]KeyTable, []error) {
 	var out []KeyTable
-	var errs []error
-	for _, d := range s.docs(UserConfig, ProjectConfig) {
+	errs := s.projectUserOnly("keys")
+	for _, d := range s.docs(UserConfig) {
 		raw, ok := d.Tree["keys"]
 		if !ok {
 			continue

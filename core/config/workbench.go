@@ -23,14 +23,14 @@ func (w WorkbenchSettings) ApprovalFocus() bool {
 	return w.ApprovalFocusSet == nil || *w.ApprovalFocusSet
 }
 
-// Workbench reads the [workbench] tables of the user config then the
-// project's (a later file's value wins). A value of the wrong type or out of
-// range, or an unknown key, is a warning (no safety setting lives here) and
-// is left out.
+// Workbench reads the [workbench] table of the user's config.toml. A value of
+// the wrong type or out of range, or an unknown key, is a warning and is left
+// out. A project file's [workbench] is a warning and not applied
+// (userOnlyTables: approval_focus decides where a keypress goes).
 func (s *Sources) Workbench() (WorkbenchSettings, []error) {
 	var out WorkbenchSettings
-	var errs []error
-	for _, d := range s.docs(UserConfig, ProjectConfig) {
+	errs := s.projectUserOnly("workbench")
+	for _, d := range s.docs(UserConfig) {
 		raw, ok := d.Tree["workbench"]
 		if !ok {
 			continue

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestWorkbenchTable: the project's wide_columns wins over the user's; a
+// TestWorkbenchTable: the user's wide_columns applies, a project's
+// [workbench] is a warning at its line and not applied (userOnlyTables); a
 // value out of range or an unknown key is a warning at its line and is left
 // out.
 func TestWorkbenchTable(t *testing.T) {
@@ -18,8 +19,9 @@ func TestWorkbenchTable(t *testing.T) {
 		t.Fatal(fatal)
 	}
 	got, errs := src.Workbench()
-	if got.WideColumns != 160 || len(errs) != 0 {
-		t.Errorf("got %+v %v, want 160 and no warning", got, errs)
+	if got.WideColumns != 180 || len(errs) != 1 || !strings.Contains(errs[0].Error(), ".pincer/config.toml:1:") ||
+		!strings.Contains(errs[0].Error(), "not applied") {
+		t.Errorf("got %+v %v, want the user's 180 and one warning naming the project file", got, errs)
 	}
 	for _, w := range src.Errors() {
 		if strings.Contains(w.Error(), "workbench") {
@@ -27,19 +29,21 @@ func TestWorkbenchTable(t *testing.T) {
 		}
 	}
 
-	write(t, ProjectPath(ws), "[workbench]\nwide_columns = 3\nlayout = \"grid\"\n")
+	write(t, ProjectPath(ws), "")
+	write(t, filepath.Join(home, "config.toml"), "[workbench]\nwide_columns = 3\nlayout = \"grid\"\n")
 	src, _ = read()
 	got, errs = src.Workbench()
-	if got.WideColumns != 180 || len(errs) != 2 {
-		t.Fatalf("got %+v %v, want the user's 180 and two warnings", got, errs)
+	if got.WideColumns != 0 || len(errs) != 2 {
+		t.Fatalf("got %+v %v, want nothing set and two warnings", got, errs)
 	}
 	if all := errs[0].Error() + "\n" + errs[1].Error(); !strings.Contains(all, "config.toml:2:1: [workbench] wide_columns") || !strings.Contains(all, `unknown key "layout"`) {
 		t.Errorf("warnings: %v", errs)
 	}
 }
 
-// TestWorkbenchApprovalFocus: approval_focus is true unless a file says
-// false; a value that is not a boolean is a warning and the default stands.
+// TestWorkbenchApprovalFocus: approval_focus is true unless the user's file
+// says false (a project's is a warning, never applied); a value that is not a
+// boolean is a warning and the default stands.
 func TestWorkbenchApprovalFocus(t *testing.T) {
 	home, _, ws, read := readFixture(t)
 	for _, tc := range []struct {
@@ -49,8 +53,9 @@ func TestWorkbenchApprovalFocus(t *testing.T) {
 	}{
 		{"", "", true, 0},
 		{"[workbench]\napproval_focus = false\n", "", false, 0},
-		{"[workbench]\napproval_focus = false\n", "[workbench]\napproval_focus = true\n", true, 0},
-		{"", "[workbench]\napproval_focus = \"no\"\n", true, 1},
+		{"[workbench]\napproval_focus = false\n", "[workbench]\napproval_focus = true\n", false, 1},
+		{"", "[workbench]\napproval_focus = false\n", true, 1},
+		{"[workbench]\napproval_focus = \"no\"\n", "", true, 1},
 	} {
 		write(t, filepath.Join(home, "config.toml"), tc.user)
 		write(t, ProjectPath(ws), tc.project)

@@ -6,8 +6,8 @@ import (
 )
 
 // loadKeyMap builds the workbench's key map: the defaults, overridden by the [keys]
-// table of the user's config.toml, then the project's .pincer/config.toml, as
-// core/config read them:
+// table of the user's config.toml, as core/config read it (a project's [keys]
+// is a warning and not applied: config.Sources.Keys):
 //
 //	[keys]
 //	send = "enter"

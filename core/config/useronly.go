@@ -1,0 +1,24 @@
+package config
+
+// userOnlyTables are the tables only the user's own config.toml may set: how
+// the person's keys answer approvals and where the workbench puts its panes.
+// A repository's .pincer/config.toml comes with the code, written by whoever
+// wrote the code (or a model): were its [keys] obeyed, a cloned project
+// could bind "approve.always" to y, n, Esc or the first letter of a
+// sentence, and a keypress meant as "once", "deny" or typing would save a
+// permanent allow rule (red team, issue 12). A project file may tighten
+// pincer, never change what a keypress means.
+var userOnlyTables = []string{"keys", "workbench"}
+
+// projectUserOnly returns a warning at its line for each user-only table
+// (userOnlyTables) a project config file holds: the table is not applied.
+func (s *Sources) projectUserOnly(table string) []error {
+	var errs []error
+	for _, d := range s.docs(ProjectConfig) {
+		if _, ok := d.Tree[table]; ok {
+			errs = append(errs, d.errorAt(table, true,
+				"[%s] in a project file is not applied: a repository cannot change what the workbench's keys do; set it in your own config.toml", table))
+		}
+	}
+	return errs
+}
