@@ -65,9 +65,10 @@
 //     writable trees are carved around them (see carve), which leaves the
 //     workspace root and .git without new entries — reported as degraded.
 //   - Hidden paths (DefaultHiddenPaths: pincer's config, data and run dirs —
-//     secrets, store, the daemon's socket — and HomeSecrets: ~/.ssh, ~/.aws,
-//     ~/.gnupg, ~/.netrc, ~/.docker, ~/.kube, ~/.config/gh, ~/.git-credentials,
-//     ~/.config/gcloud, the keyrings, pass; plus Policy.HiddenPaths): an empty
+//     secrets, store, the daemon's socket — and the HomeSecrets table through
+//     HomeSecretPaths: ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.docker, ~/.kube,
+//     forges', clouds', registries' and AI CLIs' tokens, the keyrings, pass,
+//     browser profiles, histories; plus Policy.HiddenPaths): an empty
 //     read-only tmpfs over each directory, /dev/null over each file. A hidden
 //     directory holding a workspace root (pincer's tool-results dir) is hidden
 //     entry by entry around it. With Network false, DaemonSockets (Docker,

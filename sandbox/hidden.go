@@ -8,19 +8,6 @@ import (
 	"strings"
 )
 
-// HomeSecrets are the paths, relative to the home directory, that hold
-// credentials and are hidden from every sandboxed command: SSH, cloud and
-// cluster credentials, GnuPG, netrc, Docker's and forges' tokens, git's
-// credential store, the desktop keyring and pass.
-var HomeSecrets = []string{
-	".ssh", ".aws", ".gnupg", ".netrc", ".docker", ".kube",
-	".config/gh", ".config/hub", ".git-credentials", ".config/git/credentials",
-	".config/gcloud", ".azure", ".local/share/keyrings", ".password-store",
-	".pypirc", ".cargo/credentials", ".cargo/credentials.toml",
-	".npmrc", ".yarnrc.yml", ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties",
-	".terraform.d/credentials.tfrc.json", ".vault-token", ".s3cfg", ".boto", ".config/op",
-}
-
 // PincerDirs returns pincer's own directories, which sandboxed commands must
 // not see (the encrypted secrets and their key, the store, the store daemon's
 // socket and token), resolved from getenv as pincer resolves them: the config
@@ -77,21 +64,12 @@ func DefaultQuarantineDir() string {
 }
 
 // DefaultHiddenPaths returns what every sandboxed command has hidden, from
-// pincer's environment: PincerDirs and HomeSecrets under $HOME (and under
-// $XDG_CONFIG_HOME for the ".config/..." ones). Absolute and clean; some may
-// not exist. `pincer doctor` lists them.
+// pincer's environment: PincerDirs, HomeSecretPaths (the HomeSecrets table
+// under $HOME and the XDG directories) and AgentSockets. Absolute and clean;
+// some may not exist. `pincer doctor` lists them.
 func DefaultHiddenPaths() []string {
 	home, _ := os.UserHomeDir()
-	out := PincerDirs(os.Getenv, home)
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	for _, rel := range HomeSecrets {
-		if home != "" {
-			out = append(out, filepath.Join(home, rel))
-		}
-		if sub, ok := strings.CutPrefix(rel, ".config/"); ok && xdg != "" {
-			out = append(out, filepath.Join(xdg, sub))
-		}
-	}
+	out := append(PincerDirs(os.Getenv, home), HomeSecretPaths(os.Getenv, home)...)
 	return dedupe(append(out, AgentSockets(os.Getenv)...))
 }
 

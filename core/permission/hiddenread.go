@@ -3,13 +3,13 @@ package permission
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // Hidden reads (issue 12, Found 3). A read outside the workspace asks and,
 // approved, runs (as Claude Code's reads outside its working directories) —
 // except where the sandbox hides a path from every command: the credentials
-// locations below the home directory (sandbox.HomeSecrets) and pincer's own
+// locations below the home directory (the table sandbox.HomeSecrets, with
+// the XDG directories honoured: secretLocations) and pincer's own
 // configuration, data and run directories (sandbox.PincerDirs: the encrypted
 // secrets and their key, the store, the daemon's socket and token). A file
 // tool never reads those, in any mode and whatever an allow rule says: the call
@@ -44,12 +44,7 @@ func hiddenRead(in Input) (Decision, bool) {
 
 // hiddenLocations are the absolute locations secretLocation covers, for home.
 func hiddenLocations(home string) []string {
-	var out []string
-	if home != "" {
-		for _, d := range secretDirs {
-			out = append(out, filepath.Join(home, d))
-		}
-	}
+	out := secretLocations(home)
 	for _, u := range userProtected {
 		if u.why == whyUserConfig {
 			out = append(out, u.dir)

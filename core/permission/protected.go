@@ -3,7 +3,6 @@ package permission
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"pincer/sandbox"
@@ -191,14 +190,21 @@ func userProtectedDirs(getenv func(string) string) []userDir {
 	return out
 }
 
-// secretDirs are the files below the home directory that hold credentials:
-// the ones the sandbox hides from commands (sandbox.HomeSecrets, the one list),
-// plus pincer's own configuration. Reading them asks even when the workspace
-// contains them (the workspace is the home directory).
-var secretDirs = append(slices.Clone(sandbox.HomeSecrets), ".pincer", ".config/pincer")
+// secretLocations are the credentials locations for home: the ones the
+// sandbox hides from commands (sandbox.HomeSecretPaths over the one table,
+// sandbox.HomeSecrets, with the XDG directories from the environment), plus
+// pincer's own configuration below home. Reading them asks even when the
+// workspace contains them (the workspace is the home directory).
+func secretLocations(home string) []string {
+	out := sandbox.HomeSecretPaths(os.Getenv, home)
+	if home != "" {
+		out = append(out, filepath.Join(home, ".pincer"), filepath.Join(home, ".config", "pincer"))
+	}
+	return out
+}
 
 // secretPath reports whether reading path reads credentials: the files of
-// secretDirs below home, or pincer's user configuration directory (its
+// secretLocations, or pincer's user configuration directory (its
 // encrypted secrets and their key).
 func secretPath(path, home string) bool {
 	return secretPathIn(path, home, nil)
@@ -221,11 +227,9 @@ func secretPathIn(path, home string, added []string) bool {
 
 // secretLocation is secretPath without exceptions.
 func secretLocation(path, home string) bool {
-	if home != "" {
-		for _, d := range secretDirs {
-			if inside(path, filepath.Join(home, d)) {
-				return true
-			}
+	for _, d := range secretLocations(home) {
+		if inside(path, d) {
+			return true
 		}
 	}
 	for _, u := range userProtected {
