@@ -172,6 +172,7 @@ func (w *Workbench) buildWidgets() {
 func (w *Workbench) newTranscriptView() *transcript.View {
 	v := transcript.New(w.theme)
 	v.SetBorder(true).SetTitle(" 1 Transcript ").SetTitleAlign(tview.AlignLeft)
+	v.SetUnseenMarker(unseenMarker(w.keys))
 	return v
 }
 

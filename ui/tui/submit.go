@@ -49,12 +49,15 @@ func (w *Workbench) submit(text string) {
 	w.startTurn(be, sessionID, text)
 }
 
-// startTurn runs text as a turn of sessionID in the background. A session
+// startTurn runs text as a turn of sessionID in the background; the
+// transcript goes back to its end and follows (a prompt sent, a retry, a
+// queued prompt that starts: as Claude Code and Crush). A session
 // another process took meanwhile queues the prompt for when its turn ends
 // (attach.go). Event loop only.
 func (w *Workbench) startTurn(be Backend, sessionID, text string) {
 	ctx, cancel := context.WithCancel(w.ctx)
 	w.running, w.turnCancel = true, cancel
+	w.view.Follow(true) // a prompt sent jumps to the end and follows its turn (follow.go)
 	w.clearNoticeLine()
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)

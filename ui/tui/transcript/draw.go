@@ -27,6 +27,7 @@ func (v *View) Draw(screen tcell.Screen) {
 	}
 	bg := tcell.StyleDefault.Background(v.GetBackgroundColor())
 	row := 0
+	defer v.drawUnseen(screen, x, y, w, h, bg) // over the last row, after the fill below
 	defer func() {
 		for ; row < h; row++ {
 			fill(screen, x, y+row, x+w, bg)

@@ -28,6 +28,8 @@ type View struct {
 	width   int // content width of the last draw (inner width - gutter)
 	height  int // inner height of the last draw
 	follow  bool
+	unseen  bool   // content arrived while not following (cleared once following)
+	marker  string // shown on the last row while unseen; "" shows none
 	top     int // block index of the first visible row (when not following)
 	topRow  int // row within that block
 	sel     int // selected block, -1 for none
@@ -79,6 +81,7 @@ func (v *View) Upsert(b Block) {
 	if !ok {
 		v.index[b.ID] = len(v.entries)
 		v.entries = append(v.entries, &entry{b: b})
+		v.unseen = v.unseen || !v.follow
 		return
 	}
 	e := v.entries[i]
@@ -89,6 +92,7 @@ func (v *View) Upsert(b Block) {
 	if old == b {
 		return
 	}
+	v.unseen = v.unseen || !v.follow
 	e.b = b
 	e.fromBuf = false
 	switch {
@@ -122,6 +126,7 @@ func (v *View) AppendText(id string, delta string) {
 	}
 	e := v.entries[i]
 	e.appendText(delta)
+	v.unseen = v.unseen || !v.follow
 	if e.b.Done {
 		e.invalidate()
 	} else {
@@ -174,6 +179,9 @@ func (v *View) setFollow(on bool) {
 		v.top, v.topRow = v.bottomAnchor()
 	}
 	v.follow = on
+	if on {
+		v.unseen = false
+	}
 }
 
 // Following reports whether the view sticks to the bottom.
