@@ -48,12 +48,14 @@ func fastRun(keys []keyAt, gap time.Duration) int {
 // the one before, as the screen collected them) is an unbracketed paste and
 // how much of it: a burst with a newline that more keys follow is one, so its
 // newlines stay newlines instead of sending each line (Found 10: 210 requests
-// for one paste). It returns how many keys, from the first, are the paste (0:
-// none, deliver them as keys): all but a final Enter or Tab, which stays the
-// key the person pressed after the text (`tmux send-keys "text" Enter` still
-// sends). A burst without an inner newline (a word typed by a test, a single
-// line) is delivered as keys. As Claude Code, which treats fast input with
-// newlines as a paste.
+// for one paste). Such a burst is the paste whole, a final newline included:
+// a pasted text that ends in "\n" waits in the box for the person's Enter
+// (issue 12 round 2: a 60-line paste went to the model unread). Only a final
+// Tab stays the key pressed after the text. A burst without an inner newline
+// (a word typed by a test, a single line, `tmux send-keys "text" Enter`) is
+// delivered as keys, so its final Enter still sends. It returns how many
+// keys, from the first, are the paste (0: none, deliver them as keys). As
+// Claude Code, which treats fast input with newlines as a paste.
 func burstPaste(keys []keyAt) int {
 	inner := false
 	for i := 0; i < len(keys)-1; i++ {
@@ -65,7 +67,7 @@ func burstPaste(keys []keyAt) int {
 	if !inner {
 		return 0
 	}
-	if last := keys[len(keys)-1].key; last == tcell.KeyEnter || last == tcell.KeyTab {
+	if keys[len(keys)-1].key == tcell.KeyTab {
 		return len(keys) - 1
 	}
 	return len(keys)

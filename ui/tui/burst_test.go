@@ -67,13 +67,13 @@ func TestBurstPaste(t *testing.T) {
 		{"a word then Enter (send-keys text Enter)", "hello\r", 0},
 		{"a single line", "hello", 0},
 		{"two lines", "a\rb", 3},
-		{"two lines and the Enter after", "a\rb\r", 3},
+		{"two lines ending in a newline: kept as text", "a\rb\r", 4},
 		{"LF newlines", "a\nb\n", 4},
 		{"ends in a tab", "a\rb\t", 3},
 		{"tab inside", "a\tb\rc", 5},
 		{"only Enter", "\r", 0},
-		{"two Enters", "\r\r", 1},
-		{"fifty lines", "l\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\r", 99},
+		{"two Enters", "\r\r", 2},
+		{"fifty lines", "l\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\rl\r", 100},
 	}
 	for _, c := range cases {
 		if got := burstPaste(keysAt(c.script, []time.Duration{time.Microsecond})); got != c.want {

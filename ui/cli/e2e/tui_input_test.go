@@ -51,9 +51,11 @@ func inputRunsScript(t *testing.T, e *env, runs ...string) string {
 	return script
 }
 
-// TestTUIUnbracketedPasteIsOneMessage (Found 10): 50 lines pasted with
+// TestTUIUnbracketedPasteIsOneMessage (Found 10): 60 lines pasted with
 // tmux's plain paste-buffer (no bracketed paste: every LF arrives as CR, an
-// Enter) reach the model as one message with all 50 lines, not 50 turns.
+// Enter), the last one ending in a newline, wait in the box as one paste
+// (zero requests: the person reviews it first); Enter then sends them as one
+// message with all 60 lines, not 60 turns.
 func TestTUIUnbracketedPasteIsOneMessage(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not on PATH")
@@ -62,8 +64,8 @@ func TestTUIUnbracketedPasteIsOneMessage(t *testing.T) {
 	tm := newTmux(t, 120, 40, inputRunsScript(t, e, ""))
 	tm.waitText("1 Transcript", "· idle ·")
 	var text strings.Builder
-	for i := 1; i <= 50; i++ {
-		fmt.Fprintf(&text, "pasted line %02d of fifty\n", i)
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&text, "pasted line %02d of sixty\n", i)
 	}
 	buf := filepath.Join(t.TempDir(), "paste.txt")
 	if err := os.WriteFile(buf, []byte(text.String()), 0o644); err != nil {
@@ -75,14 +77,20 @@ func TestTUIUnbracketedPasteIsOneMessage(t *testing.T) {
 	if out, err := tm.run("paste-buffer", "-t", "main"); err != nil { // no -p: unbracketed
 		t.Fatalf("paste-buffer: %v\n%s", err, out)
 	}
-	// The buffer's last newline is the Enter that sends it.
-	tm.waitText("pasted line 50 of fifty", "· done ·")
+	// The buffer's last newline is part of the paste: nothing is sent yet.
+	tm.waitText("[Pasted 60 lines]")
+	time.Sleep(500 * time.Millisecond) // room for a request, if one came
+	if reqs := e.fake.Requests(); len(reqs) != 0 {
+		t.Fatalf("the paste sent itself: %d requests before Enter:\n%s", len(reqs), tm.screen())
+	}
+	tm.keys("Enter")
+	tm.waitText("pasted line 60 of sixty", "· done ·")
 	time.Sleep(500 * time.Millisecond) // room for a second request, if any came
 	reqs := e.fake.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("the fake got %d requests, want 1:\n%s", len(reqs), tm.screen())
 	}
-	if got, want := lastUserText(reqs[0]), strings.TrimSuffix(text.String(), "\n"); got != want {
+	if got, want := strings.TrimSuffix(lastUserText(reqs[0]), "\n"), strings.TrimSuffix(text.String(), "\n"); got != want {
 		t.Fatalf("the model got %q,\nwant %q", got, want)
 	}
 }
