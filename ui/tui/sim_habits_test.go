@@ -209,7 +209,7 @@ func TestPastePlaceholderDeletedWhole(t *testing.T) {
 
 // TestUnbracketedPasteIsOneMessage (Found 10): fifty lines arriving as keys,
 // faster than a person types, with no paste brackets, become one message
-// with its newlines, not fifty turns.
+// with its newlines, not fifty turns; sent by the Enter pressed after it.
 func TestUnbracketedPasteIsOneMessage(t *testing.T) {
 	prov := &providertest.Scripted{}
 	b, _, _, _ := attached(t, 120, 40, prov)
@@ -224,13 +224,19 @@ func TestUnbracketedPasteIsOneMessage(t *testing.T) {
 			b.key(tcell.KeyRune, r, tcell.ModNone)
 		}
 	}
-	// The final Enter sends the pasted text.
+	// The pasted text's final newline is text: it waits in the box for Enter.
+	b.waitText("[Pasted 50 lines]")
+	time.Sleep(10 * burstGap)
+	if n := prov.Calls(); n != 0 {
+		t.Fatalf("%d model requests before Enter, want 0", n)
+	}
+	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
 	time.Sleep(10 * burstGap)
 	if n := prov.Calls(); n != 1 {
 		t.Fatalf("%d model requests, want 1", n)
 	}
-	got := prov.Request(0).Messages[len(prov.Request(0).Messages)-1].Text()
+	got := strings.TrimSuffix(prov.Request(0).Messages[len(prov.Request(0).Messages)-1].Text(), "\n")
 	if w := strings.TrimSuffix(want.String(), "\n"); got != w {
 		t.Fatalf("the model got %q, want %q", got, w)
 	}
