@@ -59,7 +59,7 @@ func (m *Model) Apply(ev event.Event) {
 	case event.ToolStartedData:
 		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolStarted(ev, d)
-		m.todoStarted(d)
+		m.todoStarted(ev.TurnID, d)
 	case event.ToolCompletedData:
 		m.replaceReceiving(ev.TurnID, d.ToolCallID, d.Name)
 		m.toolCompleted(ev, d)

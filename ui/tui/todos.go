@@ -8,20 +8,21 @@ import (
 )
 
 // todoRows is how many rows the live task list wants: its header and items
-// while a turn runs and the session has a list, else 0 (computeLayout caps
+// while a turn runs and it wrote a list not all done (liveTodos), else 0 (computeLayout caps
 // it).
 func (w *Workbench) todoRows() int {
-	if !w.turnRunning() || len(w.model.Todos.Items) == 0 {
+	items := w.model.liveTodos()
+	if !w.turnRunning() || len(items) == 0 {
 		return 0
 	}
-	return 1 + len(w.model.Todos.Items)
+	return 1 + len(items)
 }
 
 // drawTodos draws the live task list (TodoWrite's latest) in r: a header
 // with the count done, then the items; when they do not fit, a window around
 // the item in progress and a last row saying how many are left out.
 func (w *Workbench) drawTodos(screen tcell.Screen, r rect) {
-	items := w.model.Todos.Items
+	items := w.model.liveTodos()
 	if r.H <= 0 || r.W <= 2 || len(items) == 0 {
 		return
 	}
