@@ -54,12 +54,26 @@ func openRegular(env *Env, abs string, outside bool) (*os.File, fs.FileInfo, err
 		err = errIsDir
 	case !fi.Mode().IsRegular():
 		err = errNotRegular
+	default:
+		err = hiddenLinkErr(abs, fi)
 	}
 	if err != nil {
 		f.Close()
 		return nil, nil, err
 	}
 	return f, fi, nil
+}
+
+// hiddenLinkErr refuses the open file abs (its fstat fi) when it is a hard
+// link to a file the sandbox hides (sandbox.HardLinkToHidden, LinkHidden): the
+// tools' own check behind the permission layer's up-front denial, as for a
+// symlink to one. A LinkUnknown file was asked about by the permission layer
+// and approved, so it opens.
+func hiddenLinkErr(abs string, fi fs.FileInfo) error {
+	if v, where := sandbox.HardLinkToHidden(fi); v == sandbox.LinkHidden {
+		return fmt.Errorf("%s is a hard link to %s, which the sandbox hides from every command; pincer's file tools never read it", abs, where)
+	}
+	return nil
 }
 
 // readAllOf reads f to the end, into a buffer sized from the fstat size (a

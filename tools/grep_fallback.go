@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"pincer/sandbox"
 )
 
 // grepFallback is Grep without ripgrep: Go regexps (RE2 syntax, close to
@@ -121,7 +123,10 @@ func compileGrep(q *grepQuery) (*regexp.Regexp, error) {
 
 // readSearched reads the regular file path through q's workspace (never
 // blocking on a FIFO), or reports false for one it skips: missing, not
-// regular, over ReadMaxBytes, or reached through a link out of the workspace.
+// regular, over ReadMaxBytes, reached through a link out of the workspace, or
+// a hard link that is (or, past the walk's cap, may be) a file the sandbox
+// hides (sandbox.HardLinkToHidden). Both backends read every file they report
+// through it (rg's results are verified here), so neither shows such a file.
 func readSearched(q *grepQuery, path string) ([]byte, bool) {
 	f, err := q.ws.Open(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -130,6 +135,9 @@ func readSearched(q *grepQuery, path string) ([]byte, bool) {
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > ReadMaxBytes {
+		return nil, false
+	}
+	if v, _ := sandbox.HardLinkToHidden(fi); v != sandbox.LinkNone {
 		return nil, false
 	}
 	data, err := readAllOf(f, fi.Size(), ReadMaxBytes)

@@ -47,6 +47,9 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 	if d, ok := hiddenRead(in); ok {
 		return d
 	}
+	if d, ok := hiddenLink(mode, in); ok {
+		return d
+	}
 	if mode == ModePlan && writes(in.Kind) {
 		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), byMode(mode), ""}
 	}
