@@ -30,10 +30,10 @@ type View struct {
 	follow  bool
 	unseen  bool   // content arrived while not following (cleared once following)
 	marker  string // shown on the last row while unseen; "" shows none
-	top     int // block index of the first visible row (when not following)
-	topRow  int // row within that block
-	sel     int // selected block, -1 for none
-	maxTool int // tool output lines shown before the "more lines" note
+	top     int    // block index of the first visible row (when not following)
+	topRow  int    // row within that block
+	sel     int    // selected block, -1 for none
+	maxTool int    // tool output lines shown before the "more lines" note
 
 	// instrumentation (read by tests)
 	renders   int // block renderings done
