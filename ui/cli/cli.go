@@ -18,6 +18,7 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/config"
+	"pincer/ui/termtext"
 )
 
 // Version is pincer's version, set at build time with
@@ -152,7 +153,13 @@ PINCER_MODEL (default model as PROVIDER/MODEL).
 // Main runs one command line (the arguments after the program name) and returns
 // the exit code: the command routeArgs finds (a command's name first, -p for
 // run), else the workbench, with a prompt if the line holds one.
+//
+// Everything written to stdout and stderr passes through termtext (a JSON
+// output through termtext.JSON): the model's text, tool output and summaries
+// cannot drive the terminal (set its title, write the clipboard, ask it a
+// question whose answer lands in the shell).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stdout, stderr = termtext.NewWriter(stdout), termtext.NewWriter(stderr)
 	s := stdio{in: stdin, out: stdout, err: stderr}
 	var code int
 	var err error

@@ -14,6 +14,7 @@ import (
 	"pincer/core/app"
 	"pincer/persist"
 	"pincer/persist/memory"
+	"pincer/ui/termtext"
 )
 
 // cmdAudit is `pincer audit [--session ID] [--limit N] [--json]`: the permission
@@ -58,7 +59,7 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 		if entries == nil {
 			entries = []persist.AuditEntry{}
 		}
-		return 0, errors.Join(json.NewEncoder(stdout).Encode(entries), err)
+		return 0, errors.Join(json.NewEncoder(termtext.JSON(stdout)).Encode(entries), err)
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(stdout, "No permission decisions recorded.")
@@ -89,5 +90,9 @@ func auditRow(e persist.AuditEntry) string {
 	if e.Decision == "deny" {
 		reason = strings.Join(strings.Fields(e.Reason), " ")
 	}
-	return strings.Join([]string{e.Time.Local().Format(time.DateTime), e.SessionID, e.Tool, e.Decision, scope, by, e.Summary, reason}, "\t")
+	cells := []string{e.Time.Local().Format(time.DateTime), e.SessionID, e.Tool, e.Decision, scope, by, e.Summary, reason}
+	for i, c := range cells {
+		cells[i] = termtext.Line(c) // a summary quotes the model's input: one cell, nothing the terminal acts on
+	}
+	return strings.Join(cells, "\t")
 }

@@ -18,6 +18,7 @@ import (
 	"pincer/persist"
 	"pincer/persist/memory"
 	"pincer/tools"
+	"pincer/ui/termtext"
 )
 
 // cmdSessions is `pincer sessions [list|show ID] [--json]`.
@@ -67,7 +68,7 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 		if list == nil {
 			list = []persist.Session{}
 		}
-		return json.NewEncoder(w).Encode(list)
+		return json.NewEncoder(termtext.JSON(w)).Encode(list)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(w, "No sessions yet. Start one with: pincer run PROMPT")
@@ -76,8 +77,8 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tDIRECTORY\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.UpdatedAt.Local().Format(time.DateTime),
-			s.Status, s.Model, s.Cwd, s.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(s.ID), s.UpdatedAt.Local().Format(time.DateTime),
+			termtext.Line(s.Status), termtext.Line(s.Model), termtext.Line(s.Cwd), termtext.Line(s.Title))
 	}
 	return tw.Flush()
 }
@@ -101,7 +102,7 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	msgs, merr := store.ListMessages(ctx, id)
 	evs, eerr := store.ListEvents(ctx, id, 0, 0)
 	if asJSON {
-		if err := json.NewEncoder(w).Encode(sessionDump{s, msgs, evs}); err != nil {
+		if err := json.NewEncoder(termtext.JSON(w)).Encode(sessionDump{s, msgs, evs}); err != nil {
 			return err
 		}
 		return errors.Join(merr, eerr)

@@ -15,6 +15,7 @@ import (
 	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/persist"
+	"pincer/ui/termtext"
 )
 
 // cmdSessionsWatch is `pincer sessions watch ID [--after N]`: it prints the
@@ -57,7 +58,7 @@ func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
 			return 0, err
 		}
 	}
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(termtext.JSON(stdout))
 	err = event.NewLog(store).Follow(ctx, id, cursor, func(ev event.Event) error {
 		if err := enc.Encode(ev); err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/event"
 	"pincer/core/message"
+	"pincer/ui/termtext"
 )
 
 // Format is an output format of `pincer run`.
@@ -66,6 +67,7 @@ func WriteFailure(w io.Writer, f Format, sessionID string, err error) {
 	if f != FormatJSON && f != FormatStreamJSON {
 		return
 	}
+	w = termtext.JSON(w)
 	b, _ := json.Marshal(Result{Type: "result", SessionID: sessionID, IsError: true, StopReason: "not_started", Error: err.Error()})
 	fmt.Fprintln(w, string(b))
 }
@@ -85,6 +87,13 @@ type Options struct {
 // or could not start (the reason is one line on stderr).
 func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Options) int {
 	start := time.Now()
+	// Text and notices are for a person; JSON keeps every character, escaped.
+	opts.Stderr = termtext.NewWriter(opts.Stderr)
+	if opts.Format == FormatText {
+		opts.Stdout = termtext.NewWriter(opts.Stdout)
+	} else {
+		opts.Stdout = termtext.JSON(opts.Stdout)
+	}
 	followCtx, stopFollow := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollow()
 	followDone := make(chan error, 1)

@@ -2,8 +2,8 @@ package markdown
 
 import (
 	"strings"
-	"unicode/utf8"
 
+	"pincer/ui/termtext"
 	"pincer/ui/tui/internal/cells"
 )
 
@@ -16,94 +16,10 @@ const tabWidth = 4
 // take two cells, combining marks none.
 func StringWidth(s string) int { return cells.Width(s) }
 
-// needsSanitize reports whether s holds bytes that would corrupt the
-// terminal or the width arithmetic: C0 controls other than LF and TAB, CR,
-// DEL, or C1 controls.
-func needsSanitize(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
-			return true
-		}
-		if c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
-			return true
-		}
-	}
-	return false
-}
-
-// Sanitize makes text safe to draw: ANSI escape sequences (CSI, OSC and
-// two-byte escapes) are removed, CRLF becomes LF, a lone CR and other control
-// characters are dropped. LF and TAB are kept. Text without such bytes is
-// returned unchanged without allocating.
-func Sanitize(s string) string {
-	if !needsSanitize(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			i = skipEscape(s, i)
-			continue
-		case c == '\n' || c == '\t':
-			b.WriteByte(c)
-		case c < 0x20 || c == 0x7f:
-			// dropped (CR, BS, BEL, ...)
-		case c >= 0x80:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r >= 0x80 && r <= 0x9f {
-				i += n
-				continue
-			}
-			b.WriteString(s[i : i+n])
-			i += n
-			continue
-		default:
-			b.WriteByte(c)
-		}
-		i++
-	}
-	return b.String()
-}
-
-// skipEscape returns the index just past the escape sequence starting at
-// s[i] == ESC.
-func skipEscape(s string, i int) int {
-	i++
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '[': // CSI: parameters and intermediates, then a final byte 0x40-0x7e
-		i++
-		for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
-			if s[i] == '\n' {
-				return i
-			}
-			i++
-		}
-		return min(i+1, len(s))
-	case ']', 'P', '_', '^': // OSC, DCS, APC, PM: up to BEL or ST (ESC \)
-		i++
-		for i < len(s) {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-			if s[i] == '\n' {
-				return i
-			}
-			i++
-		}
-		return i
-	}
-	return i + 1 // two-byte escape
-}
+// Sanitize makes text safe to draw: it is termtext.Clean, the one sanitizer of
+// every human-readable output of pincer (escape sequences, C0 controls but LF
+// and TAB, C1 controls removed; CR dropped, so CRLF becomes LF).
+func Sanitize(s string) string { return termtext.Clean(s) }
 
 // expandTabs replaces each tab in a single line with spaces up to the next
 // tab stop, counting columns in cells.
