@@ -13,7 +13,12 @@ import (
 
 	"pincer/core/config"
 	"pincer/core/hook"
+	"pincer/core/smallfile"
 )
+
+// maxTrustFile is the most bytes the trust record may hold (a digest per
+// trusted project: far below this).
+const maxTrustFile = 4 << 20
 
 // Trusting a project's hooks. Hooks run outside the sandbox, and the project's
 // files (.pincer/config.toml, .claude/settings.json, .claude/settings.local.json)
@@ -61,7 +66,7 @@ func readTrust() (trustRecord, error) {
 	if err != nil {
 		return trustRecord{Version: 1, Projects: map[string]trustedEntry{}}, err
 	}
-	data, err := os.ReadFile(p)
+	data, err := smallfile.Read(p, maxTrustFile) // read at start: a FIFO there must not hang it
 	if errors.Is(err, fs.ErrNotExist) {
 		data, err = nil, nil
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"pincer/core/smallfile"
 )
 
 // MaxFileSize is the largest configuration file pincer reads (bytes). A larger
@@ -51,7 +53,7 @@ func readDocument(src Source, workspace string) *Document {
 		d.Err = &FileError{Path: src.Path, Err: err}
 		return d
 	}
-	f, err := os.Open(src.Path)
+	f, err := smallfile.Open(src.Path) // not blocking: the path may have become a FIFO since the Stat
 	if err != nil {
 		d.Err = &FileError{Path: src.Path, Err: err}
 		return d

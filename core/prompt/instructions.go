@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"pincer/core/smallfile"
 )
 
 // Instruction file names.
@@ -238,7 +240,7 @@ func readInstructionFile(path string) (content string, cut bool, err error) {
 	if !fi.Mode().IsRegular() {
 		return "", false, errors.New("not a regular file")
 	}
-	f, err := os.Open(path)
+	f, err := smallfile.Open(path) // not blocking: the path may have become a FIFO since the Stat
 	if err != nil {
 		return "", false, err
 	}

@@ -8,16 +8,24 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"pincer/core/smallfile"
 )
+
+// maxLayoutFile is the most bytes a kept layout file may hold (a name and a
+// newline; more is not a file pincer wrote).
+const maxLayoutFile = 256
 
 // loadLayout reads the kept layout from path: the file holds one layout name
 // (layouts.go). No path or no file is LayoutAuto without an error; a file
-// that cannot be read or names no layout is LayoutAuto and the error.
+// that cannot be read or names no layout is LayoutAuto and the error. It is
+// read before the first frame, so only as a small regular file, never
+// blocking (smallfile.Read: a FIFO there is an error, not a blank workbench).
 func loadLayout(path string) (LayoutMode, error) {
 	if path == "" {
 		return LayoutAuto, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := smallfile.Read(path, maxLayoutFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return LayoutAuto, nil
 	}
