@@ -163,6 +163,10 @@ func (t *turn) run(ctx context.Context) TurnResult {
 		}
 		status = "cancelled"
 		res.Outcome, res.StopReason, res.Err = OutcomeCancelled, "cancelled", context.Canceled
+		var sc *StopCause // a signal's cause names it ("terminal closed (SIGHUP)")
+		if errors.As(context.Cause(ctx), &sc) {
+			reason, res.Err = sc.Reason, sc
+		}
 		_ = t.emit(bg, event.TurnCancelled, event.TurnCancelledData{Reason: reason})
 	default:
 		status = "failed"

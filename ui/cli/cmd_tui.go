@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"pincer/core/agent"
 	"pincer/core/app"
 	"pincer/themes"
 	"pincer/ui/tui"
@@ -122,7 +123,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		select {
 		case sig := <-sigs:
 			stoppedBy <- sig
-			wb.Stop()
+			wb.StopFor(agent.SignalCause(sig)) // the running turn reads "cancelled: terminal closed (SIGHUP)"
 		case <-quit:
 		}
 	}()

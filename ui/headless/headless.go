@@ -141,6 +141,10 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	switch {
 	case res.Outcome == agent.OutcomeCancelled:
 		out.Error = "cancelled by user"
+		var sc *agent.StopCause
+		if errors.As(res.Err, &sc) {
+			out.Error = "cancelled: " + sc.Reason
+		}
 	case res.Err != nil:
 		out.Error = res.Err.Error()
 	}

@@ -94,11 +94,14 @@ type Workbench struct {
 
 	liveSession atomic.Pointer[string] // UIState.liveID, published for SessionID on other goroutines
 
-	ctx      context.Context // ends when the workbench stops: turns, diff workers
-	cancel   context.CancelFunc
-	bg       sync.WaitGroup
-	stopOnce sync.Once
-	stopped  atomic.Bool
+	ctx    context.Context // ends when the workbench stops: turns, diff workers
+	cancel context.CancelFunc
+	// cancelCause cancels ctx with a cause (StopFor): the running turn's
+	// turn.cancelled reason.
+	cancelCause context.CancelCauseFunc
+	bg          sync.WaitGroup
+	stopOnce    sync.Once
+	stopped     atomic.Bool
 }
 
 // New builds the workbench on opts.Screen (or the terminal). The screen is
@@ -124,12 +127,13 @@ func New(opts Options) (*Workbench, error) {
 		opts.Mode = string(permission.ModeDefault)
 	}
 	th.ApplyToTview()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancel := func() { cancelCause(nil) }
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
 		UIState: UIState{model: NewModel(), zoom: -1, now: time.Now, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
 			storeState: "opening store…", synced: map[string]syncRecord{},
 			approvalFocus: approvalFocus{keepIn: opts.KeepInputFocus}},
-		ctx: ctx, cancel: cancel}
+		ctx: ctx, cancel: cancel, cancelCause: cancelCause}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	layout, lerr := loadLayout(opts.LayoutFile)
 	w.layout = layout
@@ -282,10 +286,14 @@ func (w *Workbench) Run() error {
 // Stop cancels any running turn, stops the pump, then the application (in
 // that order: a redraw queued after the event loop ends would block forever).
 // Safe from any goroutine, but on the event loop use stopAsync.
-func (w *Workbench) Stop() {
+func (w *Workbench) Stop() { w.StopFor(nil) }
+
+// StopFor is Stop with the cause the running turn is cancelled with
+// (agent.SignalCause: "terminal closed (SIGHUP)"); nil is a person's cancel.
+func (w *Workbench) StopFor(cause error) {
 	w.stopOnce.Do(func() {
 		w.stopped.Store(true)
-		w.cancel()
+		w.cancelCause(cause)
 		w.pump.stop()
 		w.app.Stop()
 	})
