@@ -26,9 +26,10 @@ type approvalFocus struct {
 	keepIn bool // Options.KeepInputFocus
 	resync bool // the frame moved the focus: tell tview at the next key (focusInFrame)
 	auto   bool // the focus is in the queue because a request arrived (no key put it there)
-	// drawnAt is when each pending request was first drawn (the frame's
-	// sync): a key can answer only a request a person could have seen.
-	drawnAt map[string]time.Time
+	// shown is where and since when each pending request was drawn in the
+	// last frame (approval_shown.go): a key can answer only a request a
+	// person could have seen.
+	shown map[string]shownAt
 }
 
 // approvalGrace is how long after a request is first drawn an approval key
@@ -131,11 +132,15 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 		w.approvalFocus.resync = false
 		w.app.SetFocus(w.pane(w.focus))
 	}
+	if w.held.active && w.heldKey(ev) {
+		return true
+	}
 	if w.focus != paneApprovals {
 		w.approvalFocus.auto = false
 	}
 	auto := w.focus == paneApprovals && w.approvalFocus.auto
-	if !w.queueKeysApply() && !auto {
+	inQueue := w.focus == paneApprovals && w.pendingCount() > 0 && w.reasonFor == ""
+	if !w.queueKeysApply() && !auto && !inQueue {
 		return false
 	}
 	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
@@ -152,12 +157,23 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 	}
 	w.selectPending()
 	row, _ := w.approvals.selected()
-	if !answerable(w.approvalFocus.drawnAt[row.Key], w.now()) {
+	if !w.answerShown(row.Key) {
+		w.hint(w.notShownHint())
+	}
+	if !answerable(w.shownSince(row.Key), w.now()) {
+		if inQueue && !auto && w.answerShown(row.Key) { // the person put the focus here: no stray letter in the box
+			w.hint("the request has just appeared or moved: read it, then press " + ev.Name() + " again")
+			return true
+		}
 		if w.focus == paneApprovals {
 			w.setFocus(paneInput)
 			w.approvalFocus.auto = false
 		}
 		return false // typed into the input box
+	}
+	if holdable(ev) {
+		w.holdAnswer(act, ev.Rune(), row.Key) // approval_hold.go: the start of a message answers nothing
+		return true
 	}
 	w.lastList = paneApprovals
 	w.answerAct(act)
@@ -207,7 +223,6 @@ func (w *Workbench) syncApprovalFocus() {
 	}
 	n, prev := w.pendingCount(), w.approvalFocus.seen
 	w.approvalFocus.seen = n
-	w.markDrawn()
 	switch {
 	case n > prev:
 		w.selectPending()
@@ -224,28 +239,6 @@ func (w *Workbench) syncApprovalFocus() {
 			w.focusInFrame(paneInput)
 		}
 		w.approvalFocus.moved = false
-	}
-}
-
-// markDrawn notes when each pending request is first drawn, and forgets
-// those no longer pending.
-func (w *Workbench) markDrawn() {
-	if w.approvalFocus.drawnAt == nil {
-		w.approvalFocus.drawnAt = map[string]time.Time{}
-	}
-	live := map[string]bool{}
-	if !w.readOnly {
-		for _, a := range w.model.Approvals {
-			live[a.RequestID] = true
-			if _, ok := w.approvalFocus.drawnAt[a.RequestID]; !ok {
-				w.approvalFocus.drawnAt[a.RequestID] = w.now()
-			}
-		}
-	}
-	for id := range w.approvalFocus.drawnAt {
-		if !live[id] {
-			delete(w.approvalFocus.drawnAt, id)
-		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package tui
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // clockPeriod is how often the status line's elapsed time moves while a
 // turn runs.
@@ -63,4 +66,38 @@ func (p *pump) clockRunning() bool {
 // workbench's, or one the log says runs. Event loop only.
 func (w *Workbench) turnRunning() bool {
 	return w.running || w.model.Status.Turn == TurnRunning
+}
+
+// realTimer is tickerFunc over time.NewTimer: its channel fires once.
+func realTimer(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTimer(d)
+	return t.C, func() { t.Stop() }
+}
+
+// after runs fn on the event loop (posted) once d has passed on the pump's
+// timer clock (newTimer), unless the returned cancel is called first or
+// the pump stops. One goroutine per call, ended by any of the three; it
+// redraws only by fn's post.
+func (p *pump) after(d time.Duration, fn func()) (cancel func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return func() {}
+	}
+	c, stopTimer := p.newTimer(d)
+	done := make(chan struct{})
+	var once sync.Once
+	p.clockWG.Add(1)
+	go func() {
+		defer p.clockWG.Done()
+		defer p.guard()
+		defer stopTimer()
+		select {
+		case <-c:
+			p.post(fn)
+		case <-done:
+		case <-p.quit:
+		}
+	}()
+	return func() { once.Do(func() { close(done) }) }
 }

@@ -124,6 +124,7 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
 		p.Draw(screen)
 	}
+	w.noteShown(l, width, height) // before the overlays: noteShown knows which cover the panes
 	w.drawTodos(screen, l.Todos)
 	w.drawNotices(screen, l.Notices)
 	w.drawStatus(screen, l.Status)

@@ -53,6 +53,7 @@ type pump struct {
 	guard    func()             // deferred in every goroutine: turns a panic into a clean stop
 
 	newTicker tickerFunc    // the clock's ticker (clock.go); a test's fake clock
+	newTimer  tickerFunc    // one-shot timers (after); a test's fake clock
 	clockStop chan struct{} // closed to stop the clock; nil while it does not run
 	clockWG   sync.WaitGroup
 }
@@ -64,7 +65,7 @@ func newPump(apply func(event.Event), draw func(), guard func()) *pump {
 	}
 	return &pump{apply: apply, draw: draw, minGap: time.Second / maxFrameRate,
 		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard,
-		newTicker: realTicker}
+		newTicker: realTicker, newTimer: realTimer}
 }
 
 // start runs the coalescer. It is a no-op after stop.

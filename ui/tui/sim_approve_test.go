@@ -80,7 +80,7 @@ func TestApprovalKeysTypeWhenInputHasText(t *testing.T) {
 		t.Fatal("a y typed into text approved the Write")
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
 	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
 	if _, err := os.Stat(filepath.Join(root, "b.txt")); err != nil {
 		t.Fatalf("y in the queue did not approve: %v", err)

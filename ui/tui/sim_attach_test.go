@@ -98,7 +98,7 @@ func TestAttachToARunningSession(t *testing.T) {
 		t.Fatalf("the live turn of another process is shown interrupted:\n%s", s)
 	}
 	w.key(tcell.KeyRune, '3', tcell.ModAlt)
-	w.typeText("y")
+	w.afterReading("y")
 	select {
 	case res := <-done:
 		if res.Outcome != agent.OutcomeCompleted {

@@ -42,7 +42,7 @@ func TestExpandedToolStaysExpanded(t *testing.T) {
 		return ok && sel.ID == toolBlockID("c2") && !sel.Collapsed
 	})
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
 	s := b.waitText("All done.", "Edited a.txt: replaced 1 occurrence.")
 	if y, _ := rowOf(s, "Edited a.txt"); y < 0 {
 		t.Fatalf("the expanded entry collapsed again:\n%s", s)

@@ -70,6 +70,7 @@ func clockBench(t *testing.T, prov *providertest.Scripted) (*simBench, *fakeCloc
 	b := startBenchWith(t, 120, 40, Options{}, func(w *Workbench) {
 		w.now = clk.Now
 		w.pump.newTicker = clk.ticker
+		w.pump.newTimer = clk.ticker
 	})
 	ag, root := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
@@ -114,7 +115,9 @@ func TestClockTicksWhileATurnWaits(t *testing.T) {
 		t.Errorf("%d redraws for 3 ticks", n)
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
+	b.waitText("allow once…")
+	clk.advance(commitDelay) // the held answer's timer, the newest
 	b.waitText("Done.", " · done")
 	b.waitFor("the clock to stop", func(string) bool { return clk.active() == 0 })
 }

@@ -28,11 +28,11 @@ func TestApprovalsPaneKeepsTheDecided(t *testing.T) {
 	b.send("shout")
 	b.waitText("3 Approvals (1)", "+ONE")
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
 	b.waitText("+TWO", "3 Approvals (1) · 1 decided")
-	b.typeText("n")
+	b.afterReading("n")
 	b.waitText("+THREE", "3 Approvals (1) · 2 decided")
-	b.typeText("y")
+	b.afterReading("y")
 	s := b.waitText("+FOUR", "3 Approvals (1) · 3 decided")
 	// The pending request first, then the decided ones, newest first.
 	pane := b.approvalsPane(s)
@@ -45,7 +45,7 @@ func TestApprovalsPaneKeepsTheDecided(t *testing.T) {
 	if !strings.Contains(lines(pane)[yThree], "allowed once") || !strings.Contains(lines(pane)[yOne], "allowed once") {
 		t.Errorf("decided rows do not say how they were decided:\n%s", s)
 	}
-	b.typeText("y") // the new request is the selected row
+	b.afterReading("y") // the new request is the selected row
 	s = b.waitText("All done.", "3 Approvals (0) · 4 decided")
 	pane = b.approvalsPane(s)
 	if y, _ := rowOf(pane, "Write two.txt"); y < 0 || !strings.Contains(lines(pane)[y], "denied") {

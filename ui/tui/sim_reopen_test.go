@@ -35,7 +35,7 @@ func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 		t.Errorf("still shown as awaiting approval:\n%s", st)
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
 	b.waitText("nothing waits for this answer")
 	b.waitText("Outcome: interrupted") // the diff pane explains it
 }

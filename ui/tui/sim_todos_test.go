@@ -42,7 +42,7 @@ func TestLiveTodoList(t *testing.T) {
 		t.Errorf("the task list on row %d, not just above the input box (row %d)\n%s", y, iy, s)
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("n")
+	b.afterReading("n")
 	b.waitText("Tasks · 1 of 2 done", "[x] read the code", "[>] fix the bug (Doing fix the bug)")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // focus is on the approvals: Esc cancels the turn
 	b.waitFor("the list to go with the turn", func(s string) bool {

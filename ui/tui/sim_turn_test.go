@@ -61,12 +61,12 @@ func TestApprovalsFlow(t *testing.T) {
 		t.Fatalf("the file changed before approval: %q", got)
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.typeText("y")
+	b.afterReading("y")
 	b.waitText("-world", "+WORLD", "3 Approvals (1)")
 	if got, _ := os.ReadFile(file); string(got) != "HELLO\nworld\n" {
 		t.Fatalf("after y the file is %q", got)
 	}
-	b.typeText("N")
+	b.afterReading("N")
 	b.waitText("Reason for the model")
 	b.typeText("use lower case")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
@@ -175,7 +175,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		b.send("write")
 		b.waitText("3 Approvals (1)", "+x")
 		b.key(tcell.KeyRune, '3', tcell.ModAlt)
-		b.typeText("n")
+		b.afterReading("n")
 		b.waitModel("the turn", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
 		b.stop()
 	}()

@@ -25,6 +25,7 @@ type UIState struct {
 	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)
 
 	approvalFocus approvalFocus // approval first: focus and keys (approval_keys.go)
+	held          heldAnswer    // an answer key waiting for its commit delay (approval_hold.go)
 
 	// The session shown and the backend.
 	model      *Model

@@ -42,7 +42,7 @@ exec sleep 600
 		t.Fatalf("the file changed before approval: %q\n%s", got, sc)
 	}
 	time.Sleep(600 * time.Millisecond) // a person reads the request (an answer needs it on screen 400 ms)
-	tm.keys("y")                       // no Alt+3, no Tab: approval first
+	tm.keys("y")                       // no Alt+3, no Tab: approval first; given 300 ms later (no letter follows)
 	deadline := time.Now().Add(10 * time.Second)
 	for e.read("hello.txt") != "hello pincer\n" {
 		if time.Now().After(deadline) {
