@@ -111,7 +111,7 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 	diff, previewErr, previewed := t.preview(env, p)
 	err := t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
-		Diff: diff, PreviewError: previewErr,
+		Diff: diff, PreviewError: previewErr, Command: in.Command,
 	})
 	ans := Approval{Scope: permission.ScopeOnce}
 	switch {

@@ -86,6 +86,10 @@ type PermissionRequestedData struct {
 	Reason       string `json:"reason"`
 	Diff         string `json:"diff,omitempty"`
 	PreviewError string `json:"previewError,omitempty"`
+	// Command is the whole shell command of an execute call (Bash), as the
+	// permission decision read it, uncut (Summary cuts it): what a person
+	// approves. Empty for other tools.
+	Command string `json:"command,omitempty"`
 }
 
 // PermissionResolvedData is the payload of permission.resolved. Decision is allow or

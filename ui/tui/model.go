@@ -103,6 +103,8 @@ type PendingApproval struct {
 	// tool computed it for permission.requested; PreviewError is the tool's
 	// reason why the call would fail instead. Both empty for other tools.
 	Diff, PreviewError string
+	// Command is the whole shell command of a Bash call (the Summary cuts it).
+	Command string
 }
 
 // Turn states of the status line.

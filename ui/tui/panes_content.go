@@ -182,6 +182,14 @@ func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
 	c.Header = fmt.Sprintf("%s\nWhy it asks: %s\n%s", a.Summary, a.Reason, approvalHint(w.keys))
+	if a.Command != "" {
+		var rest bool
+		c.Header, rest = commandHeader(a.Command, a.Reason, approvalHint(w.keys))
+		if rest {
+			c.Text = "The whole command:\n" + a.Command
+		}
+		return c
+	}
 	switch {
 	case a.Diff != "":
 		c.Text, c.Diff = a.Diff, true

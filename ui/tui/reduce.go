@@ -189,7 +189,7 @@ func (m *Model) permissionRequested(ev event.Event, d event.PermissionRequestedD
 	if _, dup := m.Approval(d.RequestID); !dup && m.record(d.RequestID) == nil {
 		a := PendingApproval{RequestID: d.RequestID, ToolCallID: d.ToolCallID,
 			TurnID: ev.TurnID, Name: d.Name, Summary: d.Summary, Reason: d.Reason, Sequence: ev.Sequence,
-			Diff: d.Diff, PreviewError: d.PreviewError}
+			Diff: d.Diff, PreviewError: d.PreviewError, Command: d.Command}
 		m.Approvals = append(m.Approvals, a)
 		m.addRecord(a)
 	}
