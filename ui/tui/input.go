@@ -21,6 +21,9 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.promptKey(ev)
 		return nil
 	}
+	if w.holdTypeAhead(ev) { // a /model flow's prompt is about to open: never the input box
+		return nil
+	}
 	if w.helpOpen {
 		w.helpKey(ev)
 		return nil

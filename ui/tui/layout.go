@@ -227,7 +227,7 @@ func (r *rootView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 	return r.WrapPasteHandler(func(text string, setFocus func(tview.Primitive)) {
 		w := r.w
-		if w.promptPaste(text) {
+		if w.promptPaste(text) || w.holdPasteAhead(text) {
 			return
 		}
 		if w.focus != paneInput {

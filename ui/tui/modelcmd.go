@@ -49,7 +49,7 @@ func (w *Workbench) modelCommand(args []string) bool {
 	}
 	w.flowBusy = true
 	w.goBackground(func() {
-		defer w.pump.post(func() { w.flowBusy = false })
+		defer w.pump.post(func() { w.flowBusy = false; w.dropTypeAhead() })
 		var out bytes.Buffer
 		io := app.ModelIO{Prompter: overlayPrompter{w}, Out: noteWriter{w}, Note: w.note, Notify: w.Notify}
 		if cmd.Buffered {

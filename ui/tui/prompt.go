@@ -16,7 +16,7 @@ type overlayPrompter struct{ w *Workbench }
 func (p overlayPrompter) ask(q overlay.Question) overlay.Reply {
 	w := p.w
 	st := overlay.Open(q)
-	w.pump.post(func() { w.prompt = st })
+	w.pump.post(func() { w.prompt = st; w.replayTypeAhead() })
 	select {
 	case r := <-st.Replies():
 		return r

@@ -42,7 +42,8 @@ type UIState struct {
 	runner     string      // another process running the shown session's turn (attach.go), "" when none
 	queued     string      // a prompt waiting for that turn to end
 	turnCancel context.CancelFunc
-	flowBusy   bool // a /model command runs
+	flowBusy   bool         // a /model command runs
+	ahead      []typedAhead // keys typed while a /model flow runs with no prompt open (typeahead.go)
 
 	// Overlays.
 	browser     browser.State      // the sessions browser
