@@ -37,6 +37,7 @@ func (w *Workbench) loadHabits(be Backend) {
 			if draft != "" && w.input.GetText() == "" {
 				w.input.SetText(draft, true)
 			}
+			w.in.draftStored = draft != ""
 		})
 	})
 }
@@ -52,18 +53,29 @@ func firstErr(errs ...error) error {
 }
 
 // rememberPrompt adds a sent line (a prompt or a command) to the history and,
-// in the background, to the store. Event loop only.
+// in the background, to the store. The first send after a stored draft came
+// back into the box deletes that draft from the store: it was used, and
+// another workbench opened on the project must not get it again (new-user
+// trial: it came back in every workbench until one quit with an empty box).
+// Event loop only.
 func (w *Workbench) rememberPrompt(text string) {
 	w.in.history.add(text)
 	be, project := w.be, w.opts.Cwd // the project is known before its history is read
 	if be == nil || project == "" {
 		return
 	}
+	clearDraft := w.in.draftStored
+	w.in.draftStored = false
 	w.goBackground(func() {
 		ctx, cancel := context.WithTimeout(w.ctx, habitsTimeout)
 		defer cancel()
 		if err := be.AddPrompt(ctx, project, text); err != nil {
 			w.Notify("warning", "prompt history: "+err.Error())
+		}
+		if clearDraft {
+			if err := be.SaveDraft(ctx, project, ""); err != nil {
+				w.Notify("warning", "draft: "+err.Error())
+			}
 		}
 	})
 }

@@ -9,6 +9,7 @@ type inputState struct {
 	search      *historySearch // open Ctrl+R search, nil when closed
 	pastes      []pastedText   // large pastes in the box, by placeholder
 	habitsReady bool           // the stored history and draft were read
+	draftStored bool           // a stored draft was put in the box and is still stored
 	project     string         // the project they belong to (the workspace root)
 	promptSent  bool           // Options.Prompt was sent
 }

@@ -103,6 +103,28 @@ func TestHistoryUpDownAndReopen(t *testing.T) {
 	b2.waitInput("second prompt")
 	b2.key(tcell.KeyUp, 0, tcell.ModNone)
 	b2.waitInput("first prompt")
+
+	// Sending from the box the draft came back into uses the draft: a third
+	// workbench opened on the project (while the second still runs) gets
+	// an empty box.
+	b2.w.app.QueueUpdate(func() { b2.w.input.SetText("", false) })
+	b2.send("third prompt")
+	b2.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turns == 3 && m.Status.Turn == TurnCompleted })
+	be := backendOf(ag)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		d, err := be.Draft(t.Context(), root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stored draft %q stayed after a prompt was sent from the box it came back into", d)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // TestHistoryUpOnlyOnFirstLine: in a multi-line box Up moves the cursor
