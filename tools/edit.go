@@ -126,22 +126,22 @@ func planEdit(env *Env, in EditInput) (editChange, error) {
 		return editChange{}, err
 	}
 	if !existed {
-		return editChange{}, fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown)
+		return editChange{}, precondition(fmt.Errorf("File does not exist: %s (to create it, use Write or an empty old_string)", shown))
 	}
 	if _, ok := env.Files.Lookup(abs); !ok {
-		return editChange{}, ErrNotRead
+		return editChange{}, precondition(ErrNotRead)
 	}
 	changedOnDisk := !env.Files.Unchanged(abs, raw)
 
 	updated, n, err := applyEdit(string(raw), in.OldString, in.NewString, in.ReplaceAll)
 	if changedOnDisk && (err != nil || n != 1) {
 		if err != nil {
-			return editChange{}, fmt.Errorf("%w %v", ErrModifiedSinceRead, err)
+			return editChange{}, precondition(fmt.Errorf("%w %v", ErrModifiedSinceRead, err))
 		}
-		return editChange{}, ErrModifiedSinceRead
+		return editChange{}, precondition(ErrModifiedSinceRead)
 	}
 	if err != nil {
-		return editChange{}, err
+		return editChange{}, precondition(err) // applyEdit: not found, not unique, nothing to change
 	}
 	return editChange{
 		fileChange:    fileChange{abs: abs, shown: shown, old: string(raw), new: updated, perm: fi.Mode().Perm(), existed: true},
@@ -159,10 +159,10 @@ func planCreateWithEdit(env *Env, abs, shown, content string) (editChange, error
 		return editChange{}, err
 	}
 	if existed && strings.TrimPrefix(string(old), utf8BOM) != "" {
-		return editChange{}, fmt.Errorf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", shown)
+		return editChange{}, precondition(fmt.Errorf("old_string is empty but %s already has content: give the exact text to replace, or use Write to replace the whole file", shown))
 	}
 	if content == "" {
-		return editChange{}, errSameStrings
+		return editChange{}, precondition(errSameStrings)
 	}
 	if existed && strings.HasPrefix(string(old), utf8BOM) {
 		content = utf8BOM + content

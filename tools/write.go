@@ -62,7 +62,8 @@ func (Write) Paths(env *Env, in WriteInput) []string {
 
 // Preview returns the unified diff the call would make, computed exactly as Run
 // computes it (the same path guard and read-before-change rules) and writing
-// nothing; the error is the one Run would return.
+// nothing; the error is the one Run would return, marked (CannotSucceed) when it
+// is one of the tool's own preconditions.
 func (Write) Preview(env *Env, in WriteInput) (string, error) {
 	c, err := planWrite(env, in)
 	if err != nil {
@@ -119,10 +120,10 @@ func currentForChange(env *Env, abs, shown string) (old []byte, perm fs.FileMode
 		return nil, 0o644, false, err
 	}
 	if _, ok := env.Files.Lookup(abs); !ok {
-		return nil, 0, true, ErrNotRead
+		return nil, 0, true, precondition(ErrNotRead)
 	}
 	if !env.Files.Unchanged(abs, old) {
-		return nil, 0, true, ErrModifiedSinceRead
+		return nil, 0, true, precondition(ErrModifiedSinceRead)
 	}
 	return old, fi.Mode().Perm(), true, nil
 }

@@ -79,7 +79,11 @@ func grantOutside(env *tools.Env, kind tools.Kind, callID string, in permission.
 // permit decides one call: the rules and mode (permission.Evaluate), adjusted by the
 // PreToolUse hooks' decision — a hook's ask forces the prompt, a hook's allow skips
 // it but never overrides a deny — then, for an ask, the Approver (or, headless, a
-// denial naming the flag that would allow it). Asks are announced with
+// denial naming the flag that would allow it). An ask whose preview says the call
+// cannot succeed (tools.CannotSucceed: not read yet, old_string not found, ...)
+// is not put to anyone: it becomes a denial By "tool" and the call fails with the
+// tool's own error (prepared.cannotSucceed) — an earlier failure, never an
+// allow. Asks are announced with
 // permission.requested / permission.resolved; every decision is audited.
 func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre hook.PreToolResult) permission.Decision {
 	in := t.permissionInput(env, p)
@@ -96,7 +100,15 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	asked := d.Behavior == permission.Ask
 	var scope permission.Scope
 	if asked {
-		d, scope = t.ask(ctx, bg, env, p, in, d)
+		pv := t.preview(env, p)
+		if pv.cannotSucceed { // fail now, as Run would, rather than ask a person about a call that cannot succeed
+			p.cannotSucceed = pv.failure
+			d = permission.Decision{Behavior: permission.Deny, By: "tool",
+				Reason: "not asked: the call cannot succeed (" + pv.failure + ")"}
+			asked = false
+		} else {
+			d, scope = t.ask(ctx, bg, p, in, d, pv)
+		}
 	}
 	t.audit(bg, p, in, d, scope)
 	grantOutside(env, p.tool.Spec().Kind, p.call.ToolCallID, in, d, asked)
@@ -104,14 +116,13 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 }
 
 // ask puts a call in front of the Approver and applies the answer's scope,
-// which it returns with the decision. The request carries the would-be diff of
-// a tool that changes files (preview).
-func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in permission.Input, d permission.Decision) (permission.Decision, permission.Scope) {
+// which it returns with the decision. The request carries pv, the would-be
+// diff of a tool that changes files (or why it could not be shown).
+func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d permission.Decision, pv previewed) (permission.Decision, permission.Scope) {
 	requestID := "perm-" + newID()
-	diff, previewErr, previewed := t.preview(env, p)
 	err := t.emit(bg, event.PermissionRequested, event.PermissionRequestedData{
 		RequestID: requestID, ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Summary: p.summary, Reason: d.Reason,
-		Diff: diff, PreviewError: previewErr, Command: in.Command,
+		Diff: pv.diff, PreviewError: pv.failure, Command: in.Command,
 	})
 	ans := Approval{Scope: permission.ScopeOnce}
 	switch {
@@ -127,7 +138,7 @@ func (t *turn) ask(ctx, bg context.Context, env *tools.Env, p *prepared, in perm
 		ans.Decision.Behavior = permission.Deny
 	}
 	// What lands is what was previewed and approved, or nothing (tools.Env.ApprovedPreview).
-	p.approvedPreview = ans.Decision.Behavior == permission.Allow && previewed
+	p.approvedPreview = ans.Decision.Behavior == permission.Allow && pv.ok
 	if ans.Decision.Behavior == permission.Allow && ans.Scope.Remembers() {
 		if err := t.remember(bg, ans.Scope, in); err != nil {
 			t.notice(bg, "warning", "permission", "could not remember the approval: "+err.Error())

@@ -102,6 +102,10 @@ func TestLinkedFilled(t *testing.T) {
 	file := outsideFile(t, "original\n")
 	ap := &inputApprover{allow: false}
 	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls( // read first: a Write of an unread file fails without asking
+			providertest.ToolCall("r1", "Read", `{"file_path":"hl.txt"}`),
+			providertest.ToolCall("r2", "Read", `{"file_path":"single.txt"}`),
+		),
 		providertest.ToolCalls(
 			providertest.ToolCall("c1", "Write", `{"file_path":"hl.txt","content":"PROOF\n"}`),
 			providertest.ToolCall("c2", "Write", `{"file_path":"single.txt","content":"x\n"}`),
@@ -109,7 +113,7 @@ func TestLinkedFilled(t *testing.T) {
 		),
 		{Events: providertest.TextEvents("ok")},
 	}}
-	h := newHarnessWith(t, prov, memory.New(), Config{Approver: ap}, tools.Typed(tools.Write{}))
+	h := newHarnessWith(t, prov, memory.New(), Config{Approver: ap}, tools.Typed(tools.Write{}), tools.Typed(tools.Read{}))
 	root := h.ag.cfg.Workspace.Root()
 	if err := os.Link(file, filepath.Join(root, "hl.txt")); err != nil {
 		t.Skipf("hard link: %v", err)

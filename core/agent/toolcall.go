@@ -47,6 +47,10 @@ type prepared struct {
 	// approvedPreview is set when a person approved this call after seeing its
 	// would-be diff (tools.Env.ApprovedPreview: the tool writes only that change).
 	approvedPreview bool
+	// cannotSucceed is the tool's error (redacted) when permit did not ask
+	// because the call's preview showed it cannot succeed: the call fails with
+	// it as its tool result, as Run would.
+	cannotSucceed string
 }
 
 // prepare runs the checks that need no permission and touch nothing: lookup,
@@ -207,6 +211,9 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 		}
 	}
 	if d := t.permit(ctx, bg, env, p, pre); d.Behavior != permission.Allow {
+		if p.cannotSucceed != "" {
+			return outcome{text: failedPrefix + p.cannotSucceed, isError: true}
+		}
 		return outcome{text: deniedPrefix + d.Reason, isError: true}
 	}
 	if ctx.Err() != nil {

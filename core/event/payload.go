@@ -76,7 +76,8 @@ type ToolCompletedData struct {
 // call would make, computed by the tool itself before the decision (what
 // tool.completed's Diff then shows when the call runs at once); when the tool
 // says the call would fail, Diff is empty and PreviewError is that failure, the
-// text the model would read. Both are empty for other tools and both are
+// text the model would read (never a precondition failure of the tool, such as
+// "not read yet": such a call fails without being asked, tools.CannotSucceed). Both are empty for other tools and both are
 // redacted as tool results are.
 type PermissionRequestedData struct {
 	RequestID    string `json:"requestId"`
