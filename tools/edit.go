@@ -60,7 +60,8 @@ func (Edit) Paths(env *Env, in EditInput) []string {
 
 // Preview returns the unified diff the call would make, computed exactly as Run
 // computes it (the same matcher, path guard and read-before-change rules) and
-// writing nothing; the error is the one Run would return.
+// writing nothing; the error is the one Run would return, marked (CannotSucceed)
+// when it is one of the tool's own preconditions.
 func (Edit) Preview(env *Env, in EditInput) (string, error) {
 	c, err := planEdit(env, in)
 	if err != nil {
