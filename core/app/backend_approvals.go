@@ -5,13 +5,15 @@ import (
 	"sync"
 
 	"pincer/core/agent"
+	"pincer/core/event"
 	"pincer/core/permission"
 )
 
-// CancelledReason is the reason of the denial Approve returns when the turn
-// ends (cancelled, quitting) before the person answered: cancelling a turn
-// resolves every request it has pending this way.
-const CancelledReason = "cancelled"
+// CancelledReason is the reason of the denial Approve returns (By
+// event.ByUnanswered, never "user") when the turn ends (cancelled, quitting)
+// before the person answered: cancelling a turn resolves every request it has
+// pending this way, and nothing runs.
+const CancelledReason = "not answered (turn cancelled)"
 
 // maxSettled bounds how many answered request IDs the queue remembers, to drop
 // late answers to them (an approval is a person's keypress: thousands a session
@@ -69,7 +71,7 @@ func (q *ApprovalQueue) Approve(ctx context.Context, sessionID, requestID string
 		return ans
 	case <-ctx.Done():
 		return agent.Approval{Scope: permission.ScopeOnce, Decision: permission.Decision{Behavior: permission.Deny,
-			Reason: CancelledReason, By: "user"}}
+			Reason: CancelledReason, By: event.ByUnanswered}}
 	}
 }
 

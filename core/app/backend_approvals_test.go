@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pincer/core/agent"
+	"pincer/core/event"
 	"pincer/core/permission"
 )
 
@@ -50,7 +51,8 @@ func TestApprovalQueueEarlyAnswerAndCancel(t *testing.T) {
 	done := make(chan agent.Approval)
 	go func() { done <- q.Approve(ctx, "s", "r3", permission.Input{}, permission.Decision{}) }()
 	cancel()
-	if ans := <-done; ans.Decision.Behavior != permission.Deny || ans.Decision.Reason != CancelledReason || ans.Scope != permission.ScopeOnce {
+	if ans := <-done; ans.Decision.Behavior != permission.Deny || ans.Decision.Reason != CancelledReason || ans.Scope != permission.ScopeOnce ||
+		ans.Decision.By != event.ByUnanswered {
 		t.Errorf("cancelled approval = %+v", ans)
 	}
 }

@@ -93,6 +93,12 @@ type PermissionRequestedData struct {
 	Command string `json:"command,omitempty"`
 }
 
+// ByUnanswered is the By of a permission.resolved denial (and of its audit
+// entry) that nobody gave: the request's turn was cancelled, or its process
+// quit, before a person answered. The call is denied (nothing runs), but it is
+// not the person's decision.
+const ByUnanswered = "unanswered"
+
 // PermissionResolvedData is the payload of permission.resolved. Decision is allow or
 // deny; Scope is once, session or always; By names who decided (mode, rule, user).
 type PermissionResolvedData struct {

@@ -161,7 +161,7 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 
 // cancelOrClose is Esc: leave zoom, else come back from a session shown
 // read-only to the live one, else cancel the running turn (the agent then
-// resolves its pending requests as denied, "cancelled"): Esc cancels only
+// resolves its pending requests as unanswered denials, app.CancelledReason): Esc cancels only
 // when nothing else is open to close.
 func (w *Workbench) cancelOrClose() {
 	cancel, readOnly, live, be := w.turnCancel, w.readOnly, w.liveID, w.be

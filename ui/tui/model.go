@@ -50,6 +50,9 @@ const (
 	// ToolInterrupted: its turn ended, or its process died, before it finished
 	// (or before its approval was answered).
 	ToolInterrupted ToolStatus = transcript.StatusInterrupted
+	// ToolUnanswered: its approval request was resolved as a denial nobody
+	// gave (event.ByUnanswered: the turn was cancelled before an answer).
+	ToolUnanswered ToolStatus = transcript.StatusUnanswered
 )
 
 // Icon is the one-cell status mark the timeline shows.
@@ -67,7 +70,7 @@ func (s ToolStatus) Icon() string {
 		return "✗"
 	case ToolDenied:
 		return "!"
-	case ToolInterrupted:
+	case ToolInterrupted, ToolUnanswered:
 		return "↯"
 	}
 	return "."

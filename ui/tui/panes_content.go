@@ -64,7 +64,7 @@ func statusToken(s ToolStatus) string {
 		return "success"
 	case ToolFailed, ToolDenied:
 		return "error"
-	case ToolInterrupted:
+	case ToolInterrupted, ToolUnanswered:
 		return "warning"
 	}
 	return "muted"

@@ -176,7 +176,7 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 	switch {
 	case !d.IsError:
 		e.Status = ToolDone
-	case e.Status != ToolDenied:
+	case e.Status != ToolDenied && e.Status != ToolUnanswered:
 		e.Status = ToolFailed
 	}
 	e.RequestID = ""
@@ -218,7 +218,10 @@ func (m *Model) permissionResolved(d event.PermissionResolvedData) {
 	e.RequestID = ""
 	if e.Status == ToolApproval {
 		e.Status = ToolPending
-		if d.Decision != "allow" {
+		switch {
+		case d.Decision != "allow" && d.By == event.ByUnanswered:
+			e.Status = ToolUnanswered
+		case d.Decision != "allow":
 			e.Status = ToolDenied
 		}
 	}
@@ -248,7 +251,7 @@ func toolBlock(e ToolEntry) transcript.Block {
 		title = e.Name
 	}
 	done := e.Status == ToolDone || e.Status == ToolFailed || e.Status == ToolInterrupted ||
-		(e.Status == ToolDenied && e.Output != "")
+		((e.Status == ToolDenied || e.Status == ToolUnanswered) && e.Output != "")
 	if done && e.Duration > 0 {
 		title += "  " + formatDuration(e.Duration)
 	}

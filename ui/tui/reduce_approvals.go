@@ -52,8 +52,11 @@ func (m *Model) resolveRecord(d event.PermissionResolvedData) {
 		return
 	}
 	r.Outcome, r.Scope, r.By, r.Detail = OutcomeDeny, d.Scope, d.By, d.Reason
-	if d.Decision == "allow" {
+	switch {
+	case d.Decision == "allow":
 		r.Outcome = OutcomeAllow
+	case d.By == event.ByUnanswered: // nobody answered: not the person's denial
+		r.Outcome, r.By = OutcomeInterrupted, ""
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -41,7 +42,8 @@ func TestReopenShowsADeadTurnsRequestAsInterrupted(t *testing.T) {
 }
 
 // TestEscResolvesPendingRequests: Esc cancels the turn, and the request it
-// waited on is resolved as denied, "cancelled", by the Approver.
+// waited on is resolved by the Approver as a denial nobody gave (by
+// event.ByUnanswered, "not answered (turn cancelled)"), not as the person's.
 func TestEscResolvesPendingRequests(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{
 		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"n.txt","content":"x\n"}`)),
@@ -60,15 +62,20 @@ func TestEscResolvesPendingRequests(t *testing.T) {
 			resolved = append(resolved, d)
 		}
 	}
-	if len(resolved) != 1 || resolved[0].Decision != "deny" || resolved[0].Reason != app.CancelledReason {
-		t.Fatalf("resolutions = %+v", resolved)
+	if len(resolved) != 1 || resolved[0].Decision != "deny" || resolved[0].Reason != app.CancelledReason ||
+		resolved[0].By != event.ByUnanswered {
+		t.Fatalf("resolutions = %+v: want a denial nobody gave (by %q)", resolved, event.ByUnanswered)
 	}
 	b.model(func(m *Model) {
-		if e, _ := m.Tool("c1"); e.Status != ToolDenied {
+		if e, _ := m.Tool("c1"); e.Status != ToolUnanswered {
 			t.Errorf("tool = %+v", e)
 		}
-		if len(m.History) != 1 || m.History[0].Outcome != OutcomeDeny || m.History[0].Detail != app.CancelledReason {
+		if len(m.History) != 1 || m.History[0].Outcome != OutcomeInterrupted || m.History[0].Detail != app.CancelledReason {
 			t.Errorf("history = %+v", m.History)
 		}
 	})
+	b.waitText("not answered (turn cancelled)")
+	if strings.Contains(b.text(), "n.txt  denied") || strings.Contains(b.text(), "denied (user)") {
+		t.Errorf("the unanswered request is shown as a denial:\n%s", b.text())
+	}
 }

@@ -74,6 +74,9 @@ const (
 	StatusDone      = "done"
 	StatusFailed    = "failed"
 	StatusDenied    = "denied"
+	// StatusUnanswered: its approval request was never answered (the turn
+	// was cancelled, or the workbench quit); nothing ran.
+	StatusUnanswered = "not answered (turn cancelled)"
 	// StatusInterrupted: the call's turn ended (or its process died) before
 	// it finished or before its approval was answered.
 	StatusInterrupted = "interrupted"

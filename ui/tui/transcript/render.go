@@ -155,7 +155,7 @@ func (v *View) headLine(b *Block, w int) markdown.Line {
 	segs := []markdown.Segment{{Text: oneLine(title), Style: style}}
 	if b.Kind == KindTool {
 		switch b.Status {
-		case StatusApproval, StatusFailed, StatusDenied, StatusInterrupted:
+		case StatusApproval, StatusFailed, StatusDenied, StatusInterrupted, StatusUnanswered:
 			segs = append(segs, markdown.Segment{Text: "  " + b.Status, Style: v.statusStyle(b.Status)})
 		}
 	}
@@ -217,7 +217,7 @@ func statusIcon(status string) string {
 		return "✗"
 	case StatusDenied:
 		return "⊘"
-	case StatusInterrupted:
+	case StatusInterrupted, StatusUnanswered:
 		return "↯"
 	}
 	return "●"
@@ -235,7 +235,7 @@ func (v *View) statusStyle(status string) tcell.Style {
 		return th.Style(themes.TokenSuccess)
 	case StatusFailed, StatusDenied:
 		return th.Style(themes.TokenError)
-	case StatusInterrupted:
+	case StatusInterrupted, StatusUnanswered:
 		return th.Style(themes.TokenWarning)
 	}
 	return th.Style(themes.TokenMuted)
