@@ -61,7 +61,7 @@ var commands = []command{
 		{"sessions watch ID", "follow a session's events live (JSON lines)"}},
 		Run: func(a []string, s stdio) (int, error) {
 			if len(a) > 0 && a[0] == "watch" {
-				return cmdSessionsWatch(a[1:], s.out)
+				return cmdSessionsWatch(a[1:], s.out, s.err)
 			}
 			return cmdSessions(a, s.out)
 		}},

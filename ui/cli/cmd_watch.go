@@ -23,8 +23,11 @@ import (
 // happen, whichever pincer process drives the session, until a turn ends. By
 // default it starts at the running turn's turn.started (so a watcher that comes
 // late sees the whole turn), or, when no turn runs, waits for the next one;
-// --after N starts after sequence N instead.
-func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
+// --after N starts after sequence N instead. At the start it says on stderr
+// what it watches ("watching session ID (idle): events appear as they happen;
+// Ctrl+C stops"), so a watch of an idle session is not mistaken for a hang;
+// stdout holds nothing but the JSON lines.
+func cmdSessionsWatch(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("sessions watch", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	after := fs.Int64("after", -1, "print the events after this sequence (default: from the running turn's start)")
@@ -53,11 +56,18 @@ func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	cursor := uint64(max(*after, 0))
+	state := fmt.Sprintf("after sequence %d", cursor)
 	if *after < 0 {
-		if cursor, err = watchCursor(ctx, store, id); err != nil {
+		var running bool
+		if cursor, running, err = watchCursor(ctx, store, id); err != nil {
 			return 0, err
 		}
+		state = "idle"
+		if running {
+			state = "a turn is running"
+		}
 	}
+	fmt.Fprintf(stderr, "watching session %s (%s): events appear as they happen; Ctrl+C stops\n", id, state)
 	enc := json.NewEncoder(termtext.JSON(stdout))
 	err = event.NewLog(store).Follow(ctx, id, cursor, func(ev event.Event) error {
 		if err := enc.Encode(ev); err != nil {
@@ -79,27 +89,27 @@ func cmdSessionsWatch(args []string, stdout io.Writer) (int, error) {
 }
 
 // watchCursor is where a watch starts by default: just before the running
-// turn's turn.started, or after the last event when no turn runs.
-func watchCursor(ctx context.Context, store persist.Store, id string) (uint64, error) {
+// turn's turn.started (running true), or after the last event when no turn runs.
+func watchCursor(ctx context.Context, store persist.Store, id string) (cursor uint64, running bool, err error) {
 	evs, err := store.ListEvents(ctx, id, 0, 0)
 	if err != nil && !errors.Is(err, persist.ErrCorrupt) {
-		return 0, err
+		return 0, false, err
 	}
 	var start, last uint64
-	running := ""
+	turn := ""
 	for _, ev := range evs {
 		last = ev.Sequence
 		switch ev.Type {
 		case event.TurnStarted:
-			start, running = ev.Sequence, ev.TurnID
+			start, turn = ev.Sequence, ev.TurnID
 		case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
-			if ev.TurnID == running {
-				running = ""
+			if ev.TurnID == turn {
+				turn = ""
 			}
 		}
 	}
-	if running != "" {
-		return start - 1, nil
+	if turn != "" {
+		return start - 1, true, nil
 	}
-	return last, nil
+	return last, false, nil
 }

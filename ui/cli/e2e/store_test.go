@@ -341,6 +341,10 @@ func TestStoreWatchCommand(t *testing.T) {
 		watched[len(watched)-1].Type != "turn.completed" {
 		t.Fatalf("watch of the next turn: exit %d %v (%s)", code, seqTypes(watched), watch.stderr.String())
 	}
+	// An idle watch says at once, on stderr, that it waits (stdout stays JSON lines only).
+	if want := "watching session " + id + " (idle): events appear as they happen; Ctrl+C stops"; !strings.HasPrefix(watch.stderr.String(), want) {
+		t.Errorf("watch stderr = %q, want it to start with %q", watch.stderr.String(), want)
+	}
 	_, stderr, code = e.run("sessions", "watch", "nope")
 	if code != 1 || !strings.Contains(stderr, `no session "nope"`) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Fatalf("unknown session: exit %d %q", code, stderr)
