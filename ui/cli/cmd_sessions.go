@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -59,11 +60,16 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	return 0, showSession(ctx, store, pos[1], stdout, *asJSON)
 }
 
+// listSessions prints the stored sessions, newest first, as a table or JSON.
+// A session in which no prompt was ever sent (no title: an open workbench's
+// fresh session, or one a crash left) is not listed, as in the workbench's
+// sessions browser.
 func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON bool) error {
 	list, err := store.ListSessions(ctx, 0)
 	if err != nil {
 		return err
 	}
+	list = slices.DeleteFunc(list, func(s persist.Session) bool { return s.Title == "" })
 	if asJSON {
 		if list == nil {
 			list = []persist.Session{}

@@ -44,9 +44,10 @@ func TestSessionsBrowserShowsStatus(t *testing.T) {
 		}
 	}
 	if y, _ := rowOf(s, "(no prompt)"); y >= 0 {
-		if live, _ := rowOf(s, "▶"); live != y {
-			t.Errorf("a session without a prompt that is not this workbench's is listed:\n%s", s)
-		}
+		t.Errorf("a session without a prompt that is not this workbench's is listed:\n%s", s)
+	}
+	if y, _ := rowOf(s, "(this workbench, no prompt yet)"); y < 0 || !containsOn(s, y, "▶") {
+		t.Errorf("the live session without a prompt is not marked as this workbench's:\n%s", s)
 	}
 }
 

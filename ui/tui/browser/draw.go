@@ -126,7 +126,10 @@ func (v View) icon(s Summary) string {
 // cells formats one session for the columns.
 func (v View) cells(s Summary, icon string) [9]string {
 	title := s.Title
-	if title == "" {
+	switch {
+	case title == "" && s.ID == v.LiveID: // the only one listed without a prompt
+		title = "(this workbench, no prompt yet)"
+	case title == "":
 		title = "(no prompt)"
 	}
 	turns, tokens, cost := "…", "…", "…"
