@@ -88,6 +88,7 @@ func clockBench(t *testing.T, prov *providertest.Scripted) (*simBench, *fakeCloc
 // stops and nothing ticks.
 func TestClockTicksWhileATurnWaits(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("r1", "Read", `{"file_path":"a.txt"}`)), // an Edit of an unread file fails unasked
 		providertest.ToolCalls(providertest.ToolCall("c1", "Edit", `{"file_path":"a.txt","old_string":"a","new_string":"b"}`)),
 		{Events: providertest.TextEvents("Done.")},
 	}}

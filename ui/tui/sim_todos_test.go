@@ -26,6 +26,7 @@ func todoInput(items ...[2]string) string {
 func TestLiveTodoList(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{
 		providertest.ToolCalls(providertest.ToolCall("t1", "TodoWrite", todoInput([2]string{"read the code", "in_progress"}, [2]string{"fix the bug", "pending"}))),
+		providertest.ToolCalls(providertest.ToolCall("r1", "Read", `{"file_path":"a.txt"}`)), // an Edit of an unread file fails unasked
 		providertest.ToolCalls(providertest.ToolCall("e1", "Edit", `{"file_path":"a.txt","old_string":"a","new_string":"b"}`)),
 		providertest.ToolCalls(providertest.ToolCall("t2", "TodoWrite", todoInput([2]string{"read the code", "completed"}, [2]string{"fix the bug", "in_progress"}))),
 		{Block: true},
