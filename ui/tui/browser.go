@@ -94,25 +94,26 @@ func (w *Workbench) updateBrowser(ctx context.Context, stop context.CancelFunc, 
 // loop only.
 func (w *Workbench) browserKey(ev *tcell.EventKey) {
 	b := &w.browser
-	if b.Confirm != "" {
+	global, _ := w.keys.Lookup([]Context{CtxGlobal}, ev)
+	sessions, _ := w.keys.Lookup([]Context{CtxSessions, CtxList}, ev)
+	move, act := browserRoute(ev, browserMode{confirm: b.Confirm != "", filtering: b.Filtering, filter: b.Filter != ""}, global, sessions)
+	switch move {
+	case browserConfirmYes:
 		id := b.Confirm
+		b.Confirm, b.Status = "", "deleting…"
+		w.deleteSession(id)
+		return
+	case browserConfirmNo:
 		b.Confirm, b.Status = "", "kept it"
-		yes := ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y')
-		if yes {
-			b.Status = "deleting…"
-		}
-		if yes {
-			w.deleteSession(id)
-		}
 		return
 	}
 	b.Status = ""
-	global, _ := w.keys.Lookup([]Context{CtxGlobal}, ev)
-	sessions, _ := w.keys.Lookup([]Context{CtxSessions, CtxList}, ev)
-	move, act := browserRoute(ev, b.Filtering, global, sessions)
 	switch move {
 	case browserClose:
 		b.Open = false
+		return
+	case browserClearFilter:
+		b.Filter = ""
 		return
 	case browserLeaveFilter:
 		b.Filtering = false
