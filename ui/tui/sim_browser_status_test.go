@@ -46,7 +46,7 @@ func TestSessionsBrowserShowsStatus(t *testing.T) {
 	if y, _ := rowOf(s, "(no prompt)"); y >= 0 {
 		t.Errorf("a session without a prompt that is not this workbench's is listed:\n%s", s)
 	}
-	if y, _ := rowOf(s, "(this workbench, no prompt yet)"); y < 0 || !containsOn(s, y, "▶") {
+	if y, _ := rowOf(s, "(this workbench)"); y < 0 || !containsOn(s, y, "▶") {
 		t.Errorf("the live session without a prompt is not marked as this workbench's:\n%s", s)
 	}
 }

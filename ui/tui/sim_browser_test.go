@@ -84,6 +84,14 @@ func TestSessionsBrowserListsAndFilters(t *testing.T) {
 	b.waitText("no session matches the filter")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // leaves the filter: the browser stays
 	b.waitText("Sessions (0 of 3)", "Filter: nomatch")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone) // clears the filter's text: the browser stays
+	b.waitText("Sessions (3)", "Filter: (type to filter)")
+	b.typeText("x")
+	b.waitText("Sessions (1 of 3)", "Filter: x")
+	b.key(tcell.KeyCtrlU, 0, tcell.ModCtrl) // clears the filter, in the filter
+	b.waitText("Sessions (3)", "Filter: ▏")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone) // leaves the (empty) filter
+	b.waitText("Filter: (type to filter)")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // closes
 	s = b.waitText("2 Timeline", "3 Approvals (0)")
 	if strings.Contains(s, "Sessions (") {

@@ -75,7 +75,10 @@ func (b *State) Draw(screen tcell.Screen, box *tview.Box, x0, y0, w, h int, v Vi
 	c := layoutColumns(width - 1)
 	drawRow(screen, x+1, y+1, c, [9]string{"", "updated", "title", "directory", "model", "status", "turns", "tokens", "cost"},
 		muted.Bold(true), muted.Bold(true))
-	listY, listH := y+2, height-4
+	items, sep := b.footItems(v)
+	foot := wrapItems(items, sep, width-1)
+	legend := wrapItems(legendItems, "  ", width-1)
+	listY, listH := y+2, max(height-2-len(legend)-len(foot), 1)
 	b.visible = listH
 	switch {
 	case b.Loading:
@@ -103,8 +106,41 @@ func (b *State) Draw(screen tcell.Screen, box *tview.Box, x0, y0, w, h int, v Vi
 		}
 		drawRow(screen, x+1, listY+row, c, v.cells(rows[i], icon), style, v.Style("accent"))
 	}
-	cells.Print(screen, x+1, y+height-2, width-1, Legend, muted)
-	b.drawFoot(screen, x+1, y+height-1, width-1, v)
+	footY := y + height - len(foot)
+	for i, l := range legend {
+		if ly := footY - len(legend) + i; ly > listY {
+			cells.Print(screen, x+1, ly, width-1, l, muted)
+		}
+	}
+	for i, l := range foot {
+		cells.Print(screen, x+1, footY+i, width-1, l, b.footStyle(v))
+	}
+}
+
+// legendItems are the pieces of Legend, kept whole when it wraps.
+var legendItems = strings.Split(Legend, "  ")
+
+// wrapItems packs items (each a piece of text kept whole, joined by sep on a
+// line) into lines of at most width cells, greedily, in order; an item wider
+// than width gets a line of its own (where Print cuts it).
+func wrapItems(items []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case cells.Width(cur)+cells.Width(sep)+cells.Width(it) <= width:
+			cur += sep + it
+		default:
+			lines = append(lines, cur)
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
 }
 
 // Legend explains the browser's marks, on the line above its keys.
@@ -128,7 +164,7 @@ func (v View) cells(s Summary, icon string) [9]string {
 	title := s.Title
 	switch {
 	case title == "" && s.ID == v.LiveID: // the only one listed without a prompt
-		title = "(this workbench, no prompt yet)"
+		title = "(this workbench)"
 	case title == "":
 		title = "(no prompt)"
 	}
@@ -181,9 +217,9 @@ func drawRow(screen tcell.Screen, x, y int, c browserColumns, texts [9]string, s
 	}
 }
 
-// drawFoot draws the last line: the delete confirmation, a status, or the
-// keys.
-func (b *State) drawFoot(screen tcell.Screen, x, y, width int, v View) {
+// footItems are the pieces of the foot (the delete confirmation, a status,
+// or the keys), each kept whole when the foot wraps, and what joins them.
+func (b *State) footItems(v View) ([]string, string) {
 	switch {
 	case b.Confirm != "":
 		what := b.Confirm
@@ -192,13 +228,22 @@ func (b *State) drawFoot(screen tcell.Screen, x, y, width int, v View) {
 				what = cells.FirstLine(s.Title)
 			}
 		}
-		cells.Print(screen, x, y, width, "Delete session “"+what+"” and everything stored with it? y deletes, any other key keeps it",
-			v.Style("warning").Bold(true))
+		return []string{"Delete session “" + what + "”", "and everything stored with it?", "y deletes,", "any other key keeps it"}, " "
 	case b.Status != "":
-		cells.Print(screen, x, y, width, b.Status, v.Style("warning"))
-	default:
-		cells.Print(screen, x, y, width, strings.Join(v.Hints, "  ·  "), v.Style("muted"))
+		return []string{b.Status}, " "
 	}
+	return v.Hints, "  ·  "
+}
+
+// footStyle is the style of the foot's lines.
+func (b *State) footStyle(v View) tcell.Style {
+	switch {
+	case b.Confirm != "":
+		return v.Style("warning").Bold(true)
+	case b.Status != "":
+		return v.Style("warning")
+	}
+	return v.Style("muted")
 }
 
 // homeRelative writes a path under the home directory as ~/...
