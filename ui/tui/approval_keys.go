@@ -81,9 +81,9 @@ func (w *Workbench) approvalKeys() []string {
 	return out
 }
 
-// approvalStatus is the status line's short notice while a request waits
-// (the key bar and the queue's title name the keys in full).
-func (w *Workbench) approvalStatus() string {
+// approvalKeyLetters is the approval keys as the key map binds them,
+// "y/s/a/n/N".
+func (w *Workbench) approvalKeyLetters() string {
 	var keys []string
 	for _, a := range approvalActions {
 		if k := w.keys.KeysOf(a.act); k != "" {
@@ -91,7 +91,14 @@ func (w *Workbench) approvalStatus() string {
 			keys = append(keys, k)
 		}
 	}
-	return "approval waiting: " + strings.Join(keys, "/")
+	return strings.Join(keys, "/")
+}
+
+// approvalStatus is the status line's short notice while a request waits,
+// "⏵ approval: y/s/a/n/N" (the key bar and the queue's title name the keys
+// in full).
+func (w *Workbench) approvalStatus() string {
+	return "⏵ approval: " + w.approvalKeyLetters()
 }
 
 // approvalWaiting is the queue title's and the key bar's notice while a
@@ -265,14 +272,26 @@ func (w *Workbench) focusInFrame(i int) {
 	w.approvalFocus.resync = true
 }
 
-// approvalsTitle is the queue's title: its count, the decided count, while
-// a request waits the notice with its keys, then the zoom mark.
-func (w *Workbench) approvalsTitle(n int, decided, zoom string) string {
-	t := " 3 Approvals (" + itoa(n) + ")" + decided
+// approvalsTitle is the queue's title in a pane width cells wide: its
+// count, the decided count, while a request waits the notice with its keys,
+// then the zoom mark. It is fitted, never cut: the long notice ("approval
+// waiting — y once · ...") where it fits, else the short one ("⏵ y/s/a/n/N"),
+// then without the decided count, then the count alone, then the pane
+// number and the keys.
+func (w *Workbench) approvalsTitle(n int, decided, zoom string, width int) string {
+	base := " 3 Approvals (" + itoa(n) + ")"
+	forms := []string{base + decided, base, " 3 Approvals", " 3"}
 	if n > 0 {
-		t += " · " + w.approvalWaiting()
+		keys := "⏵ " + w.approvalKeyLetters()
+		forms = []string{base + decided + " · " + w.approvalWaiting(), base + decided + " · " + keys,
+			base + " · " + keys, base, " 3 " + keys, " 3"}
 	}
-	return t + zoom + " "
+	for _, f := range forms {
+		if t := f + zoom + " "; tview.TaggedStringWidth(t) <= width-2 {
+			return t
+		}
+	}
+	return forms[len(forms)-1] + " "
 }
 
 // inputBanner is the input box's title while a request waits and the box

@@ -108,7 +108,7 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	}
 	l := w.currentLayout(width, height, inputLines)
 	w.fitInput(l.Panes[paneInput])
-	w.setTitles()
+	w.setTitles(l.Panes[paneApprovals].W)
 	for i := 0; i < paneCount; i++ {
 		rc := l.Panes[i]
 		if rc.W <= 0 || rc.H <= 0 {
@@ -160,8 +160,9 @@ func (w *Workbench) fitInput(r rect) {
 	}
 }
 
-// setTitles writes the pane titles: number, name, counts, zoom mark.
-func (w *Workbench) setTitles() {
+// setTitles writes the pane titles: number, name, counts, zoom mark; the
+// queue's fitted to its pane's width apprW.
+func (w *Workbench) setTitles(apprW int) {
 	zoomMark := func(i int) string {
 		if w.zoom == i {
 			return tview.Escape(" [zoomed]")
@@ -176,7 +177,7 @@ func (w *Workbench) setTitles() {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
 	} else {
-		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle(), zoomMark(paneApprovals)))
+		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle(), zoomMark(paneApprovals), apprW))
 	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))

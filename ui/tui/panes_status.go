@@ -8,22 +8,30 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// statusText is the status line: model, permission mode, session, turn
-// state, tokens, cost and context use.
-func (w *Workbench) statusText(now time.Time) string {
+// statusText is the status line fitted to width cells (fitStatus): model,
+// permission mode, session, turn state, the approval notice, tokens, cost
+// and context use; the lower-priority fields go first.
+func (w *Workbench) statusText(now time.Time, width int) string {
+	return fitStatus(w.statusFields(now), width)
+}
+
+// statusFields are the status line's fields in their order, each with the
+// priority fitStatus drops by.
+func (w *Workbench) statusFields(now time.Time) []statusField {
 	s := w.model.Status
-	parts := []string{w.currentModel(), w.mode}
+	parts := []statusField{{w.currentModel(), prioModel}, {w.mode, prioMode}}
 	if w.storeState != "" {
-		return strings.Join(append(parts, w.storeState), " · ")
+		return append(parts, statusField{w.storeState, prioState})
 	}
 	if w.readOnly {
-		parts = append(parts, "read-only "+shortID(w.sessionID)+" (Esc returns)")
+		parts = append(parts, statusField{"read-only " + shortID(w.sessionID) + " (Esc returns)", prioState})
 	} else {
-		parts = append(parts, shortID(w.sessionID))
+		parts = append(parts, statusField{shortID(w.sessionID), prioSession})
 	}
+	state := ""
 	switch {
 	case s.Turn == TurnRunning:
-		state := "running"
+		state = "running"
 		if !s.TurnStarted.IsZero() {
 			d := now.Sub(s.TurnStarted)
 			state += fmt.Sprintf(" %dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
@@ -34,33 +42,33 @@ func (w *Workbench) statusText(now time.Time) string {
 		if n := len(w.model.Approvals); n > 0 {
 			state += fmt.Sprintf(", %d awaiting approval", n)
 		}
-		parts = append(parts, state)
-		if w.pendingCount() > 0 {
-			parts = append(parts, w.approvalStatus())
-		}
 	case w.running:
-		parts = append(parts, "starting…")
+		state = "starting…"
 	case s.Turn == TurnIdle:
-		parts = append(parts, "idle")
+		state = "idle"
 	case s.Turn == TurnCompleted:
-		parts = append(parts, "done")
+		state = "done"
 	case s.Turn == TurnFailed && s.TurnDetail != "":
-		parts = append(parts, "failed: "+s.TurnDetail)
+		state = "failed: " + s.TurnDetail
 	default:
-		parts = append(parts, s.Turn)
+		state = s.Turn
 	}
-	parts = append(parts, fmt.Sprintf("↑%s ↓%s tokens", humanTokens(s.InputTokens), humanTokens(s.OutputTokens)))
+	parts = append(parts, statusField{state, prioState})
+	if s.Turn == TurnRunning && w.pendingCount() > 0 {
+		parts = append(parts, statusField{w.approvalStatus(), prioApproval})
+	}
+	parts = append(parts, statusField{fmt.Sprintf("↑%s ↓%s tokens", humanTokens(s.InputTokens), humanTokens(s.OutputTokens)), prioTokens})
 	if s.CostUnknown {
-		parts = append(parts, "cost ?")
+		parts = append(parts, statusField{"cost ?", prioCost})
 	} else {
-		parts = append(parts, fmt.Sprintf("$%.4f", s.CostUSD))
+		parts = append(parts, statusField{fmt.Sprintf("$%.4f", s.CostUSD), prioCost})
 	}
 	if window := w.contextWindow(); window > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/window))
+		parts = append(parts, statusField{fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/window), prioCtx})
 	} else {
-		parts = append(parts, "ctx ?")
+		parts = append(parts, statusField{"ctx ?", prioCtx})
 	}
-	return strings.Join(parts, " · ")
+	return parts
 }
 
 // humanTokens writes 950, 12.3k, 1.2M.
@@ -82,7 +90,7 @@ func (w *Workbench) drawStatus(screen tcell.Screen, r rect) {
 	}
 	bar := w.theme.Style("selection")
 	fillRow(screen, r.X, r.Y, r.W, bar)
-	printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(w.now()), bar)
+	printAt(screen, r.X+1, r.Y, r.W-1, w.statusText(w.now(), r.W-1), bar)
 }
 
 // contexts returns the key contexts of the focused pane, narrowest first.

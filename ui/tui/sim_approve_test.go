@@ -40,7 +40,7 @@ func pendingEdit(t *testing.T, width, height int, content, old, new string) (*si
 // waits; once it is answered, the focus is back in the input box.
 func TestApproveWithYNoFocusKey(t *testing.T) {
 	b, file := pendingEdit(t, 120, 40, "hello\n", "hello", "HELLO")
-	b.waitText("approval waiting: y/s/a/n/N", "3 Approvals (1) · approval waiting —", "y once · s session · a always · n deny · N deny with reason")
+	b.waitText("⏵ approval: y/s/a/n/N", "3 Approvals (1) · ⏵ y/s/a/n/N", "y once · s session · a always · n deny · N deny with reason")
 	time.Sleep(approvalGrace + 100*time.Millisecond) // a person reads the request first
 	b.typeText("y")
 	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
