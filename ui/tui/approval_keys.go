@@ -287,7 +287,9 @@ func (w *Workbench) approvalsTitle(n int, decided, zoom string, width int) strin
 			base + " · " + keys, base, " 3 " + keys, " 3"}
 	}
 	for _, f := range forms {
-		if t := f + zoom + " "; tview.TaggedStringWidth(t) <= width-2 {
+		// zoom is tview-escaped (" [zoomed[]"); tview's own width function
+		// reads its global styles, which a second workbench in a test writes.
+		if t := f + zoom + " "; textWidth(strings.ReplaceAll(t, "[]", "]")) <= width-2 {
 			return t
 		}
 	}
