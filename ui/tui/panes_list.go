@@ -112,7 +112,9 @@ func isNavigation(a Action) bool {
 	return false
 }
 
-// Draw draws the border and the visible rows, keeping the selection in view.
+// Draw draws the border and the visible rows, keeping the selection in view;
+// a row too long for the pane has its text and detail elided in the middle
+// (fitListRow), never its end cut.
 func (p *listPane) Draw(screen tcell.Screen) {
 	p.Box.DrawForSubclass(screen, p)
 	x, y, width, height := p.GetInnerRect()
@@ -161,13 +163,14 @@ func (p *listPane) Draw(screen tcell.Screen) {
 		if i == sel {
 			textStyle = base
 		}
-		n := printAt(screen, col, y+row, avail, r.Text, textStyle)
-		if r.Detail != "" && n+2 < avail {
+		text, detailText := fitListRow(r.Text, r.Detail, avail)
+		n := printAt(screen, col, y+row, avail, text, textStyle)
+		if detailText != "" && n+2 < avail {
 			detail := p.theme("muted")
 			if i == sel {
 				detail = base
 			}
-			printAt(screen, col+n+2, y+row, avail-n-2, r.Detail, detail)
+			printAt(screen, col+n+2, y+row, avail-n-2, detailText, detail)
 		}
 		if rightW > 0 && width > rightW {
 			printAt(screen, x+width-rightW+1, y+row, rightW-1, r.Right, p.theme("muted"))

@@ -39,3 +39,28 @@ func TestApprovalsTitleFits(t *testing.T) {
 		b.stop()
 	}
 }
+
+// TestApprovalRowsElideNotCut: in the four-column layout at 200 columns the
+// queue's row ended "? Edit settings.py  Edit nee": a row too long for the
+// pane has its middle elided with "…", its end stays.
+func TestApprovalRowsElideNotCut(t *testing.T) {
+	b, _ := pendingEdit(t, 200, 50, "hello\n", "hello", "HELLO")
+	b.w.app.QueueUpdateDraw(func() { b.w.layout = LayoutColumns })
+	s := b.waitFor("the columns layout", func(s string) bool {
+		y, _ := rowOf(s, "3 Approvals")
+		return y == 0
+	})
+	y, x := rowOf(s, "║? Edit a.txt")
+	if y < 0 {
+		t.Fatalf("no queue row:\n%s", s)
+	}
+	row := []rune(lines(s)[y])[x+1:]
+	end := 0
+	for end < len(row) && row[end] != '║' {
+		end++
+	}
+	cell := strings.TrimSpace(string(row[:end]))
+	if !strings.HasSuffix(cell, "approval") && !strings.Contains(cell, "…") {
+		t.Errorf("the queue's row is cut at its end: %q", cell)
+	}
+}
