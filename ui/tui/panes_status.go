@@ -146,7 +146,8 @@ func (w *Workbench) helpLines() []string {
 }
 
 // drawHelpScreen draws the help screen over the panes: in columns when
-// they fit, else one column scrolled by helpOffset.
+// they fit, else one column scrolled by helpOffset; a line wider than the
+// screen wraps (wrapHelpLines).
 func (w *Workbench) drawHelpScreen(screen tcell.Screen, r rect) {
 	if r.W < 10 || r.H < 3 {
 		return
@@ -155,7 +156,7 @@ func (w *Workbench) drawHelpScreen(screen tcell.Screen, r rect) {
 	for y := r.Y; y < r.Y+r.H; y++ {
 		fillRow(screen, r.X, y, r.W, text)
 	}
-	lines := w.helpLines()
+	lines := wrapHelpLines(w.helpLines(), r.W-3)
 	colW := 0
 	for _, l := range lines {
 		colW = max(colW, textWidth(l))

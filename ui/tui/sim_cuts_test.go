@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/gdamore/tcell/v2"
 )
 
 // TestStatusLineApprovalNotCut is a new-user trial's finding: at 80 and 120
@@ -62,5 +64,19 @@ func TestApprovalRowsElideNotCut(t *testing.T) {
 	cell := strings.TrimSpace(string(row[:end]))
 	if !strings.HasSuffix(cell, "approval") && !strings.Contains(cell, "…") {
 		t.Errorf("the queue's row is cut at its end: %q", cell)
+	}
+}
+
+// TestHelpLinesWrap: at 80 columns F1's line for Esc ended "(first it
+// unzooms a pane o": help lines wrap, the whole text is on the screen.
+func TestHelpLinesWrap(t *testing.T) {
+	b := startBench(t, 80, 24, Options{})
+	b.waitText("1 Transcript")
+	b.key(tcell.KeyF1, 0, tcell.ModNone)
+	s := b.waitText("Keys — Esc", "cancel the running turn")
+	y, _ := rowOf(s, "cancel the running turn")
+	both := lines(s)[y] + " " + lines(s)[y+1]
+	if !strings.Contains(strings.Join(strings.Fields(both), " "), "(first it unzooms a pane or closes a view)") {
+		t.Errorf("the Esc help line is cut:\n%s\n%s", lines(s)[y], lines(s)[y+1])
 	}
 }
