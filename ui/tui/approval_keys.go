@@ -146,6 +146,9 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 		w.approvalFocus.auto = false
 	}
 	auto := w.focus == paneApprovals && w.approvalFocus.auto
+	if w.diffKeyFromQueue(ev) {
+		return true
+	}
 	inQueue := w.focus == paneApprovals && w.pendingCount() > 0 && w.reasonFor == ""
 	if !w.queueKeysApply() && !auto && !inQueue {
 		return false
@@ -308,7 +311,8 @@ func (w *Workbench) inputBanner() string {
 
 // keyBarItems is the key bar's two groups: while a request waits, first
 // the approval keys (after the jump key when, from here, they would type
-// into the input box), then generic, the focused pane's other keys;
+// into the input box), then the diff pane's w/h/l where they act on it
+// (diffBarKeys), then generic, the focused pane's other keys;
 // fitKeyBar keeps the first group whole.
 func (w *Workbench) keyBarItems(generic []string) (first, rest []string) {
 	if w.pendingCount() == 0 {
@@ -318,7 +322,7 @@ func (w *Workbench) keyBarItems(generic []string) (first, rest []string) {
 	if !w.queueKeysApply() && w.focus != paneApprovals {
 		first = append([]string{w.jumpKey() + " approvals:"}, first...)
 	}
-	return first, generic
+	return first, append(w.diffBarKeys(), generic...)
 }
 
 // genericContexts are the focused pane's key contexts without the queue's

@@ -80,3 +80,37 @@ func TestHelpLinesWrap(t *testing.T) {
 		t.Errorf("the Esc help line is cut:\n%s\n%s", lines(s)[y], lines(s)[y+1])
 	}
 }
+
+// TestDiffKeysFromTheQueue: w typed with the focus in the queue a request
+// took it to toggled nothing (it went to the input box): from the queue, and
+// from an empty input box while a request waits, w/h/l act on the diff pane
+// showing the request; the key bar names w after the approval keys.
+func TestDiffKeysFromTheQueue(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		b, _ := pendingEdit(t, sz[0], sz[1], "hello\n", "hello", "HELLO")
+		s := b.waitText("3 Approvals (1)", "N deny with reason")
+		if y, _ := rowOf(s, "w wrap"); y != sz[1]-1 {
+			t.Errorf("%dx%d: the key bar does not name w:\n%s", sz[0], sz[1], lines(s)[sz[1]-1])
+		}
+		b.typeText("w")
+		wrapIs := func(want bool) {
+			b.waitFor("wrap to be "+map[bool]string{true: "on", false: "off"}[want], func(string) bool {
+				var on bool
+				b.onLoop(func() { on = b.w.diff.wrap })
+				return on == want
+			})
+		}
+		wrapIs(false)
+		if b.focus() != paneApprovals {
+			t.Errorf("%dx%d: w moved the focus to %d", sz[0], sz[1], b.focus())
+		}
+		b.key(tcell.KeyRune, '0', tcell.ModAlt)
+		b.typeText("w") // an empty input box with a request pending
+		wrapIs(true)
+		s = b.text()
+		if strings.Contains(s, "║w") {
+			t.Errorf("%dx%d: w typed into the input box", sz[0], sz[1])
+		}
+		b.stop()
+	}
+}
