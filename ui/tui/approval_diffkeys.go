@@ -7,13 +7,14 @@ import (
 )
 
 // diffKeysApply reports whether w/h/l act on the diff pane from where the
-// focus is: the Approvals pane, or an empty input box while a request waits
-// (where y/s/a/n/N answer, queueKeysApply), the diff pane showing a diff.
+// focus is: the Approvals pane (where a request puts it), the diff pane
+// showing a diff. Not from the input box: there they are the first letter
+// of a prompt ("why ...").
 func (w *Workbench) diffKeysApply() bool {
-	if w.reasonFor != "" || !w.diff.content().Diff {
+	if w.reasonFor != "" || w.focus != paneApprovals {
 		return false
 	}
-	return w.focus == paneApprovals || (w.focus == paneInput && w.queueKeysApply())
+	return w.diff.content().Diff
 }
 
 // diffKeyFromQueue gives w/h/l (the diff pane's wrap toggle and sideways
