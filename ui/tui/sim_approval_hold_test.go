@@ -87,7 +87,11 @@ func holdBench(t *testing.T, width, height int) (*simBench, *fakeClock, string) 
 		t.Fatal(err)
 	}
 	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
+	b.waitFor("the session attached, idle", func(string) bool { // at 40 columns the status line drops the session ID
+		ok := false
+		b.onLoop(func() { ok = b.w.sessionID == s.ID && b.w.model.Status.Turn == TurnIdle })
+		return ok
+	})
 	b.send("write it")
 	b.waitModel("the request", func(m *Model) bool { return len(m.Approvals) == 1 })
 	return b, clk, root
