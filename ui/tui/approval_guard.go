@@ -54,7 +54,7 @@ func (w *Workbench) burstApproval(ev *tcell.EventKey) bool {
 	if !ok || !isApproval(act) || len(w.model.Approvals) == 0 || w.readOnly {
 		return false
 	}
-	w.hint("keys arriving as fast as a paste do not answer an approval: press " + ev.Name() + " again")
+	w.hint("keys arriving as fast as a paste do not answer an approval: press " + keyLabel(ev) + " again")
 	return true
 }
 
@@ -65,4 +65,13 @@ func isApproval(act Action) bool {
 		return true
 	}
 	return false
+}
+
+// keyLabel names the key of ev as the key bar does: the character itself for
+// a letter ("y", not tcell's "Rune[y]"), tcell's name otherwise.
+func keyLabel(ev *tcell.EventKey) string {
+	if ev.Key() == tcell.KeyRune && ev.Modifiers() == tcell.ModNone {
+		return string(ev.Rune())
+	}
+	return ev.Name()
 }

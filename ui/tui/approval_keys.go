@@ -172,7 +172,7 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 	}
 	if !answerable(w.shownSince(row.Key), w.now()) {
 		if inQueue && !auto && w.answerShown(row.Key) { // the person put the focus here: no stray letter in the box
-			w.hint("the request has just appeared or moved: read it, then press " + ev.Name() + " again")
+			w.hint("the request has just appeared or moved: read it, then press " + keyLabel(ev) + " again")
 			return true
 		}
 		if w.focus == paneApprovals {

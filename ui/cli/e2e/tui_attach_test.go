@@ -104,6 +104,7 @@ func TestTUIAttachApprovesAnotherProcessesCall(t *testing.T) {
 		t.Fatalf("B shows A's live turn as interrupted:\n%s", sc)
 	}
 	b.keys("M-3")
+	time.Sleep(700 * time.Millisecond) // a person reads the request (an answer needs it on screen 400 ms)
 	b.keys("y")
 	deadline := time.Now().Add(20 * time.Second)
 	for {

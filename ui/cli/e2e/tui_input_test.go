@@ -40,8 +40,8 @@ func inputRunsScript(t *testing.T, e *env, runs ...string) string {
 	fmt.Fprintf(&body, "#!/bin/sh\ncd '%s' || exit 1\n", e.repo)
 	fmt.Fprintf(&body, "export PINCER_HOME='%s' PINCER_API_KEY=test-key PINCER_MODEL=fake/test-model LANG=C.UTF-8 LC_ALL=C.UTF-8\n", e.home)
 	for i, args := range runs {
-		fmt.Fprintf(&body, "'%s' --base-url '%s' --no-sandbox %s 2>>'%s'\necho \"pincer exited %d with $?\"\n",
-			pincerBin, e.fake.BaseURL(), args, filepath.Join(e.home, "stderr.txt"), i+1)
+		fmt.Fprintf(&body, "'%s' --base-url '%s' --no-sandbox %s 2>>'%s'\necho \"pincer exited %d with $?\" | tee -a '%s'\n",
+			pincerBin, e.fake.BaseURL(), args, filepath.Join(e.home, "stderr.txt"), i+1, filepath.Join(e.home, "exits.txt"))
 	}
 	body.WriteString("exec sleep 600\n")
 	script := filepath.Join(t.TempDir(), "run.sh")
@@ -120,7 +120,15 @@ func TestTUIPromptArgHistoryAndDraft(t *testing.T) {
 	tm.waitText("an unsent draft")
 	tm.keys("C-c")
 	tm.keys("C-c")
-	tm.waitText("pincer exited 1 with 0")
+	// The exit line is on the screen only until the second run draws: read
+	// it from the script's own record.
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(e.readHome("exits.txt"), "pincer exited 1 with 0") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first run did not exit 0 after Ctrl+C twice: %q\n%s", e.readHome("exits.txt"), tm.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 
 	// The second run, on the same project.
 	tm.waitFor("the workbench to reopen with the draft", func(sc string) bool {
@@ -156,4 +164,11 @@ func TestPrintFlagIsRun(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, `did you mean "sessions"`) {
 		t.Fatalf("pincer sesions: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// readHome returns the text of name under the env's PINCER_HOME ("" when
+// it is not there yet).
+func (e *env) readHome(name string) string {
+	b, _ := os.ReadFile(filepath.Join(e.home, name))
+	return string(b)
 }

@@ -141,6 +141,7 @@ exec sleep 600
 		t.Fatalf("the file changed before approval: %q\n%s", got, sc)
 	}
 	tm.keys("M-3")
+	time.Sleep(700 * time.Millisecond) // a person reads the request (an answer needs it on screen 400 ms)
 	tm.keys("y")
 	// "││✓": the timeline's column, right of the transcript's border.
 	tm.waitText("ab日本語 done", "3 Approvals (0)", "││✓ Edit hello.txt", "· done ·")
