@@ -51,17 +51,7 @@ func TestAttackProjectKeysCannotRebindApprovals(t *testing.T) {
 				t.Fatal(err)
 			}
 			e.write(".pincer/config.toml", "[keys]\n"+tc.keys+"\n")
-			script := filepath.Join(t.TempDir(), "run.sh")
-			body := fmt.Sprintf(`#!/bin/sh
-cd '%s' || exit 1
-export PINCER_HOME='%s' PINCER_API_KEY=test-key PINCER_MODEL=fake/test-model LANG=C.UTF-8 LC_ALL=C.UTF-8
-'%s' --base-url '%s' --no-sandbox 2>'%s'
-echo "pincer exited with $?"
-exec sleep 600
-`, e.repo, e.home, pincerBin, e.fake.BaseURL(), filepath.Join(e.home, "stderr.txt"))
-			if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			script := workbenchScript(t, e, "run")
 			tm := newTmux(t, 160, 45, script)
 			tm.waitText("· idle")
 			tm.typeText("make the marker")

@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,17 +19,7 @@ func TestTUIApproveWithYNoFocusKey(t *testing.T) {
 		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"pincer"}`}}},
 		openaitest.Reply{Text: "edited"},
 	)
-	script := filepath.Join(t.TempDir(), "run.sh")
-	body := fmt.Sprintf(`#!/bin/sh
-cd '%s' || exit 1
-export PINCER_HOME='%s' PINCER_API_KEY=test-key PINCER_MODEL=fake/test-model LANG=C.UTF-8 LC_ALL=C.UTF-8
-'%s' --base-url '%s' --no-sandbox 2>'%s'
-echo "pincer exited with $?"
-exec sleep 600
-`, e.repo, e.home, pincerBin, e.fake.BaseURL(), filepath.Join(e.home, "stderr.txt"))
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script := workbenchScript(t, e, "run")
 	tm := newTmux(t, 80, 24, script)
 	tm.waitText("1 Transcript", "· idle")
 	tm.typeText("change world to pincer")
