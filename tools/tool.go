@@ -66,7 +66,28 @@ type Spec struct {
 	// ConcurrencySafe reports whether calls may run in parallel with other
 	// concurrency-safe read calls of the same response; false runs them in order.
 	ConcurrencySafe bool
+	// Defer says when the tool's full definition is left out of the model's
+	// requests and announced by name only, to be loaded with ToolSearch (as
+	// Claude Code's deferred tools): DeferNever (the zero value), DeferAuto, DeferAlways.
+	Defer Deferral
+	// Origin names where a tool that is not built in comes from, for the
+	// audit trail and the views: "mcp:SERVER", "plugin:NAME"; "" for a built-in.
+	Origin string
 }
+
+// Deferral is when a tool's definition is deferred (see Spec.Defer).
+type Deferral string
+
+// Deferrals.
+const (
+	// DeferNever: the definition is in every request.
+	DeferNever Deferral = ""
+	// DeferAuto: deferred once the definitions of all DeferAuto tools pass a share
+	// of the context window (MCP tools; Claude Code's "auto", 10%).
+	DeferAuto Deferral = "auto"
+	// DeferAlways: always deferred until loaded (low-use built-ins).
+	DeferAlways Deferral = "always"
+)
 
 // Summarizer is a tool that can describe a call in one line.
 type Summarizer interface {
