@@ -45,6 +45,11 @@ type ServerConfig struct {
 	// plugin of a ScopePlugin server.
 	File   string
 	Plugin string
+	// Approved is false for a ScopeProject server the person has not approved
+	// for this project (with this very command, args, env, URL and headers):
+	// it is listed as StatusNeedsApproval and never started. Always true for
+	// the other scopes.
+	Approved bool
 }
 
 // Status is a server's state as the views show it.
