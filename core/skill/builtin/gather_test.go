@@ -318,16 +318,16 @@ func TestUpdateConfigListsFilesWithTextAndErrors(t *testing.T) {
 
 func TestRedactConfig(t *testing.T) {
 	for in, want := range map[string]string{
-		`api_key = "sk-1"`:                      `api_key = "<redacted>"`,
-		`  "Authorization": "Bearer abc",`:      `  "Authorization": "<redacted>",`,
-		`token="${GITHUB_TOKEN}"`:               `token="${GITHUB_TOKEN}"`,
-		`api_key = ""`:                          `api_key = ""`,
-		`model = "x"`:                           `model = "x"`,
-		`KEY_PASSWORD = "a\"b"`:                 `KEY_PASSWORD = "<redacted>"`,
-		`keys.submit = "ctrl+s"`:                `keys.submit = "ctrl+s"`,
+		`api_key = "sk-1"`:                       `api_key = "<redacted>"`,
+		`  "Authorization": "Bearer abc",`:       `  "Authorization": "<redacted>",`,
+		`token="${GITHUB_TOKEN}"`:                `token="${GITHUB_TOKEN}"`,
+		`api_key = ""`:                           `api_key = ""`,
+		`model = "x"`:                            `model = "x"`,
+		`KEY_PASSWORD = "a\"b"`:                  `KEY_PASSWORD = "<redacted>"`,
+		`keys.submit = "ctrl+s"`:                 `keys.submit = "ctrl+s"`,
 		`mcp.servers.gh.headers.x-api-key = "k"`: `mcp.servers.gh.headers.x-api-key = "<redacted>"`,
-		"x = 1\nsecret = \"s\"\n":               "x = 1\nsecret = \"<redacted>\"\n",
-		`description = "mentions a token here"`: `description = "mentions a token here"`,
+		"x = 1\nsecret = \"s\"\n":                "x = 1\nsecret = \"<redacted>\"\n",
+		`description = "mentions a token here"`:  `description = "mentions a token here"`,
 	} {
 		if got := RedactConfig(in); got != want {
 			t.Errorf("RedactConfig(%q) = %q, want %q", in, got, want)
