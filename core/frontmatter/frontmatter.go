@@ -49,10 +49,22 @@ type Doc struct {
 // HasFrontmatter reports whether the file opened with a `---` block.
 func (d Doc) HasFrontmatter() bool { return d.BodyLine > 1 }
 
+// Options adjust Parse to a file kind's habits.
+type Options struct {
+	// TextKeys are top-level keys whose one-line value is text as written,
+	// never YAML: Claude Code's `argument-hint: [file] [focus]` (YAML would
+	// read a list, or fail) is the string "[file] [focus]". A value that
+	// opens with a quote or a block marker (| >) is left to YAML.
+	TextKeys []string
+}
+
 // Parse splits data (the file's bytes, named file in errors) into frontmatter
 // and body and parses the frontmatter. Errors: *config.FileError (an unclosed
 // block, YAML that does not parse, a block that is not a mapping, a key twice).
-func Parse(file string, data []byte) (Doc, error) {
+func Parse(file string, data []byte) (Doc, error) { return ParseWith(file, data, Options{}) }
+
+// ParseWith is Parse with opts.
+func ParseWith(file string, data []byte, opts Options) (Doc, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	d := Doc{File: file, BodyLine: 1}
 	lines := strings.SplitAfter(string(data), "\n")
@@ -70,7 +82,7 @@ func Parse(file string, data []byte) (Doc, error) {
 	if end < 0 {
 		return Doc{}, &config.FileError{Path: file, Line: 1, Err: errors.New("frontmatter opened with --- is never closed (no line of --- after it)")}
 	}
-	block := strings.Join(lines[1:end], "")
+	block := strings.Join(textKeys(lines[1:end], opts.TextKeys), "")
 	d.Body = strings.Join(lines[end+1:], "")
 	d.BodyLine = end + 2
 	d.offset = 1
@@ -89,6 +101,31 @@ func Parse(file string, data []byte) (Doc, error) {
 		d.Node = n
 	}
 	return d, nil
+}
+
+// textKeys rewrites the top-level lines of keys as single-quoted YAML
+// strings of their values (Options.TextKeys); line numbers stay.
+func textKeys(lines, keys []string) []string {
+	if len(keys) == 0 {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l
+		for _, k := range keys {
+			rest, ok := strings.CutPrefix(l, k+":")
+			if !ok {
+				continue
+			}
+			v := strings.TrimSpace(rest)
+			if v == "" || strings.ContainsAny(v[:1], `'"|>`) {
+				break
+			}
+			eol := l[len(strings.TrimRight(l, "\r\n")):]
+			out[i] = k + ": '" + strings.ReplaceAll(v, "'", "''") + "'" + eol
+		}
+	}
+	return out
 }
 
 // isFence reports whether line is the opening `---` (closing: `---` or `...`).

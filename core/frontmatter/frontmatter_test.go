@@ -132,3 +132,25 @@ func TestSplitList(t *testing.T) {
 		}
 	}
 }
+
+func TestTextKeys(t *testing.T) {
+	in := "---\nargument-hint: [pr-number] [priority] it's\r\ndescription: [a list]\nother: 'q'\n---\n"
+	d, err := ParseWith("f.md", []byte(in), Options{TextKeys: []string{"argument-hint", "other"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Hint  string   `yaml:"argument-hint"`
+		Desc  []string `yaml:"description"`
+		Other string   `yaml:"other"`
+	}
+	if err := d.Decode(&f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Hint != "[pr-number] [priority] it's" || len(f.Desc) != 1 || f.Other != "q" {
+		t.Errorf("%+v", f)
+	}
+	if _, err := Parse("f.md", []byte(in)); err == nil {
+		t.Error("without TextKeys the same block parses")
+	}
+}

@@ -1,0 +1,160 @@
+package skill
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Source is a provider of more invocables the catalog lists beside its own,
+// whose entries may change while pincer runs (MCP prompts: servers come and
+// go). Names must not collide with the catalog's (an MCP prompt's is
+// "mcp__SERVER__PROMPT"); a colliding entry is not listed.
+type Source interface {
+	// Entries lists what it offers now (names without the slash).
+	Entries() []Entry
+	// Expand returns the turn's input for /NAME args (args: the text after
+	// the name). Errors reach the person as the command's failure.
+	Expand(ctx context.Context, name, args string) (string, error)
+}
+
+// Catalog is every invocable of a session: the discovered skills and commands
+// (fixed once Discover returns) and the Sources' (asked each time). Safe for
+// concurrent use.
+type Catalog struct {
+	skills []Skill
+	byName map[string]int
+	// Problems are the files that contributed nothing and the invocables
+	// passed over for another of their name.
+	Problems []Problem
+
+	mu      sync.Mutex
+	sources []Source
+}
+
+// NewCatalog is a catalog of exactly these skills (tests, and callers that
+// discover themselves); a repeated name keeps the first.
+func NewCatalog(skills ...Skill) *Catalog {
+	c := &Catalog{byName: map[string]int{}}
+	for _, s := range skills {
+		c.add(s)
+	}
+	return c
+}
+
+// AddSource adds a Source (MCPCONF's MCP prompts).
+func (c *Catalog) AddSource(s Source) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sources = append(c.sources, s)
+}
+
+// Skills returns the discovered skills and commands, in precedence order.
+func (c *Catalog) Skills() []Skill {
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.skills)
+}
+
+// Lookup finds a discovered skill or command by name (without the slash).
+func (c *Catalog) Lookup(name string) (Skill, bool) {
+	if c == nil {
+		return Skill{}, false
+	}
+	i, ok := c.byName[strings.TrimPrefix(name, "/")]
+	if !ok {
+		return Skill{}, false
+	}
+	return c.skills[i], true
+}
+
+// Entries lists what a person can invoke: the user-invocable skills and
+// commands, then the Sources' entries, as completion and /help show them.
+func (c *Catalog) Entries() []Entry {
+	if c == nil {
+		return nil
+	}
+	var out []Entry
+	for _, s := range c.skills {
+		if s.UserInvocable {
+			out = append(out, s.Entry())
+		}
+	}
+	for _, src := range c.sourcesNow() {
+		for _, e := range src.Entries() {
+			if _, taken := c.byName[e.Name]; !taken && checkName(e.Name) == nil {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// source finds the Source offering name.
+func (c *Catalog) source(name string) (Source, bool) {
+	for _, src := range c.sourcesNow() {
+		for _, e := range src.Entries() {
+			if e.Name == name {
+				return src, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (c *Catalog) sourcesNow() []Source {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.sources)
+}
+
+// ForModel returns the skills the model may load with the Skill tool: skills
+// (not commands) without disable-model-invocation.
+func (c *Catalog) ForModel() []Skill {
+	var out []Skill
+	for _, s := range c.Skills() {
+		if s.Kind == KindSkill && !s.DisableModelInvocation {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// MaxIndexDescription caps one description in the index, in runes.
+const MaxIndexDescription = 250
+
+// Index is the skill index for the system prompt: one line per skill the
+// model may load ("- name: description"), or "" when there is none.
+func (c *Catalog) Index() string {
+	skills := c.ForModel()
+	if len(skills) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range skills {
+		d := strings.Join(strings.Fields(s.Description), " ")
+		if r := []rune(d); len(r) > MaxIndexDescription {
+			d = string(r[:MaxIndexDescription-1]) + "…"
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", s.Name, d)
+	}
+	return b.String()
+}
+
+// SkillDirs are the base directories of the skills the model may load whose
+// origin is trusted (built-in, plugin, user): the agent lets Read (only)
+// reach files there, outside the workspace too. A project's skills are inside
+// the workspace already; a project directory that links out of it gains
+// nothing here.
+func (c *Catalog) SkillDirs() []string {
+	var out []string
+	for _, s := range c.ForModel() {
+		if s.Dir != "" && s.Origin.Trusted() {
+			out = append(out, s.Dir)
+		}
+	}
+	return out
+}

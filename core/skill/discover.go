@@ -1,0 +1,187 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Plugin is one enabled plugin's contribution to discovery: its name (the
+// namespace: its skills and commands are /NAME:x) and the directories it
+// declares (Claude Code's skills/ and commands/ by default).
+type Plugin struct {
+	Name               string
+	SkillDirs, CmdDirs []string
+}
+
+// Dirs are the places Discover reads, layer by layer, in precedence order.
+// DirsFor fills them from Claude Code's and pincer's locations.
+type Dirs struct {
+	Builtin []Skill  // registered built-ins (Builtins())
+	Plugins []Plugin // enabled plugins, in the order they are listed
+	// UserSkills, UserCommands: ~/.claude/skills and pincer's config dir's
+	// skills/ (commands likewise).
+	UserSkills, UserCommands []string
+	// ProjectSkills, ProjectCommands: the workspace's .claude/skills and
+	// .pincer/skills (commands likewise).
+	ProjectSkills, ProjectCommands []string
+}
+
+// DirsFor is Dirs for a workspace root, a home directory and pincer's config
+// directory (core/config Paths.Config), with the registered built-ins; ""
+// leaves a layer's directories out. Plugins are the caller's to add.
+func DirsFor(root, home, configDir string) Dirs {
+	d := Dirs{Builtin: Builtins()}
+	if home != "" {
+		d.UserSkills = append(d.UserSkills, filepath.Join(home, ".claude", "skills"))
+		d.UserCommands = append(d.UserCommands, filepath.Join(home, ".claude", "commands"))
+	}
+	if configDir != "" {
+		d.UserSkills = append(d.UserSkills, filepath.Join(configDir, "skills"))
+		d.UserCommands = append(d.UserCommands, filepath.Join(configDir, "commands"))
+	}
+	if root != "" {
+		d.ProjectSkills = []string{filepath.Join(root, ".claude", "skills"), filepath.Join(root, ".pincer", "skills")}
+		d.ProjectCommands = []string{filepath.Join(root, ".claude", "commands"), filepath.Join(root, ".pincer", "commands")}
+	}
+	return d
+}
+
+// Problem is a file that contributes nothing, or an invocable passed over for
+// another of its name, with why.
+type Problem struct {
+	File string
+	Err  error
+	// Shadowed is true when the file parsed but a layer before it has the
+	// name (a project skill named as a built-in or a user one).
+	Shadowed bool
+}
+
+func (p Problem) Error() string { return p.Err.Error() }
+
+// maxDepth bounds the walk of a commands/ directory (Claude Code's namespaces
+// are a directory or two deep).
+const maxDepth = 4
+
+// Discover reads every layer of d into a Catalog. A missing directory is no
+// problem; an unreadable or unparsable file is one (Catalog.Problems) and
+// contributes nothing. Symbolic links to directories are not followed (a
+// SKILL.md or command file may itself be a link: smallfile reads it only if it
+// is a regular file).
+func Discover(d Dirs) *Catalog {
+	c := &Catalog{byName: map[string]int{}}
+	for _, s := range d.Builtin {
+		c.add(s)
+	}
+	for _, p := range d.Plugins {
+		origin, prefix := PluginOrigin(p.Name), p.Name+":"
+		c.layer(p.SkillDirs, p.CmdDirs, origin, prefix)
+	}
+	c.layer(d.UserSkills, d.UserCommands, OriginUser, "")
+	c.layer(d.ProjectSkills, d.ProjectCommands, OriginProject, "")
+	return c
+}
+
+// layer adds one layer: its skills first (a skill beats a command of its name).
+func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix string) {
+	for _, dir := range skillDirs {
+		for _, sd := range subdirs(dir, c) {
+			s, err := LoadSkill(sd, origin, prefix)
+			if err != nil {
+				c.Problems = append(c.Problems, Problem{File: filepath.Join(sd, "SKILL.md"), Err: err})
+				continue
+			}
+			c.add(s)
+		}
+	}
+	for _, dir := range cmdDirs {
+		for _, f := range commandFiles(dir, c) {
+			rel, _ := filepath.Rel(dir, f)
+			name := prefix + strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
+			s, err := LoadCommand(f, name, origin)
+			if err != nil {
+				c.Problems = append(c.Problems, Problem{File: f, Err: err})
+				continue
+			}
+			c.add(s)
+		}
+	}
+}
+
+// add keeps s unless its name is taken; a passed-over one is a Problem.
+func (c *Catalog) add(s Skill) {
+	if i, ok := c.byName[s.Name]; ok {
+		first := c.skills[i]
+		c.Problems = append(c.Problems, Problem{File: s.File, Shadowed: true,
+			Err: fmt.Errorf("%s %s /%s (%s) is not used: the %s %s of that name comes first",
+				s.Origin, s.Kind, s.Name, fileOr(s), first.Origin, first.Kind)})
+		return
+	}
+	c.byName[s.Name] = len(c.skills)
+	c.skills = append(c.skills, s)
+}
+
+func fileOr(s Skill) string {
+	if s.File != "" {
+		return s.File
+	}
+	return "built in"
+}
+
+// subdirs lists dir's subdirectories holding a SKILL.md, sorted; links to
+// directories are skipped.
+func subdirs(dir string, c *Catalog) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.Problems = append(c.Problems, Problem{File: dir, Err: err})
+		}
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() { // a symlink's type is not a directory: not followed
+			continue
+		}
+		sd := filepath.Join(dir, e.Name())
+		if _, err := os.Lstat(filepath.Join(sd, "SKILL.md")); err == nil {
+			out = append(out, sd)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commandFiles lists the .md files under dir (at most maxDepth deep), sorted;
+// links to directories are not followed.
+func commandFiles(dir string, c *Catalog) []string {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			c.Problems = append(c.Problems, Problem{File: p, Err: err})
+			return nil
+		}
+		if e.IsDir() {
+			if rel, _ := filepath.Rel(dir, p); rel != "." && strings.Count(rel, string(filepath.Separator)) >= maxDepth-1 {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		c.Problems = append(c.Problems, Problem{File: dir, Err: err})
+	}
+	sort.Strings(out)
+	return out
+}
