@@ -38,6 +38,8 @@ var houseRules = []importRule{
 		Why: "the wire serves any persist.Store; the daemon chooses Badger"},
 	{From: "core/event", Not: []string{"core/agent", "persist", "tools", "sandbox"}, Why: "event types are a leaf"},
 	{From: "core/message", Not: []string{"core/agent", "persist", "tools", "sandbox"}, Why: "transcript types are a leaf"},
+	{From: "core/mcp", Not: []string{"core/agent", "core/app", "core/config", "persist", "ui"},
+		Why: "the MCP client offers tools through the registry; the app composes it with config and the agent"},
 	{From: "themes", Not: []string{"core", "tools", "sandbox", "persist", "ui"}, Why: "themes are colour tokens only"},
 }
 

@@ -1,0 +1,103 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pincer/sandbox"
+)
+
+// protocolVersion is the version pincer asks for in initialize: the newest
+// session-based one (2025-11-25); a server answering with an older version it
+// supports is accepted, as the SDK negotiates.
+const protocolVersion = "2025-11-25"
+
+// stdioProcess is a spawned stdio server: the command (its own process group)
+// and its log file.
+type stdioProcess struct {
+	cmd *exec.Cmd
+	log *os.File
+}
+
+// transportFor builds the SDK transport of cfg. A stdio server is spawned in a
+// process group of its own (killProcessGroup ends it and its children), with
+// the parent-death signal set on Linux (a pincer killed with SIGKILL leaves no
+// server behind), its working directory dir, its stderr appended to
+// LogDir/NAME.log (0600; discarded without a LogDir) and the environment env
+// (the sandbox's allowlist plus the entry's env: pincer's provider keys and
+// other secrets are not passed unless the entry itself names them).
+func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess, error) {
+	switch cfg.Transport {
+	case TransportStdio, "":
+		if cfg.Command == "" {
+			return nil, nil, fmt.Errorf("server %s has no command", cfg.Name)
+		}
+		cmd := exec.Command(cfg.Command, cfg.Args...)
+		cmd.Dir = opts.Dir
+		cmd.Env = serverEnv(opts.BaseEnv, cfg.Env)
+		setProcessGroup(cmd)
+		p := &stdioProcess{cmd: cmd}
+		if opts.LogDir != "" {
+			if err := os.MkdirAll(opts.LogDir, 0o700); err == nil {
+				f, err := os.OpenFile(filepath.Join(opts.LogDir, Sanitize(cfg.Name)+".log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+				if err == nil {
+					fmt.Fprintf(f, "--- %s: starting %s\n", time.Now().Format(time.RFC3339), cfg.Command)
+					cmd.Stderr = f
+					p.log = f
+				}
+			}
+		}
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: killGrace}, p, nil
+	case TransportHTTP:
+		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers), MaxRetries: 2}, nil, nil
+	case TransportSSE:
+		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers)}, nil, nil
+	}
+	return nil, nil, fmt.Errorf("server %s: unknown transport %q", cfg.Name, cfg.Transport)
+}
+
+// serverEnv is a stdio server's environment: base (nil: sandbox.CommandEnv(),
+// the allowlist every command gets) with the entry's variables last, so they win.
+func serverEnv(base []string, extra map[string]string) []string {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	kv := make([]string, 0, len(keys))
+	for _, k := range keys {
+		kv = append(kv, k+"="+extra[k])
+	}
+	if base == nil {
+		return sandbox.CommandEnv(kv...)
+	}
+	return append(append([]string(nil), base...), kv...)
+}
+
+// headerClient is an HTTP client sending headers with every request.
+func headerClient(headers map[string]string) *http.Client {
+	if len(headers) == 0 {
+		return &http.Client{}
+	}
+	return &http.Client{Transport: headerTransport{headers: headers, next: http.DefaultTransport}}
+}
+
+type headerTransport struct {
+	headers map[string]string
+	next    http.RoundTripper
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range t.headers {
+		r.Header.Set(k, v)
+	}
+	return t.next.RoundTrip(r)
+}
