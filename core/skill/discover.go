@@ -32,10 +32,10 @@ type Dirs struct {
 }
 
 // DirsFor is Dirs for a workspace root, a home directory and pincer's config
-// directory (core/config Paths.Config), with the registered built-ins; ""
-// leaves a layer's directories out. Plugins are the caller's to add.
+// directory (core/config Paths.Config); ""
+// leaves a layer's directories out. Built-ins and plugins are the caller's to add.
 func DirsFor(root, home, configDir string) Dirs {
-	d := Dirs{Builtin: Builtins()}
+	d := Dirs{}
 	if home != "" {
 		d.UserSkills = append(d.UserSkills, filepath.Join(home, ".claude", "skills"))
 		d.UserCommands = append(d.UserCommands, filepath.Join(home, ".claude", "commands"))

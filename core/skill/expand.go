@@ -49,8 +49,9 @@ var ErrControlInArgs = errors.New("an argument used in a !`command` may not hold
 // In order: a built-in's Gather; the template split into text and !`command`
 // parts (found in the file's text, never in the arguments); the arguments
 // substituted — as text in text parts, as quoted shell words in commands
-// (substSh) — and, when the template has no argument placeholder and args is
-// not empty, "ARGUMENTS: args" appended (Claude Code's rule); each command run
+// (substSh) — and, when the template has no argument placeholder, args is
+// not empty and no Gather took them, "ARGUMENTS: args" appended (Claude
+// Code's rule); each command run
 // through run.Shell and replaced by its output; each @path of the template
 // read through run.ReadFile and appended in a <file> block. A nil run is an
 // error when the template has a command or a file reference.
@@ -80,7 +81,7 @@ func Expand(ctx context.Context, s Skill, args string, env GatherEnv, run Runner
 	}
 	b.WriteString(p.substText(body[last:], &used))
 	text := b.String()
-	if !used && strings.TrimSpace(args) != "" {
+	if !used && strings.TrimSpace(args) != "" && s.Gather == nil { // a Gather got the arguments itself
 		text = strings.TrimRight(text, "\n") + "\n\nARGUMENTS: " + args
 	}
 	text = strings.TrimRight(text, "\n")
@@ -112,7 +113,7 @@ func ForModel(ctx context.Context, s Skill, args string, env GatherEnv) (string,
 	}
 	used := false
 	text := strings.TrimSpace(p.substText(body, &used))
-	if !used && strings.TrimSpace(args) != "" {
+	if !used && strings.TrimSpace(args) != "" && s.Gather == nil {
 		text += "\n\nARGUMENTS: " + args
 	}
 	if s.Dir != "" {
