@@ -26,6 +26,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/config"
 	"pincer/core/hook"
+	"pincer/core/mcp"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider"
@@ -49,6 +50,10 @@ type Options struct {
 	AddDirs                       []string // more directories the tools may use
 
 	NoSandbox, AllowNetwork, TrustProjectHooks bool
+
+	// MCPConfigs are the --mcp-config values (Claude Code's flag): JSON files in
+	// the .mcp.json shape, or the JSON itself; the person's own, so trusted.
+	MCPConfigs []string
 
 	MaxIterations int           // model calls per turn; 0: agent.DefaultMaxIterations
 	StallTimeout  time.Duration // a stream silent this long fails; 0: 90 s
@@ -77,6 +82,10 @@ type Setup struct {
 	Rules     permission.RuleSet
 	Hooks     *hook.Runner
 	Sandbox   *sandbox.Policy // nil: commands run without the OS sandbox
+	// MCPServers are the configured MCP servers (mcp_config.go), one per name,
+	// in name order; a project server the person has not approved has
+	// Approved false and must not be started.
+	MCPServers []mcp.ServerConfig
 	// Config is the configuration as read, once, by Prepare (the workbench's
 	// [keys] come from it).
 	Config *config.Sources

@@ -20,9 +20,13 @@ import (
 func (s *Setup) readConfig() error {
 	opts, root := s.Options, s.Workspace.Root()
 	src := config.Read(config.PathsFrom(os.Getenv), root)
+	for _, v := range opts.MCPConfigs {
+		src.MCPConfigArg(v)
+	}
 	s.Config = src
 	var report configReport
 	report.add(src.Errors())
+	s.MCPServers = mcpServersFrom(src, &report)
 	rules, err := rulesFrom(src, opts.AllowedTools, opts.DisallowedTools, &report)
 	if err != nil {
 		return err
@@ -41,6 +45,9 @@ func (s *Setup) readConfig() error {
 		s.ConfigErrors = dedupe(report.fatal)
 		s.Rules = denyAll(rules, s.Tools, s.ConfigErrors)
 		s.Hooks = nil // nothing of a half-read configuration runs
+		// Nor any MCP server: denyAll covers the tools registered now, not the
+		// ones a server would add later.
+		s.MCPServers = nil
 	}
 	return nil
 }

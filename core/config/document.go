@@ -35,6 +35,8 @@ type Document struct {
 	// config directory, say): it is read once, as that source.
 	Same bool
 	pos  positions
+	// order is a --mcp-config document's place among them (0 for the first).
+	order int
 }
 
 // readDocument reads and decodes src. workspace bounds a project file's

@@ -17,6 +17,7 @@ import (
 //	Store        Data/store (the Badger store)
 //	ToolResults  Data/tool-results (long tool outputs, by session)
 //	Trust        Data/trusted-projects.json (the project-hook trust record)
+//	MCPApprovals Data/mcp-approvals.json (the project MCP servers the person approved)
 //	Run          $PINCER_HOME/run, else $XDG_RUNTIME_DIR/pincer, else $TMPDIR/pincer-<uid>
 //	Home         $HOME (~/.claude/settings.json lives under it)
 //
@@ -25,6 +26,7 @@ import (
 type Paths struct {
 	Config, UserConfig              string
 	Data, Store, ToolResults, Trust string
+	MCPApprovals                    string
 	DataErr                         error
 	Run                             string
 	Home                            string
@@ -53,6 +55,7 @@ func PathsFrom(getenv func(string) string) Paths {
 		p.Store = filepath.Join(p.Data, "store")
 		p.ToolResults = filepath.Join(p.Data, "tool-results")
 		p.Trust = filepath.Join(p.Data, "trusted-projects.json")
+		p.MCPApprovals = filepath.Join(p.Data, "mcp-approvals.json")
 	}
 	switch h, x := getenv("PINCER_HOME"), getenv("XDG_RUNTIME_DIR"); {
 	case h != "":

@@ -33,6 +33,9 @@ func ReadSources(srcs []Source, workspace string) *Sources {
 	var seen []os.FileInfo
 	for _, src := range srcs {
 		d := readDocument(src, workspace)
+		if d.Kind == ProjectMCP && d.Err != nil {
+			d.Err.Warning = true // none of its servers start; no rule, hook or sandbox setting is lost
+		}
 		if d.Exists {
 			if fi, err := os.Stat(src.Path); err == nil {
 				for _, s := range seen {
@@ -96,7 +99,7 @@ func (s *Sources) Errors() []error {
 func (s *Sources) ProjectHookDigest() string {
 	h := sha256.New()
 	for _, d := range s.Docs {
-		if !d.Project || d.Kind == LocalSettings {
+		if !d.Project || d.Kind == LocalSettings || d.Kind == ProjectMCP {
 			continue
 		}
 		if !d.Exists || d.Data == nil && d.Err != nil {

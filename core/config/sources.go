@@ -22,6 +22,13 @@ const (
 	ProjectClaude
 	// LocalClaude is <workspace>/.claude/settings.local.json.
 	LocalClaude
+	// ProjectMCP is <workspace>/.mcp.json, Claude Code's project MCP servers
+	// (mcp.go): each starts only once the person approved it, and a problem of
+	// the file is a warning (none of its servers start; nothing else is lost).
+	ProjectMCP
+	// MCPFlag is a --mcp-config file (or inline JSON) the person passed
+	// (Sources.MCPConfigArg): trusted, and its problems are fatal.
+	MCPFlag
 )
 
 // Format is a source's syntax.
@@ -62,6 +69,7 @@ func SourcesFor(paths Paths, workspace string) []Source {
 		Source{LocalSettings, LocalSettingsPath(workspace), ".pincer/settings.local.toml", TOML, true},
 		Source{ProjectClaude, filepath.Join(workspace, ".claude", "settings.json"), ".claude/settings.json", JSON, true},
 		Source{LocalClaude, filepath.Join(workspace, ".claude", "settings.local.json"), ".claude/settings.local.json", JSON, true},
+		Source{ProjectMCP, MCPJSONPath(workspace), ".mcp.json", JSON, true},
 	)
 }
 

@@ -41,15 +41,25 @@ type ServerConfig struct {
 	Headers   map[string]string // sent with every request (http, sse)
 
 	Scope Scope
-	// File is the file the entry was read from ("" for none); Plugin names the
-	// plugin of a ScopePlugin server.
+	// File is the file the entry was read from ("" for none), Line the line of
+	// its name there (0: unknown); Plugin names the plugin of a ScopePlugin
+	// server.
 	File   string
+	Line   int
 	Plugin string
+	// Fingerprint is the hex SHA-256 of the entry as written, before ${VAR}
+	// expansion (config.MCPServerEntry.Fingerprint): what a project server's
+	// approval is bound to.
+	Fingerprint string
 	// Approved is false for a ScopeProject server the person has not approved
 	// for this project (with this very command, args, env, URL and headers):
 	// it is listed as StatusNeedsApproval and never started. Always true for
 	// the other scopes.
 	Approved bool
+	// Disabled is set for a project server the person refused
+	// (disabledMcpjsonServers in ~/.claude/settings.json): Approved is false, it
+	// is listed as StatusDisabled and never started.
+	Disabled bool
 }
 
 // Status is a server's state as the views show it.

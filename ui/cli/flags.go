@@ -16,6 +16,7 @@ type sessionFlags struct {
 	model, baseURL, mode, session   string
 	allowedTools, disallowedTools   stringList // repeatable: each use adds rules
 	addDirs                         stringList
+	mcpConfigs                      stringList
 	cont, noSandbox                 bool
 	allowNetwork, trustProjectHooks bool
 	stall                           time.Duration
@@ -33,6 +34,7 @@ func addSessionFlags(fs *flag.FlagSet, f *sessionFlags) {
 	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated; repeatable)`)
 	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
+	fs.Var(&f.mcpConfigs, "mcp-config", "load MCP servers from a JSON file in the .mcp.json shape, or that JSON itself (repeatable; trusted: its servers start unasked)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
 	fs.BoolVar(&f.allowNetwork, "allow-network", false, "let sandboxed commands reach the network (off by default; like network = true in your config.toml)")
 	fs.BoolVar(&f.trustProjectHooks, "trust-project-hooks", false, "run the hooks of this project's .pincer/config.toml and .claude/settings*.json, and remember that until they change (see pincer trust)")
@@ -59,7 +61,7 @@ func (f *sessionFlags) options(fs *flag.FlagSet) (app.Options, error) {
 	return app.Options{
 		Model: f.model, BaseURL: f.baseURL, Mode: mode, Continue: f.cont, Session: f.session,
 		AllowedTools: f.allowedTools, DisallowedTools: f.disallowedTools, AddDirs: f.addDirs,
-		NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork, TrustProjectHooks: f.trustProjectHooks,
+		NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork, TrustProjectHooks: f.trustProjectHooks, MCPConfigs: f.mcpConfigs,
 		MaxIterations: agent.DefaultMaxIterations, StallTimeout: f.stall,
 	}, nil
 }

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"os"
+	"slices"
+	"strings"
+
+	"pincer/core/config"
+	"pincer/core/mcp"
+)
+
+// The MCP servers of a run: core/config reads the entries (the user's
+// [mcp.servers.NAME], the project's .mcp.json, each --mcp-config, ${VAR}
+// expanded, one per name by Claude Code's precedence), and each becomes an
+// mcp.ServerConfig with its scope and, for a project server, whether the person
+// approved it (mcp_approval.go). Problems of .mcp.json and [mcp] are warnings
+// (the server, or the file, starts nothing); those of a --mcp-config file are
+// fatal, as every config file the person's own flags name.
+
+// mcpScopes maps a config source to a server's scope.
+var mcpScopes = map[config.Kind]mcp.Scope{
+	config.UserConfig: mcp.ScopeUser,
+	config.ProjectMCP: mcp.ScopeProject,
+	config.MCPFlag:    mcp.ScopeFlag,
+}
+
+// mcpServersFrom builds the servers of src (its --mcp-config documents already
+// added), every problem going to report.
+func mcpServersFrom(src *config.Sources, report *configReport) []mcp.ServerConfig {
+	entries, errs := src.MCPServers(os.LookupEnv)
+	claude, cerrs := src.MCPJSONApprovals()
+	report.add(errs, cerrs)
+	var recorded map[string]string
+	needRecord := false
+	for _, e := range entries {
+		needRecord = needRecord || e.Kind == config.ProjectMCP
+	}
+	if needRecord {
+		rec, err := readMCPApprovals(src.Paths.MCPApprovals)
+		if err != nil {
+			report.warnings = append(report.warnings, "no project MCP server is approved: "+err.Error())
+		}
+		recorded = rec.approvedFingerprints(src.Workspace)
+	}
+	out := make([]mcp.ServerConfig, 0, len(entries))
+	for _, e := range entries {
+		s := serverConfig(e)
+		s.Approved, s.Disabled = mcpApproval(s.Scope, s.Name, s.Fingerprint, recorded, claude)
+		out = append(out, s)
+	}
+	return out
+}
+
+// serverConfig is the mcp.ServerConfig of an entry (not yet approved).
+func serverConfig(e config.MCPServerEntry) mcp.ServerConfig {
+	return mcp.ServerConfig{
+		Name: e.Name, Transport: mcp.Transport(e.Type), Command: e.Command, Args: e.Args, Env: e.Env,
+		URL: e.URL, Headers: e.Headers, Scope: mcpScopes[e.Kind], File: e.Path, Line: e.Line,
+		Fingerprint: e.Fingerprint,
+	}
+}
+
+// MCPServerCommand is what a server runs or reaches, as the views and an
+// approval show it: the command line with each word shell-quoted where needed,
+// then the names (never the values: they may hold expanded secrets) of the
+// environment variables it adds; or the URL and its header names.
+func MCPServerCommand(s mcp.ServerConfig) string {
+	var b strings.Builder
+	if s.Transport == mcp.TransportStdio || s.Command != "" {
+		b.WriteString(shellQuote(s.Command))
+		for _, a := range s.Args {
+			b.WriteByte(' ')
+			b.WriteString(shellQuote(a))
+		}
+		if names := sortedNames(s.Env); len(names) > 0 {
+			b.WriteString("  (env: " + strings.Join(names, ", ") + ")")
+		}
+		return b.String()
+	}
+	b.WriteString(s.URL)
+	if names := sortedNames(s.Headers); len(names) > 0 {
+		b.WriteString("  (headers: " + strings.Join(names, ", ") + ")")
+	}
+	return b.String()
+}
+
+// shellQuote quotes w for a POSIX shell when it holds anything but safe
+// characters.
+func shellQuote(w string) string {
+	if w != "" && strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@+,%", r))
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// sortedNames returns m's keys in order.
+func sortedNames(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
