@@ -23,7 +23,7 @@ var errInterrupted = errors.New("interrupted")
 func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	view := t.view()
 	req := provider.Request{
-		Model:     t.a.cfg.Model,
+		Model:     t.modelID(),
 		Messages:  view,
 		Tools:     t.a.toolSpecs(),
 		MaxTokens: t.a.cfg.MaxTokens,

@@ -105,10 +105,7 @@ func jsonErr(err error) string {
 // whole batch is such; otherwise the batch runs in order. On cancellation every call
 // still gets a result and the error wraps errInterrupted.
 func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error {
-	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
-		Sandbox: t.a.cfg.Sandbox}
-	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
-	env.ReadDenied = t.readDenied()
+	env := t.toolEnv()
 	ps := make([]*prepared, len(calls))
 	parallel := len(calls) > 1
 	for i, c := range calls {
@@ -154,6 +151,15 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 		}
 	}
 	return nil
+}
+
+// toolEnv is the tools.Env of the turn's next batch of tool calls.
+func (t *turn) toolEnv() *tools.Env {
+	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
+		Sandbox: t.a.cfg.Sandbox}
+	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
+	env.ReadDenied = t.readDenied()
+	return env
 }
 
 // readDenied is tools.Env.ReadDenied for this turn's rules: true for a file a

@@ -44,6 +44,11 @@ var errLeaseLost = errors.New("session lease lost to another process")
 // ErrLeaseHeld, or a store error. Otherwise it runs the turn to its end and reports
 // how it ended in the TurnResult; cancelling ctx cancels the turn.
 func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnResult, error) {
+	return a.submit(ctx, sessionID, TurnInput{Text: input})
+}
+
+// submit is SubmitTurn and SubmitTurnInput.
+func (a *Agent) submit(ctx context.Context, sessionID string, in TurnInput) (TurnResult, error) {
 	if a.currentProvider() == nil {
 		return TurnResult{}, ErrNoProvider
 	}
@@ -81,7 +86,7 @@ func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnRe
 		_ = a.cfg.Store.ReleaseLease(rctx, sessionID, a.owner)
 	}()
 
-	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: expandCommand(input)}
+	t := &turn{a: a, sess: sess, id: "turn-" + newID(), input: expandCommand(in.Text), typed: in.Text, extra: in}
 	res := t.run(turnCtx)
 	return res, nil
 }
@@ -92,6 +97,9 @@ type turn struct {
 	sess  persist.Session
 	id    string
 	input string
+	typed string          // the line as sent (turn.started, the title)
+	extra TurnInput       // a /NAME invocation's extras (turninput.go)
+	ctx   context.Context // the turn's context, for what start runs (a /NAME's commands)
 
 	msgs       []message.Message // the stored transcript, kept in step with the store
 	seen       map[string]bool   // name + args of tool calls made in this turn
@@ -140,6 +148,7 @@ func (t *turn) run(ctx context.Context) TurnResult {
 	// Bookkeeping writes must land even when the turn is cancelled.
 	bg := context.WithoutCancel(ctx)
 	res := TurnResult{SessionID: t.sess.ID, TurnID: t.id}
+	t.ctx = ctx
 	err := t.start(bg)
 	if err == nil {
 		err = t.loop(ctx, bg)
@@ -198,7 +207,7 @@ func isCancel(ctx context.Context, err error) bool {
 // start announces the turn and stores the system message (first turn only) and the
 // user message, before any model call.
 func (t *turn) start(ctx context.Context) error {
-	if err := t.emit(ctx, event.TurnStarted, event.TurnStartedData{Input: t.input}); err != nil {
+	if err := t.emit(ctx, event.TurnStarted, event.TurnStartedData{Input: t.startedInput()}); err != nil {
 		return err
 	}
 	msgs, err := t.a.cfg.Store.ListMessages(ctx, t.sess.ID)
@@ -217,6 +226,9 @@ func (t *turn) start(ctx context.Context) error {
 	}
 	if reason, _ := t.promptBlocked(ctx); reason != "" {
 		return &blockedError{reason}
+	}
+	if err := t.expandInput(t.ctx, ctx); err != nil {
+		return err
 	}
 	for _, c := range t.a.takePending(t.sess.ID) {
 		if _, err := t.save(ctx, reminder(c)); err != nil {
@@ -237,7 +249,7 @@ func (t *turn) start(ctx context.Context) error {
 		t.sess.Model = name // the model this turn runs on (a switch sticks)
 	}
 	if t.sess.Title == "" {
-		t.sess.Title = firstLine(t.input, 80)
+		t.sess.Title = firstLine(t.startedInput(), 80)
 	}
 	return t.a.cfg.Store.PutSession(ctx, t.sess)
 }
