@@ -160,7 +160,7 @@ func TestAttackCommandArgumentsAreData(t *testing.T) {
 			h := bashHarness(t, Config{}, providertest.Text("ok"))
 			root := h.ag.cfg.Workspace.Root()
 			cmd := skill.Skill{Name: "y", Body: tmpl, Origin: skill.OriginProject, Kind: skill.KindCommand,
-				AllowedTools: []string{"Bash(echo:*)", "Bash(git log:*)"}}
+				AllowedTools: []string{"Bash"}} // the widest grant: the quoting alone keeps arguments data
 			var rules []permission.Rule
 			for _, r := range cmd.AllowedTools {
 				rules = append(rules, mustRule(t, r))
@@ -173,7 +173,7 @@ func TestAttackCommandArgumentsAreData(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, "PROOF")); err == nil {
 				t.Errorf("template %q, argument %q: PROOF created (user message %q)", tmpl, payload, lastUser(t, h))
 			}
-			if got := lastUser(t, h); strings.HasPrefix(tmpl, "Log: !`echo") && !strings.Contains(tmpl, "$(") && (strings.Contains(got, "did not run") || !strings.Contains(got, strings.Trim(payload, `"' `))) {
+			if got := lastUser(t, h); strings.HasPrefix(tmpl, "Log: !`echo") && (strings.Contains(got, "did not run") || !strings.Contains(got, strings.Trim(payload, `"' `))) {
 				t.Errorf("template %q, argument %q: the granted echo did not print the argument back: %q", tmpl, payload, got)
 			}
 		}
