@@ -102,24 +102,36 @@ func (s *Sources) Hooks() ([]HookTable, []error) {
 	var out []HookTable
 	var errs []error
 	for _, d := range s.docs(UserConfig, UserClaude, ProjectConfig, ProjectClaude, LocalClaude) {
-		raw, ok := d.Tree["hooks"]
-		if !ok {
-			continue
+		t, ok, err := d.HookTable()
+		errs = append(errs, err...)
+		if ok {
+			out = append(out, t)
 		}
-		m, ok := raw.(map[string]any)
-		if !ok {
-			errs = append(errs, d.errorAt("hooks", false, "hooks must be a table, not %s", kindOf(raw)))
-			continue
-		}
-		t := HookTable{Path: d.Path, Format: d.Format, Project: d.Project}
-		for _, ev := range sortedMapKeys(m) {
-			entries, err := d.hookEntries(ev, m[ev])
-			errs = append(errs, err...)
-			t.Hooks = append(t.Hooks, entries...)
-		}
-		out = append(out, t)
 	}
 	return out, errs
+}
+
+// HookTable returns the hooks of d's "hooks" table (config.toml's
+// [[hooks.EVENT]] tables, or Claude Code's matcher groups in JSON — also the
+// shape of a plugin's hooks/hooks.json and of plugin.json's inline "hooks"),
+// events in name order. ok is false when d has no "hooks" key or it is not a
+// table (then errs says so).
+func (d *Document) HookTable() (t HookTable, ok bool, errs []error) {
+	raw, ok := d.Tree["hooks"]
+	if !ok {
+		return HookTable{}, false, nil
+	}
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return HookTable{}, false, []error{d.errorAt("hooks", false, "hooks must be a table, not %s", kindOf(raw))}
+	}
+	t = HookTable{Path: d.Path, Format: d.Format, Project: d.Project}
+	for _, ev := range sortedMapKeys(m) {
+		entries, err := d.hookEntries(ev, m[ev])
+		errs = append(errs, err...)
+		t.Hooks = append(t.Hooks, entries...)
+	}
+	return t, true, errs
 }
 
 // hookEntries reads hooks.EVENT of d.
