@@ -29,6 +29,7 @@ import (
 	"pincer/core/mcp"
 	"pincer/core/message"
 	"pincer/core/permission"
+	"pincer/core/plugin"
 	"pincer/core/provider"
 	"pincer/core/provider/catalog"
 	"pincer/persist"
@@ -81,11 +82,15 @@ type Setup struct {
 	Tools     *tools.Registry
 	Rules     permission.RuleSet
 	Hooks     *hook.Runner
-	Sandbox   *sandbox.Policy // nil: commands run without the OS sandbox
 	// MCPServers are the configured MCP servers (mcp_config.go), one per name,
 	// in name order; a project server the person has not approved has
 	// Approved false and must not be started.
 	MCPServers []mcp.ServerConfig
+	// Plugins are the plugins enabled for the workspace that loaded (core/plugin):
+	// their hooks are in Hooks, their MCP servers in MCPServers, their skills
+	// and commands in the catalog.
+	Plugins []*plugin.Plugin
+	Sandbox *sandbox.Policy // nil: commands run without the OS sandbox
 	// Config is the configuration as read, once, by Prepare (the workbench's
 	// [keys] come from it).
 	Config *config.Sources

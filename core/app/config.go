@@ -19,7 +19,8 @@ import (
 // readConfig reads the rules, hooks and sandbox settings; see Prepare.
 func (s *Setup) readConfig() error {
 	opts, root := s.Options, s.Workspace.Root()
-	src := config.Read(config.PathsFrom(os.Getenv), root)
+	paths := config.PathsFrom(os.Getenv)
+	src := config.Read(paths, root)
 	for _, v := range opts.MCPConfigs {
 		src.MCPConfigArg(v)
 	}
@@ -27,11 +28,12 @@ func (s *Setup) readConfig() error {
 	var report configReport
 	report.add(src.Errors())
 	s.MCPServers = mcpServersFrom(src, &report)
+	pluginHooks := s.loadPlugins(paths, root, &report)
 	rules, err := rulesFrom(src, opts.AllowedTools, opts.DisallowedTools, &report)
 	if err != nil {
 		return err
 	}
-	hooks, trustWarning := hooksTrusted(src, opts.TrustProjectHooks, &report)
+	hooks, trustWarning := hooksTrusted(src, pluginHooks, opts.TrustProjectHooks, &report)
 	if trustWarning != "" {
 		report.warnings = append(report.warnings, trustWarning)
 	}
@@ -77,10 +79,12 @@ func rulesFrom(src *config.Sources, allowed, disallowed []string, report *config
 	return rules, nil
 }
 
-// hooksFrom builds the hook runner of the sources' hook tables, every
-// problem going to report. The runner is never nil.
-func hooksFrom(src *config.Sources, report *configReport) *hook.Runner {
+// hooksFrom builds the hook runner of the sources' hook tables and then the
+// enabled plugins' (plugins), every problem going to report. The runner is
+// never nil.
+func hooksFrom(src *config.Sources, plugins []config.HookTable, report *configReport) *hook.Runner {
 	tables, errs := src.Hooks()
+	tables = append(tables, plugins...)
 	defs, derrs := hook.DefsFrom(tables)
 	runner, rerrs := hook.NewRunner(defs, src.Workspace)
 	report.add(errs, derrs, rerrs)

@@ -128,9 +128,9 @@ func recordTrust(root, sum string) error {
 // trusted (trust: the user passed --trust-project-hooks, which also records the
 // trust). The digest is of the bytes the hooks were read from. warning is the
 // line to show when project hooks were left out, "" when none were.
-func hooksTrusted(src *config.Sources, trust bool, report *configReport) (hooks *hook.Runner, warning string) {
+func hooksTrusted(src *config.Sources, plugins []config.HookTable, trust bool, report *configReport) (hooks *hook.Runner, warning string) {
 	before := len(report.fatal)
-	hooks = hooksFrom(src, report)
+	hooks = hooksFrom(src, plugins, report)
 	if len(hooks.ProjectDefs()) == 0 {
 		return hooks, ""
 	}
@@ -182,7 +182,7 @@ func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
 	src := config.Read(config.PathsFrom(os.Getenv), root)
 	var report configReport
 	report.add(src.Errors())
-	runner := hooksFrom(src, &report)
+	runner := hooksFrom(src, nil, &report)
 	if err := report.failure(); err != nil {
 		return nil, key, err
 	}

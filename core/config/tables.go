@@ -92,7 +92,10 @@ type HookTable struct {
 	Path    string
 	Format  Format // TOML: [[hooks.EVENT]] tables; JSON: Claude Code's matcher groups
 	Project bool   // the file comes with the workspace (its hooks run once trusted)
-	Hooks   []HookEntry
+	// Origin marks hooks that are neither the user's nor the project's: an
+	// enabled plugin's ("plugin:NAME"; core/plugin sets it).
+	Origin string
+	Hooks  []HookEntry
 }
 
 // Hooks returns the hook tables of the user config, ~/.claude/settings.json,

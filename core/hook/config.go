@@ -21,6 +21,11 @@ type Def struct {
 	Timeout time.Duration // zero: DefaultTimeout
 	Source  string        // the file it came from, for messages; may be empty
 	Project bool          // it came from a project file (config.Source.Project): runs only once trusted
+	// Origin names where a hook that is not the user's or the project's comes
+	// from ("plugin:NAME"); a decision or block it gives carries it in its
+	// reason ("[plugin:NAME] ..."), so the transcript and the audit trail say
+	// whose hook it was.
+	Origin string
 }
 
 // newDef validates one definition read from a file; timeout is in seconds, zero

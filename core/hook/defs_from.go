@@ -44,7 +44,7 @@ func DefsFrom(tables []config.HookTable) (map[Event][]Def, []error) {
 				fail(false, err)
 				continue
 			}
-			d.Project = t.Project
+			d.Project, d.Origin = t.Project, t.Origin
 			defs[ev] = append(defs[ev], d)
 		}
 	}

@@ -177,6 +177,9 @@ func (r *Runner) run(ctx context.Context, ev Event, target string, c Common, fie
 	for i, h := range hooks {
 		wg.Go(func() {
 			verdicts[i] = interpret(ev, h.Command, r.exec(ctx, h.Command, h.Timeout, in))
+			if h.Origin != "" && verdicts[i].reason != "" {
+				verdicts[i].reason = "[" + h.Origin + "] " + verdicts[i].reason
+			}
 		})
 	}
 	wg.Wait()

@@ -222,7 +222,7 @@ func (l *loader) loadHooks() {
 			}
 			continue
 		}
-		t.Project = false
+		t.Project, t.Origin = false, l.p.Origin()
 		for i := range t.Hooks {
 			t.Hooks[i].Command = ExpandRoot(t.Hooks[i].Command, l.root)
 		}

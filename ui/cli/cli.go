@@ -73,6 +73,8 @@ var commands = []command{
 		Run: noArgs("doctor", func(s stdio) int { return cmdDoctor(s.out) })},
 	{Name: "trust", Synopses: [][2]string{{"trust", "list this project's hooks and trust them (until they change)"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdTrust(a, s.out) }},
+	{Name: "plugin", Synopses: [][2]string{{"plugin install|list|enable|disable|remove", "plugins: skills, commands, agents, hooks, MCP and LSP servers"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdPlugin(a, s.out) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
 		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, "pincer", Version); return 0 })},
 	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table
