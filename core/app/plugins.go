@@ -3,8 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"pincer/core/config"
+	"pincer/core/mcp"
 	"pincer/core/plugin"
 )
 
@@ -36,8 +39,24 @@ func (s *Setup) loadPlugins(paths config.Paths, root string, report *configRepor
 		}
 		s.Plugins = append(s.Plugins, p)
 		tables = append(tables, p.Hooks...)
+		s.MCPServers = addPluginServers(s.MCPServers, p, report)
 	}
 	return tables
+}
+
+// addPluginServers adds p's MCP servers to servers, keeping name order. A name
+// some configured server already has (a plugin_P_S the person or the project
+// chose) keeps that one; the plugin's is not started, with a warning.
+func addPluginServers(servers []mcp.ServerConfig, p *plugin.Plugin, report *configReport) []mcp.ServerConfig {
+	for _, ps := range p.MCPServers {
+		i, found := slices.BinarySearchFunc(servers, ps.Name, func(s mcp.ServerConfig, name string) int { return strings.Compare(s.Name, name) })
+		if found {
+			report.warnings = append(report.warnings, fmt.Sprintf("plugin %s: MCP server %s not started: %s (%s) has that name", p.Name, ps.Name, servers[i].File, servers[i].Scope))
+			continue
+		}
+		servers = slices.Insert(servers, i, ps)
+	}
+	return servers
 }
 
 // pluginPaths are the config paths of this process's environment.

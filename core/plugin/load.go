@@ -273,26 +273,28 @@ func (l *loader) loadMCP() {
 		srcs = append(srcs, src{l.m.doc, l.m.doc.Tree["mcpServers"].(map[string]any), "mcpServers."})
 	}
 	seen := map[string]string{}
+	lookup := func(v string) (string, bool) {
+		if v == "CLAUDE_PLUGIN_ROOT" || v == "PINCER_PLUGIN_ROOT" {
+			return l.root, true
+		}
+		return os.LookupEnv(v)
+	}
 	for _, s := range srcs {
-		for _, name := range sortedKeys(s.m) {
-			key := s.prefix + name
-			if err := ValidName(name); err != nil {
-				l.fail(s.d.ErrorAt(key, "MCP server %v", err))
+		entries, errs := s.d.MCPEntriesIn(s.m, strings.TrimSuffix(s.prefix, "."), lookup)
+		for _, err := range config.Fatal(errs) {
+			l.fail(err)
+		}
+		for _, e := range entries {
+			if prev, dup := seen[e.Name]; dup {
+				l.fail(&config.FileError{Path: e.Path, Line: e.Line, Err: fmt.Errorf("MCP server %q is defined twice (also in %s)", e.Name, prev)})
 				continue
 			}
-			if prev, dup := seen[name]; dup {
-				l.fail(s.d.ErrorAt(key, "MCP server %q is defined twice (also in %s)", name, prev))
-				continue
-			}
-			seen[name] = s.d.Path
-			sc, err := serverConfig(s.d, key, s.m[name], l.root)
-			if err != nil {
-				l.fail(err)
-				continue
-			}
-			sc.Name = ServerName(l.p.Name, name)
-			sc.Scope, sc.File, sc.Plugin, sc.Approved = mcp.ScopePlugin, s.d.Path, l.p.Name, true
-			l.p.MCPServers = append(l.p.MCPServers, sc)
+			seen[e.Name] = e.Path
+			l.p.MCPServers = append(l.p.MCPServers, mcp.ServerConfig{
+				Name: ServerName(l.p.Name, e.Name), Transport: mcp.Transport(e.Type), Command: e.Command, Args: e.Args,
+				Env: e.Env, URL: e.URL, Headers: e.Headers, Scope: mcp.ScopePlugin, File: e.Path, Line: e.Line,
+				Fingerprint: e.Fingerprint, Plugin: l.p.Name, Approved: true,
+			})
 		}
 	}
 }

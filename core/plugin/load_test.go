@@ -160,8 +160,8 @@ func TestLoad(t *testing.T) {
 		{name: "missing path", files: map[string]string{"plugin.json": `{"name": "a", "agents": "./nope"}`}, err: `"./nope" does not exist`},
 		{name: "bad hooks file", files: map[string]string{"plugin.json": `{"name": "a"}`, "hooks/hooks.json": "{\n\"hooks\": {\"PreToolUse\": 5}}"}, err: `hooks\.json:2:`},
 		{name: "hooks file without hooks", files: map[string]string{"plugin.json": `{"name": "a"}`, "hooks/hooks.json": `{"PreToolUse": []}`}, err: `hooks\.json:1: a hooks file holds a "hooks" object`},
-		{name: "bad mcp entry", files: map[string]string{"plugin.json": `{"name": "a"}`, ".mcp.json": "{\"mcpServers\": {\n\"s\": {\"args\": []}}}"}, err: `\.mcp\.json:2:.*needs a "command"`},
-		{name: "bad mcp type", files: map[string]string{"plugin.json": `{"name": "a"}`, ".mcp.json": "{\"mcpServers\": {\"s\": {\n\"type\": \"ws\", \"url\": \"x\"}}}"}, err: `\.mcp\.json:2:.*not one of stdio`},
+		{name: "bad mcp entry", files: map[string]string{"plugin.json": `{"name": "a"}`, ".mcp.json": "{\"mcpServers\": {\n\"s\": {\"args\": []}}}"}, err: `\.mcp\.json:2:.*needs a command`},
+		{name: "bad mcp type", files: map[string]string{"plugin.json": `{"name": "a"}`, ".mcp.json": "{\"mcpServers\": {\"s\": {\n\"type\": \"ws\", \"url\": \"x\"}}}"}, err: `\.mcp\.json:2:.*is not one of stdio`},
 		{name: "bad mcp name", files: map[string]string{"plugin.json": "{\"name\": \"a\", \"mcpServers\": {\n\"x__y\": {\"command\": \"c\"}}}"}, err: `plugin\.json:2:.*MCP server`},
 		{name: "mcp twice", files: map[string]string{"plugin.json": `{"name": "a", "mcpServers": {"s": {"command": "c"}}}`, ".mcp.json": `{"mcpServers": {"s": {"command": "d"}}}`}, err: `defined twice`},
 		{name: "bad lsp", files: map[string]string{"plugin.json": `{"name": "a"}`, ".lsp.json": "{\n\"go\": {\"args\": [1]}}"}, err: `\.lsp\.json:2:.*args\[0\] must be a string`},
@@ -217,5 +217,25 @@ func TestLoadLinks(t *testing.T) {
 	}
 	if p := Load(dir); !strings.Contains(errText(p), "outside the plugin") || len(p.Hooks) > 0 {
 		t.Fatalf("a hooks.json link out: %q", errText(p))
+	}
+}
+
+// ${VAR} in a plugin's server entries expands as in .mcp.json; an unset one
+// with no default fails the plugin (closed), ${CLAUDE_PLUGIN_ROOT} is its root.
+func TestLoadMCPExpansion(t *testing.T) {
+	t.Setenv("PLUGIN_TEST_TOKEN", "tok")
+	dir := filepath.Join(t.TempDir(), "p")
+	writeTree(t, dir, map[string]string{"plugin.json": `{"name": "a"}`,
+		".mcp.json": `{"mcpServers": {"s": {"command": "${CLAUDE_PLUGIN_ROOT}/s", "env": {"T": "${PLUGIN_TEST_TOKEN}", "D": "${PLUGIN_TEST_UNSET:-dflt}"}}}}`})
+	p := Load(dir)
+	if len(p.Errors) > 0 || len(p.MCPServers) != 1 {
+		t.Fatalf("%q %+v", errText(p), p.MCPServers)
+	}
+	if s := p.MCPServers[0]; s.Command != p.Root+"/s" || s.Env["T"] != "tok" || s.Env["D"] != "dflt" || s.Fingerprint == "" {
+		t.Errorf("%+v", s)
+	}
+	writeTree(t, dir, map[string]string{".mcp.json": "{\"mcpServers\": {\"s\": {\n\"command\": \"${PLUGIN_TEST_UNSET}\"}}}"})
+	if p := Load(dir); !strings.Contains(errText(p), ".mcp.json:2:") || len(p.MCPServers) != 0 {
+		t.Errorf("an unset variable: %q", errText(p))
 	}
 }
