@@ -9,6 +9,7 @@ import (
 	"pincer/core/config"
 	"pincer/core/mcp"
 	"pincer/core/plugin"
+	"pincer/core/skill"
 )
 
 // Plugins in a run (core/plugin). Prepare loads the plugins enabled for the
@@ -113,3 +114,15 @@ func SetPluginEnabled(name, scope string, on bool) error {
 
 // RemovePlugin deletes an installed plugin and its records.
 func RemovePlugin(name string) error { return plugin.Remove(pluginPaths(), name) }
+
+// SkillPlugins are the enabled plugins' skill and command directories for
+// skill.Discover's plugin layer (Dirs.Plugins): each plugin's skills and
+// commands become /PLUGIN:NAME with origin plugin:PLUGIN, after the
+// built-ins and before the user's.
+func (s *Setup) SkillPlugins() []skill.Plugin {
+	var out []skill.Plugin
+	for _, p := range s.Plugins {
+		out = append(out, skill.Plugin{Name: p.Name, SkillDirs: p.SkillDirs, CmdDirs: p.CommandPaths})
+	}
+	return out
+}

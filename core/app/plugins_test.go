@@ -12,6 +12,7 @@ import (
 	"pincer/core/hook"
 	"pincer/core/mcp"
 	"pincer/core/plugin"
+	"pincer/core/skill"
 	"pincer/sandbox"
 	"pincer/tools"
 )
@@ -129,5 +130,21 @@ func TestPluginBrokenIsFatal(t *testing.T) {
 				t.Errorf("fail closed: err %v, errors %v, hooks %v, servers %v", err, s2.ConfigErrors, s2.Hooks, s2.MCPServers)
 			}
 		})
+	}
+}
+
+// The plugin layer of skill discovery: /PLUGIN:x with origin plugin:PLUGIN.
+func TestPluginSkillsInDiscovery(t *testing.T) {
+	files := map[string]string{"plugin.json": `{"name": "kit"}`,
+		"skills/tidy/SKILL.md": "---\nname: tidy\ndescription: Tidy up\n---\nTidy.\n", "commands/greet.md": "Greet $ARGUMENTS\n"}
+	s, err := pluginSetup(t, files, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := skill.Discover(skill.Dirs{Plugins: s.SkillPlugins()})
+	for _, name := range []string{"kit:tidy", "kit:greet"} {
+		if sk, ok := c.Lookup(name); !ok || sk.Origin != skill.PluginOrigin("kit") {
+			t.Errorf("/%s: %+v %v", name, sk, ok)
+		}
 	}
 }

@@ -101,6 +101,9 @@ func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix strin
 	for _, dir := range cmdDirs {
 		for _, f := range commandFiles(dir, c) {
 			rel, _ := filepath.Rel(dir, f)
+			if rel == "." { // dir is one command file (a plugin's "commands": ["./x.md"])
+				rel = filepath.Base(f)
+			}
 			name := prefix + strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
 			s, err := LoadCommand(f, name, origin)
 			if err != nil {
@@ -133,8 +136,12 @@ func fileOr(s Skill) string {
 }
 
 // subdirs lists dir's subdirectories holding a SKILL.md, sorted; links to
-// directories are skipped.
+// directories are skipped. A dir holding a SKILL.md itself is that one skill
+// (a plugin's "skills": "./my-skill").
 func subdirs(dir string, c *Catalog) []string {
+	if st, err := os.Lstat(filepath.Join(dir, "SKILL.md")); err == nil && st.Mode().IsRegular() {
+		return []string{dir}
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
