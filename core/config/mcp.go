@@ -447,3 +447,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(out)
 	return out
 }
+
+// HasMCPEntry reports whether the source of kind (UserConfig or ProjectMCP)
+// holds an entry named name, valid or not (so that `pincer mcp remove` finds a
+// broken one too).
+func (s *Sources) HasMCPEntry(kind Kind, name string) bool {
+	for _, d := range s.docs(kind) {
+		table, _, _ := d.mcpServersTable()
+		if _, ok := table[name]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -75,6 +75,8 @@ var commands = []command{
 		Run: func(a []string, s stdio) (int, error) { return cmdTrust(a, s.out) }},
 	{Name: "plugin", Synopses: [][2]string{{"plugin install|list|enable|disable|remove", "plugins: skills, commands, agents, hooks, MCP and LSP servers"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdPlugin(a, s.out) }},
+	{Name: "mcp", Synopses: [][2]string{{"mcp [list|get|add|remove|approve] ...", "MCP servers: list and check, add, remove, approve a project's"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdMCP(a, s.out, s.err) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
 		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, "pincer", Version); return 0 })},
 	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table

@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"pincer/core/config"
+	"pincer/core/mcp"
+)
+
+// What `pincer mcp list|get|add|remove|approve` runs (ui/cli parses and
+// prints): the servers of the project here as a run would build them, a
+// one-shot connection to each (as `claude mcp list` checks), and the writes
+// of add and remove through core/config's writers.
+
+// MCPConfigured is the MCP configuration of one project.
+type MCPConfigured struct {
+	Root    string             // the workspace (the current directory's)
+	Servers []mcp.ServerConfig // as Setup.MCPServers, Approved set
+	// Warnings are the configuration's problems that left a server (or a file)
+	// out, one line each; Failure is the fatal one, if any (nil: none).
+	Warnings []string
+	Failure  error
+}
+
+// LoadMCPServers reads the MCP servers of the current directory's project (and
+// the --mcp-config values mcpConfigs) as Prepare does, without the model, the
+// tools or the store.
+func LoadMCPServers(mcpConfigs []string) (*MCPConfigured, error) {
+	ws, err := WorkspaceHere()
+	if err != nil {
+		return nil, err
+	}
+	src := config.Read(config.PathsFrom(os.Getenv), ws.Root())
+	for _, v := range mcpConfigs {
+		src.MCPConfigArg(v)
+	}
+	var report configReport
+	report.add(src.Errors())
+	out := &MCPConfigured{Root: ws.Root(), Servers: mcpServersFrom(src, &report)}
+	out.Warnings = dedupe(report.warnings)
+	out.Failure = report.failure()
+	return out, nil
+}
+
+// Lookup returns the server named name.
+func (c *MCPConfigured) Lookup(name string) (mcp.ServerConfig, bool) {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return mcp.ServerConfig{}, false
+}
+
+// mcpOptions are the Manager options of the project at root: stdio servers run
+// there, their stderr goes to DATA/mcp-logs/SERVER.log, and they get the
+// sandbox's environment allowlist (mcp.Options' default) plus their entry's env.
+func mcpOptions(root, version string) mcp.Options {
+	o := mcp.Options{Dir: root, ClientVersion: version}
+	if p := config.PathsFrom(os.Getenv); p.Data != "" {
+		o.LogDir = filepath.Join(p.Data, "mcp-logs")
+	}
+	return o
+}
+
+// ProbeMCPServers connects to each server once, all at the same time, each for
+// at most timeout, and returns their states in the order given: ready with its
+// tools, prompts and resources, or failed with the reason. A server not
+// approved (or disabled) is not started: its state says so.
+func ProbeMCPServers(ctx context.Context, root, version string, servers []mcp.ServerConfig, timeout time.Duration) []mcp.ServerState {
+	out := make([]mcp.ServerState, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		if !s.Approved {
+			out[i] = UnstartedMCPState(s)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = mcp.Probe(ctx, s, mcpOptions(root, version), timeout)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// UnstartedMCPState is the state of a server that is not started: disabled,
+// or needing approval with the command it would run as the reason.
+func UnstartedMCPState(s mcp.ServerConfig) mcp.ServerState {
+	if s.Disabled {
+		return mcp.ServerState{Config: s, Status: mcp.StatusDisabled, Reason: "disabled in ~/.claude/settings.json (disabledMcpjsonServers)"}
+	}
+	return mcp.ServerState{Config: s, Status: mcp.StatusNeedsApproval, Reason: "would run: " + MCPServerCommand(s)}
+}
+
+// AddMCPServerTo writes spec into the user's config.toml (mcp.ScopeUser) or
+// the project's .mcp.json at root (mcp.ScopeProject), and returns the file
+// written.
+func AddMCPServerTo(root string, scope mcp.Scope, spec config.MCPServerSpec) (string, error) {
+	switch scope {
+	case mcp.ScopeUser:
+		p := config.PathsFrom(os.Getenv).UserConfig
+		return p, config.AddMCPServer(p, spec)
+	case mcp.ScopeProject:
+		p := config.MCPJSONPath(root)
+		return p, config.AddMCPJSONServer(p, spec)
+	}
+	return "", usagef("--scope %s: want user or project", scope)
+}
+
+// ErrMCPNotFound is RemoveMCPServerFrom's error for a name no file of the
+// scopes searched has.
+var ErrMCPNotFound = errors.New("no such MCP server")
+
+// RemoveMCPServerFrom removes the server name from the user's config.toml
+// (mcp.ScopeUser), the project's .mcp.json (mcp.ScopeProject), or — scope "" —
+// the one of the two that has it (both having it is a usage error naming
+// them). It returns the file changed.
+func RemoveMCPServerFrom(root string, scope mcp.Scope, name string) (string, error) {
+	user, project := config.PathsFrom(os.Getenv).UserConfig, config.MCPJSONPath(root)
+	if scope == "" {
+		inUser, inProject := hasMCPEntry(root, config.UserConfig, name), hasMCPEntry(root, config.ProjectMCP, name)
+		switch {
+		case inUser && inProject:
+			return "", usagef("%s is in both %s and %s: say which with --scope user or --scope project", name, user, project)
+		case inProject:
+			scope = mcp.ScopeProject
+		default:
+			scope = mcp.ScopeUser
+		}
+	}
+	var found bool
+	var err error
+	var path string
+	switch scope {
+	case mcp.ScopeUser:
+		path = user
+		found, err = config.RemoveMCPServer(user, name)
+	case mcp.ScopeProject:
+		path = project
+		found, err = config.RemoveMCPJSONServer(project, name)
+	default:
+		return "", usagef("--scope %s: want user or project", scope)
+	}
+	if err == nil && !found {
+		err = fmt.Errorf("%w %q in %s", ErrMCPNotFound, name, path)
+	}
+	return path, err
+}
+
+// hasMCPEntry reports whether the source kind of root's configuration has an
+// entry named name (read as written: a broken entry counts, so it can be
+// removed).
+func hasMCPEntry(root string, kind config.Kind, name string) bool {
+	src := config.Read(config.PathsFrom(os.Getenv), root)
+	return src.HasMCPEntry(kind, name)
+}
