@@ -1,31 +1,34 @@
 package tools
 
 // Default returns a registry of the built-in tools in the order the model is offered
-// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite, each wrapped by Typed. Grep
+// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite, ToolSearch, each wrapped by
+// Typed (the agent offers ToolSearch only while some tool is deferred). Grep
 // uses ripgrep when it is installed; TodoWrite keeps its lists in memory (the
 // transcript keeps every call).
 func Default() *Registry {
-	return NewRegistry(Typed(Bash{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}))
+	return NewRegistry(Typed(Bash{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}), Typed(ToolSearch{}))
 }
 
 // Every built-in tool is a TypedTool with a one-line Summary; the file tools
 // list their Paths and the tools that change files Preview their diff.
 var (
-	_ TypedSummarizer[BashInput]      = Bash{}
-	_ TypedSummarizer[GlobInput]      = Glob{}
-	_ TypedSummarizer[GrepInput]      = Grep{}
-	_ TypedSummarizer[ReadInput]      = Read{}
-	_ TypedSummarizer[EditInput]      = Edit{}
-	_ TypedSummarizer[WriteInput]     = Write{}
-	_ TypedSummarizer[TodoWriteInput] = TodoWrite{}
+	_ TypedSummarizer[BashInput]       = Bash{}
+	_ TypedSummarizer[GlobInput]       = Glob{}
+	_ TypedSummarizer[GrepInput]       = Grep{}
+	_ TypedSummarizer[ReadInput]       = Read{}
+	_ TypedSummarizer[EditInput]       = Edit{}
+	_ TypedSummarizer[WriteInput]      = Write{}
+	_ TypedSummarizer[TodoWriteInput]  = TodoWrite{}
+	_ TypedSummarizer[ToolSearchInput] = ToolSearch{}
 
-	_ TypedTool[BashInput]      = Bash{}
-	_ TypedTool[GlobInput]      = Glob{}
-	_ TypedTool[GrepInput]      = Grep{}
-	_ TypedTool[ReadInput]      = Read{}
-	_ TypedTool[EditInput]      = Edit{}
-	_ TypedTool[WriteInput]     = Write{}
-	_ TypedTool[TodoWriteInput] = TodoWrite{}
+	_ TypedTool[BashInput]       = Bash{}
+	_ TypedTool[GlobInput]       = Glob{}
+	_ TypedTool[GrepInput]       = Grep{}
+	_ TypedTool[ReadInput]       = Read{}
+	_ TypedTool[EditInput]       = Edit{}
+	_ TypedTool[WriteInput]      = Write{}
+	_ TypedTool[TodoWriteInput]  = TodoWrite{}
+	_ TypedTool[ToolSearchInput] = ToolSearch{}
 
 	_ TypedPathLister[GlobInput]  = Glob{}
 	_ TypedPathLister[GrepInput]  = Grep{}

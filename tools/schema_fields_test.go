@@ -95,7 +95,7 @@ func typeAgrees(where string, p map[string]any, typ reflect.Type) []string {
 	}
 	want := map[reflect.Kind]string{
 		reflect.String: "string", reflect.Bool: "boolean",
-		reflect.Int: "integer", reflect.Int64: "integer", reflect.Int32: "integer",
+		reflect.Int: "integer", reflect.Int64: "integer", reflect.Int32: "integer", reflect.Float64: "number",
 		reflect.Slice: "array", reflect.Struct: "object",
 	}[typ.Kind()]
 	got, _ := p["type"].(string)

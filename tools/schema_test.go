@@ -43,6 +43,10 @@ func TestSchemas(t *testing.T) {
 			good: `{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}`,
 			bad:  []string{`{}`, `{"todos":[{"content":"a","status":"later","activeForm":"A"}]}`},
 		},
+		"ToolSearch": {
+			good: `{"query": "select:mcp__x__y", "max_results": 3}`,
+			bad:  []string{`{}`, `{"query": 3}`, `{"query": "x", "max_results": "5"}`, `{"query": "x", "limit": 5}`},
+		},
 	}
 	for _, tool := range Default().All() {
 		t.Run(tool.Spec().Name, func(t *testing.T) {

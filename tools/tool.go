@@ -169,6 +169,10 @@ type Env struct {
 	// for the tool call), and otherwise fails with ErrChangedSinceApproval,
 	// writing nothing — what was approved lands, or nothing does.
 	ApprovedPreview bool
+	// Deferred are the session's deferred tools at this model call (loaded or
+	// not; registered, offered in the permission mode in force): what
+	// ToolSearch searches. nil when nothing is deferred.
+	Deferred []Spec
 }
 
 // readDenied reports whether env's ReadDenied denies abs.

@@ -123,6 +123,10 @@ type Config struct {
 	// its output, diff and hook feedback — before it reaches a hook, the event
 	// log, the transcript or the provider.
 	Redactor *Redactor
+	// ToolSearch is the tool-search policy deciding which tools are deferred
+	// (deferred.go; the zero value is auto at 10% of the context window).
+	// Deferral needs ToolSearch in Tools; without it every tool is offered.
+	ToolSearch tools.SearchPolicy
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a

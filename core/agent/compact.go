@@ -59,7 +59,7 @@ func (t *turn) view() []message.Message {
 		}
 		t.ctxKey, t.ctxRead = key, true
 	}
-	return buildView(t.msgs, t.dyn, t.instr)
+	return buildView(t.msgs, withAnnouncement(t.msgs, t.dyn, t.offer().announce), t.instr)
 }
 
 // ctxKey says for which model call (and compaction state) the dynamic prompt and

@@ -8,7 +8,6 @@ import (
 
 	"pincer/core/event"
 	"pincer/core/message"
-	"pincer/core/permission"
 	"pincer/core/provider"
 )
 
@@ -25,7 +24,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	req := provider.Request{
 		Model:     t.modelID(),
 		Messages:  view,
-		Tools:     t.a.toolSpecs(),
+		Tools:     t.offer().specs,
 		MaxTokens: t.a.cfg.MaxTokens,
 	}
 	msgID := "msg-" + newID()
@@ -179,20 +178,6 @@ func mergeUsage(u *message.Usage, o message.Usage) {
 		c := *o.CostUSD
 		u.CostUSD = &c
 	}
-}
-
-// toolSpecs describes the registry's tools to the provider (in plan mode, only those
-// that do not write).
-func (a *Agent) toolSpecs() []provider.ToolSpec {
-	all := a.cfg.Tools.All()
-	specs := make([]provider.ToolSpec, 0, len(all))
-	for _, tl := range all {
-		if a.Mode() == permission.ModePlan && permission.HiddenInPlan(string(tl.Spec().Kind)) {
-			continue // plan mode is read-only: tools that write are not offered
-		}
-		specs = append(specs, provider.ToolSpec{Name: tl.Spec().Name, Description: tl.Spec().Description, Schema: tl.Spec().Schema})
-	}
-	return specs
 }
 
 // uniqueCallID returns id, or a fresh one when id is empty or already used by an

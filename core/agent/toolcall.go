@@ -66,6 +66,9 @@ func (t *turn) prepare(c message.Part) *prepared {
 		return fail(fmt.Sprintf("%sunknown tool %q; available tools: %v", failedPrefix, c.ToolName, t.a.cfg.Tools.Names()))
 	}
 	p.tool = tl
+	if t.cur.pending[c.ToolName] {
+		return fail(notLoadedResult(c.ToolName))
+	}
 	if c.Truncated {
 		return fail(truncatedResult)
 	}
@@ -156,7 +159,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 // toolEnv is the tools.Env of the turn's next batch of tool calls.
 func (t *turn) toolEnv() *tools.Env {
 	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
-		Sandbox: t.a.cfg.Sandbox}
+		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred}
 	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
 	env.ReadDenied = t.readDenied()
 	return env

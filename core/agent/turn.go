@@ -120,6 +120,14 @@ type turn struct {
 	ctxKey         ctxKey
 	ctxRead        bool
 	retriedContext bool // a context-length refusal was already compacted and retried
+
+	// Deferred tools (deferred.go): the names this session loaded, how far
+	// t.msgs was scanned for them, and the offer of model call offerIter.
+	loaded     map[string]bool
+	loadedScan int
+	cur        offer
+	offerIter  int
+	offerRead  bool
 }
 
 // emit appends an event of this turn. Store errors are returned.

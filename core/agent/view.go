@@ -54,10 +54,7 @@ func withDynamic(sys message.Message, dynamic string) message.Message {
 	if dynamic == "" {
 		return sys
 	}
-	static, _, ok := prompt.Split(sys.Text())
-	if !ok {
-		return sys
-	}
+	static, _, _ := prompt.Split(sys.Text()) // no marker: all of it is static
 	sys.Parts = []message.Part{{Type: message.PartText, Text: static + "\n" + prompt.DynamicMarker + "\n" + dynamic}}
 	return sys
 }

@@ -91,6 +91,9 @@ type Setup struct {
 	// and commands in the catalog.
 	Plugins []*plugin.Plugin
 	Sandbox *sandbox.Policy // nil: commands run without the OS sandbox
+	// ToolSearch is the tool-search setting: which tools are deferred
+	// (ENABLE_TOOL_SEARCH, else [tools] search, else auto; toolsearch.go).
+	ToolSearch tools.SearchPolicy
 	// Config is the configuration as read, once, by Prepare (the workbench's
 	// [keys] come from it).
 	Config *config.Sources
@@ -216,6 +219,7 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
+		ToolSearch: s.ToolSearch,
 	})
 	if err != nil {
 		store.Close()
