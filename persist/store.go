@@ -135,15 +135,18 @@ type Store interface {
 // Scope is a person's answer's scope (once, session, always; "" when no one
 // was asked) and Reason the decision's reason (a denial's reaches the model).
 type AuditEntry struct {
-	SessionID  string    `json:"sessionId"`
-	TurnID     string    `json:"turnId,omitempty"`
-	ToolCallID string    `json:"toolCallId,omitempty"`
-	Tool       string    `json:"tool"`
-	Summary    string    `json:"summary,omitempty"`
-	Decision   string    `json:"decision"`
-	Rule       string    `json:"rule,omitempty"`
-	By         string    `json:"by"`
-	Scope      string    `json:"scope,omitempty"`
-	Reason     string    `json:"reason,omitempty"`
-	Time       time.Time `json:"time"`
+	SessionID  string `json:"sessionId"`
+	TurnID     string `json:"turnId,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Tool       string `json:"tool"`
+	// Origin is where a tool that is not built in comes from (tools.Spec.Origin:
+	// "mcp:SERVER", "plugin:NAME"); "" for a built-in tool.
+	Origin   string    `json:"origin,omitempty"`
+	Summary  string    `json:"summary,omitempty"`
+	Decision string    `json:"decision"`
+	Rule     string    `json:"rule,omitempty"`
+	By       string    `json:"by"`
+	Scope    string    `json:"scope,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Time     time.Time `json:"time"`
 }

@@ -184,6 +184,9 @@ func (t *turn) remember(ctx context.Context, scope permission.Scope, in permissi
 func (t *turn) audit(ctx context.Context, p *prepared, in permission.Input, d permission.Decision, scope permission.Scope) {
 	e := permission.NewAuditEntry(t.sess.ID, t.id, p.call.ToolCallID, in, d, time.Now().UTC())
 	e.Scope = string(scope)
+	if p.tool != nil {
+		e.Origin = p.tool.Spec().Origin // an MCP or plugin tool names where it comes from
+	}
 	if err := t.a.cfg.Store.AppendAudit(ctx, e); err != nil {
 		t.notice(ctx, "warning", "permission", "audit trail: "+err.Error())
 	}

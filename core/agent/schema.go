@@ -48,7 +48,10 @@ func (c *schemaCache) validate(tl tools.Tool, input []byte) error {
 func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Schema, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s, ok := c.compiled[tl.Spec().Name]; ok {
+	// Keyed by name and schema: an MCP server that relists a tool with another
+	// schema gets the new one checked.
+	key := tl.Spec().Name + "\x00" + string(tl.Spec().Schema)
+	if s, ok := c.compiled[key]; ok {
 		return s, nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Spec().Schema))
@@ -64,7 +67,7 @@ func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %s schema: %v", tl.Spec().Name, err)
 	}
-	c.compiled[tl.Spec().Name] = s
+	c.compiled[key] = s
 	return s, nil
 }
 

@@ -102,6 +102,9 @@ type Setup struct {
 	// Options.FailClosed turned them into denials.
 	Warnings     []string
 	ConfigErrors []string
+	// MCPServers are the MCP servers configured for this run (.mcp.json,
+	// [mcp.servers.NAME], --mcp-config, plugins; Approved set), started by Start.
+	MCPServers []mcp.ServerConfig
 }
 
 // Run is a started session: the agent over an open store.
@@ -113,6 +116,9 @@ type Run struct {
 	// After is the last event sequence of a continued session (0 for a new one):
 	// front ends that print the log start after it.
 	After uint64
+	// MCP runs the Setup's MCP servers (started by Start, in the background;
+	// closed by Close): their tools join Setup.Tools as they connect.
+	MCP *mcp.Manager
 }
 
 // Open prepares and starts a run (Prepare, then Setup.Start).
@@ -187,24 +193,37 @@ func (s *Setup) SystemPrompt() string {
 
 // Start opens the store, builds the agent (approver answers its asks; nil: every
 // ask is denied, as headless) and picks the session: a new one, the newest of
-// this directory (Continue) or Session. The caller closes the Run.
+// this directory (Continue) or Session. Then the MCP servers start connecting in
+// the background (Run.MCP; `pincer run` waits for them with WaitMCP, the
+// workbench, whose Start runs behind its first frame, does not). The caller
+// closes the Run.
 func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error) {
-	ag, store, err := s.NewAgent(approver)
+	m := s.newMCP()
+	ag, store, err := s.newAgent(approver, m)
 	if err != nil {
+		m.Close()
 		return nil, err
 	}
-	r := &Run{Setup: s, Agent: ag, Store: store}
+	r := &Run{Setup: s, Agent: ag, Store: store, MCP: m}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err != nil {
+		m.Close()
 		store.Close()
 		return nil, err
 	}
+	r.startMCP(ctx)
 	return r, nil
 }
 
 // NewAgent opens the store and builds the agent, without picking a session (for
 // `pincer run "/context"`, which only reads). The caller closes the store.
 func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, error) {
+	return s.newAgent(approver, nil)
+}
+
+// newAgent is NewAgent with the Run's MCP Manager (nil: none), whose ready
+// servers' instructions join the dynamic prompt.
+func (s *Setup) newAgent(approver agent.Approver, m *mcp.Manager) (*agent.Agent, persist.Store, error) {
 	store, err := OpenStore()
 	if err != nil {
 		return nil, nil, err
@@ -215,7 +234,7 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 		Store: store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
 		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
 		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
-		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID()) },
+		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
@@ -268,8 +287,13 @@ func (r *Run) DiscardIfUnused(ctx context.Context) (bool, error) {
 	return true, r.Store.DeleteSession(ctx, r.SessionID)
 }
 
-// Close closes the store.
-func (r *Run) Close() error { return r.Store.Close() }
+// Close stops the MCP servers and closes the store.
+func (r *Run) Close() error {
+	if r.MCP != nil {
+		r.MCP.Close()
+	}
+	return r.Store.Close()
+}
 
 // UsageError marks an error caused by the command line or the options it gave
 // (front ends exit 2 for it).

@@ -10,6 +10,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/config/modelflow"
 	"pincer/core/event"
+	"pincer/core/mcp"
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
@@ -48,6 +49,8 @@ type Backend struct {
 	// into a provider for it, as the composition root resolves a run's model
 	// (SessionModelResolver); nil: resuming never changes the model.
 	SessionModel func(id string) (provider.Provider, agent.ModelChoice, error)
+	// MCP is the Run's MCP servers (backend_mcp.go); nil: none.
+	MCP *mcp.Manager
 }
 
 // Session is a stored session as the sessions browser lists it.

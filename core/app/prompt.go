@@ -20,10 +20,12 @@ func WorkspaceHere() (*sandbox.Workspace, error) {
 }
 
 // buildSystemPrompt assembles the system prompt a new session in ws gets.
-func buildSystemPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string) string {
+// Its static part names the built-in tools only (builtinToolNames); extra are
+// dynamic segments appended (the MCP block).
+func buildSystemPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string, extra ...prompt.Segment) string {
 	home, _ := os.UserHomeDir()
 	return prompt.Build(prompt.Env{Cwd: ws.Root(), Date: time.Now(), PincerHome: os.Getenv("PINCER_HOME"),
-		Home: home, ToolNames: registry.Names(), ModelName: model})
+		Home: home, ToolNames: builtinToolNames(registry), ModelName: model, Extra: extra})
 }
 
 // envOrDefault returns the environment variable k, or def when it is empty.
@@ -35,9 +37,9 @@ func envOrDefault(k, def string) string {
 }
 
 // dynamicPrompt recomputes the dynamic segments of the system prompt (environment,
-// git status, instructions) for each model call.
-func dynamicPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string) string {
-	_, dyn, _ := prompt.Split(buildSystemPrompt(ws, registry, model))
+// git status, instructions, the MCP block) for each model call.
+func dynamicPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string, extra ...prompt.Segment) string {
+	_, dyn, _ := prompt.Split(buildSystemPrompt(ws, registry, model, extra...))
 	return dyn
 }
 

@@ -73,7 +73,8 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 	return 0, errors.Join(tw.Flush(), err)
 }
 
-// auditRow is one entry as a tab-separated table row: time, session, tool,
+// auditRow is one entry as a tab-separated table row: time, session, tool
+// (with its origin in parentheses when it is not built in: "(mcp:SERVER)"),
 // decision, scope ("-" when nobody was asked), who decided (the rule when no
 // one is named), summary, and the reason of a denial (others' reasons say
 // only what the decision says).
@@ -90,7 +91,11 @@ func auditRow(e persist.AuditEntry) string {
 	if e.Decision == "deny" {
 		reason = strings.Join(strings.Fields(e.Reason), " ")
 	}
-	cells := []string{e.Time.Local().Format(time.DateTime), e.SessionID, e.Tool, e.Decision, scope, by, e.Summary, reason}
+	tool := e.Tool
+	if e.Origin != "" {
+		tool += " (" + e.Origin + ")"
+	}
+	cells := []string{e.Time.Local().Format(time.DateTime), e.SessionID, tool, e.Decision, scope, by, e.Summary, reason}
 	for i, c := range cells {
 		cells[i] = termtext.Line(c) // a summary quotes the model's input: one cell, nothing the terminal acts on
 	}

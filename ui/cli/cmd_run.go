@@ -103,6 +103,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 		return 0, err
 	}
 	defer run.Close()
+	run.WaitMCP(ctx) // headless waits (bounded, MCP_TIMEOUT) for its MCP servers before the first model call
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
 	code = headless.Run(ctx, run.Agent, run.SessionID, input, headless.Options{
 		Format: format, Stdout: stdout, Stderr: stderr, After: run.After,

@@ -145,7 +145,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			return
 		}
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
-		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals,
+		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
 			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
 			SessionModel: app.SessionModelResolver(opts)}, run.SessionID)
 		openDone <- run

@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"pincer/core/mcp"
+	"pincer/core/prompt"
+	"pincer/tools"
+)
+
+// DefaultMCPTimeout is how long `pincer run` waits for its MCP servers before
+// the first model call when MCP_TIMEOUT (milliseconds, Claude Code's variable)
+// is not set.
+const DefaultMCPTimeout = 10 * time.Second
+
+// newMCP is the Manager of a Run's MCP servers: their tools go into the
+// Setup's registry, stdio servers run in the workspace root with the
+// sandbox's environment allowlist plus their entry's env, and log their
+// stderr to DATA/mcp-logs/SERVER.log.
+func (s *Setup) newMCP() *mcp.Manager {
+	logDir := ""
+	if s.Config != nil && s.Config.Paths.Data != "" {
+		logDir = filepath.Join(s.Config.Paths.Data, "mcp-logs")
+	}
+	return mcp.NewManager(mcp.Options{Registry: s.Tools, LogDir: logDir, Dir: s.Workspace.Root(), ClientVersion: "pincer"})
+}
+
+// startMCP starts the configured servers in the background. With a
+// configuration that failed to parse (Options.FailClosed) none starts: every
+// tool call is denied then anyway, and a server is a command the broken files
+// might have meant otherwise.
+func (r *Run) startMCP(ctx context.Context) {
+	if r.MCP == nil || len(r.ConfigErrors) > 0 {
+		return
+	}
+	r.MCP.Start(ctx, r.MCPServers)
+}
+
+// WaitMCP waits until every started MCP server is ready or has failed once,
+// at most MCP_TIMEOUT milliseconds (default DefaultMCPTimeout), as `pincer run`
+// does before its first model call (Claude Code waits so too); the workbench
+// never waits. It reports whether all settled in time.
+func (r *Run) WaitMCP(ctx context.Context) bool {
+	if r.MCP == nil {
+		return true
+	}
+	return r.MCP.WaitReady(ctx, mcpTimeout(os.Getenv("MCP_TIMEOUT")))
+}
+
+// mcpTimeout parses MCP_TIMEOUT (milliseconds); empty or invalid: the default.
+func mcpTimeout(v string) time.Duration {
+	if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return DefaultMCPTimeout
+}
+
+// mcpSegments is the MCP block of the dynamic prompt: the ready servers and
+// their instructions, recomputed for each model call.
+func mcpSegments(m *mcp.Manager) []prompt.Segment {
+	if m == nil {
+		return nil
+	}
+	if text := m.Instructions(); text != "" {
+		return []prompt.Segment{{Name: "mcp", Text: text}}
+	}
+	return nil
+}
+
+// builtinToolNames are the names of the registry's built-in tools (no
+// Origin): the static prompt segment is built from them only, so MCP tools
+// arriving or leaving never change the cached part of the prompt.
+func builtinToolNames(registry *tools.Registry) []string {
+	var names []string
+	for _, n := range registry.Names() {
+		if t, ok := registry.Get(n); ok && t.Spec().Origin == "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
