@@ -102,9 +102,6 @@ type Setup struct {
 	// Options.FailClosed turned them into denials.
 	Warnings     []string
 	ConfigErrors []string
-	// MCPServers are the MCP servers configured for this run (.mcp.json,
-	// [mcp.servers.NAME], --mcp-config, plugins; Approved set), started by Start.
-	MCPServers []mcp.ServerConfig
 }
 
 // Run is a started session: the agent over an open store.
