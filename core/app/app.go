@@ -32,6 +32,7 @@ import (
 	"pincer/core/plugin"
 	"pincer/core/provider"
 	"pincer/core/provider/catalog"
+	"pincer/core/skill"
 	"pincer/persist"
 	"pincer/sandbox"
 	"pincer/tools"
@@ -94,6 +95,9 @@ type Setup struct {
 	// ToolSearch is the tool-search setting: which tools are deferred
 	// (ENABLE_TOOL_SEARCH, else [tools] search, else auto; toolsearch.go).
 	ToolSearch tools.SearchPolicy
+	// Skills are the session's skills and custom commands (skills.go),
+	// discovered once by Prepare (after the plugins: their layer).
+	Skills *skill.Catalog
 	// Config is the configuration as read, once, by Prepare (the workbench's
 	// [keys] come from it).
 	Config *config.Sources
@@ -154,6 +158,7 @@ func Prepare(opts Options) (*Setup, error) {
 	if err := s.readConfig(); err != nil {
 		return nil, err
 	}
+	s.loadSkills()
 	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root(), s.Config)
 	s.Warnings = append(s.Warnings, mc.Warnings...)
 	var ue UsageError
@@ -185,7 +190,7 @@ func fallbackModel(flagModel string) string {
 
 // SystemPrompt is the system prompt a new session of this setup gets.
 func (s *Setup) SystemPrompt() string {
-	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID())
+	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID(), s.skillSegments()...)
 }
 
 // Start opens the store, builds the agent (approver answers its asks; nil: every

@@ -51,6 +51,21 @@ type Backend struct {
 	SessionModel func(id string) (provider.Provider, agent.ModelChoice, error)
 	// MCP is the Run's MCP servers (backend_mcp.go); nil: none.
 	MCP *mcp.Manager
+	// Invoke makes a sent line "/NAME args" that names a skill, a custom
+	// command or an MCP prompt into its turn's input (Setup.Invocation); nil:
+	// every line is sent as typed.
+	Invoke func(line string) (agent.TurnInput, bool)
+	// ListCommands lists what Invoke knows (Setup.Commands); nil: none.
+	ListCommands func() []Command
+}
+
+// Commands lists the skills, custom commands and MCP prompts a person can
+// run as /NAME, for completion and /help.
+func (b *Backend) Commands() []Command {
+	if b.ListCommands == nil {
+		return nil
+	}
+	return b.ListCommands()
 }
 
 // Session is a stored session as the sessions browser lists it.
@@ -74,14 +89,20 @@ func (b *Backend) LastSequence(ctx context.Context, sessionID string) (uint64, e
 	return b.Store.LastEventSequence(ctx, sessionID)
 }
 
-// Submit runs one turn of input on a session (agent.SubmitTurn): it blocks
-// until the turn ends; cancelling ctx cancels the turn. While it runs, answers
+// Submit runs one turn of input on a session (agent.SubmitTurn; a /NAME line
+// Invoke knows: agent.SubmitTurnInput): it blocks until the turn ends;
+// cancelling ctx cancels the turn. While it runs, answers
 // given in a workbench attached from another process reach the approval
 // queue through the store (backend_attach.go).
 func (b *Backend) Submit(ctx context.Context, sessionID, input string) (agent.TurnResult, error) {
 	after, err := b.Store.LastEventSequence(ctx, sessionID)
 	if err == nil {
 		defer b.followAnswers(ctx, sessionID, after)()
+	}
+	if b.Invoke != nil {
+		if in, ok := b.Invoke(input); ok {
+			return b.Agent.SubmitTurnInput(ctx, sessionID, in)
+		}
 	}
 	return b.Agent.SubmitTurn(ctx, sessionID, input)
 }

@@ -21,7 +21,7 @@ func WorkspaceHere() (*sandbox.Workspace, error) {
 
 // buildSystemPrompt assembles the system prompt a new session in ws gets.
 // Its static part names the built-in tools only (builtinToolNames); extra are
-// dynamic segments appended (the MCP block).
+// segments appended (the MCP block; the skill index, static).
 func buildSystemPrompt(ws *sandbox.Workspace, registry *tools.Registry, model string, extra ...prompt.Segment) string {
 	home, _ := os.UserHomeDir()
 	return prompt.Build(prompt.Env{Cwd: ws.Root(), Date: time.Now(), PincerHome: os.Getenv("PINCER_HOME"),

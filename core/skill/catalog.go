@@ -93,8 +93,11 @@ func (c *Catalog) Entries() []Entry {
 	return out
 }
 
-// source finds the Source offering name.
-func (c *Catalog) source(name string) (Source, bool) {
+// Source finds the Source offering name (an entry it lists now).
+func (c *Catalog) Source(name string) (Source, bool) {
+	if c == nil {
+		return nil, false
+	}
 	for _, src := range c.sourcesNow() {
 		for _, e := range src.Entries() {
 			if e.Name == name {
@@ -114,7 +117,7 @@ func (c *Catalog) sourcesNow() []Source {
 // ForModel returns the skills the model may load with the Skill tool: skills
 // (not commands) without disable-model-invocation.
 func (c *Catalog) ForModel() []Skill {
-	var out []Skill
+	var out []Skill // nil catalog: Skills is nil
 	for _, s := range c.Skills() {
 		if s.Kind == KindSkill && !s.DisableModelInvocation {
 			out = append(out, s)

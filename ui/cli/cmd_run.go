@@ -105,9 +105,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	defer run.Close()
 	run.WaitMCP(ctx) // headless waits (bounded, MCP_TIMEOUT) for its MCP servers before the first model call
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
-	code = headless.Run(ctx, run.Agent, run.SessionID, input, headless.Options{
-		Format: format, Stdout: stdout, Stderr: stderr, After: run.After,
-	})
+	hopts := headless.Options{Format: format, Stdout: stdout, Stderr: stderr, After: run.After}
+	if in, ok := setup.Invocation(input); ok { // a skill, custom command or MCP prompt: /NAME args
+		hopts.Turn = &in
+	}
+	code = headless.Run(ctx, run.Agent, run.SessionID, input, hopts)
 	run.Agent.EndSession(context.WithoutCancel(ctx), run.SessionID, "exit")
 	return code, nil
 }

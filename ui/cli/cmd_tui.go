@@ -147,7 +147,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
 		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
 			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
-			SessionModel: app.SessionModelResolver(opts)}, run.SessionID)
+			SessionModel: app.SessionModelResolver(opts),
+			Invoke:       setup.Invocation, ListCommands: setup.Commands}, run.SessionID)
 		openDone <- run
 	}()
 

@@ -80,6 +80,9 @@ type Options struct {
 	// After is the log cursor: stream-json prints the events with a greater sequence
 	// (0 for a session created for this run, so session.created is printed too).
 	After uint64
+	// Turn, when set, is the turn's input with a /NAME invocation's extras
+	// (app.Setup.Invocation); input is then only what is printed as asked.
+	Turn *agent.TurnInput
 }
 
 // Run submits input to the session and prints the outcome in opts.Format. It returns
@@ -121,7 +124,13 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 		})
 	}()
 
-	res, err := ag.SubmitTurn(ctx, sessionID, input)
+	var res agent.TurnResult
+	var err error
+	if opts.Turn != nil {
+		res, err = ag.SubmitTurnInput(ctx, sessionID, *opts.Turn)
+	} else {
+		res, err = ag.SubmitTurn(ctx, sessionID, input)
+	}
 	if err != nil {
 		stopFollow()
 	}
