@@ -122,3 +122,15 @@ func TestSkillModel(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillToolFailsClosed: with a configuration that failed closed the Skill
+// tool is denied as every other.
+func TestSkillToolFailsClosed(t *testing.T) {
+	s, _, _ := skillSetup(t)
+	s.ConfigErrors = []string{"config.toml:3: broken"}
+	s.loadSkills()
+	d := permission.Evaluate(permission.ModeBypass, s.Rules, permission.Input{Tool: "Skill", Kind: permission.KindRead, Workspace: s.Workspace.Root()})
+	if d.Behavior != permission.Deny {
+		t.Errorf("Skill under a broken config: %+v", d)
+	}
+}
