@@ -94,6 +94,11 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	case pre.Decision == hook.Allow && d.Behavior == permission.Ask:
 		d = permission.Decision{Behavior: permission.Allow, Reason: hookReason("allowed by a PreToolUse hook", pre.Reason), By: "hook"}
 	}
+	if p.tool.Spec().AskAlways && d.Behavior == permission.Allow {
+		// No rule, mode or hook answers for a person here (ConfigEdit).
+		d = permission.Decision{Behavior: permission.Ask, By: "tool",
+			Reason: fmt.Sprintf("%s changes pincer's own configuration: every call asks, in every mode", p.call.ToolName)}
+	}
 	if d.Behavior == permission.Ask && t.a.Mode() == permission.ModeDontAsk {
 		d = permission.Decision{Behavior: permission.Deny, Reason: d.Reason + " (dontAsk mode denies what no rule allows)", By: d.By}
 	}

@@ -24,7 +24,7 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	req := provider.Request{
 		Model:     t.modelID(),
 		Messages:  view,
-		Tools:     t.offer().specs,
+		Tools:     t.withTurnTools(t.offer().specs),
 		MaxTokens: t.a.cfg.MaxTokens,
 	}
 	msgID := "msg-" + newID()

@@ -61,9 +61,9 @@ func (t *turn) prepare(c message.Part) *prepared {
 		p.done = &outcome{text: text, isError: true}
 		return p
 	}
-	tl, ok := t.a.cfg.Tools.Get(c.ToolName)
+	tl, ok := t.lookupTool(c.ToolName)
 	if !ok {
-		return fail(fmt.Sprintf("%sunknown tool %q; available tools: %v", failedPrefix, c.ToolName, t.a.cfg.Tools.Names()))
+		return fail(fmt.Sprintf("%sunknown tool %q; available tools: %v", failedPrefix, c.ToolName, t.toolNames()))
 	}
 	p.tool = tl
 	if t.cur.pending[c.ToolName] {

@@ -9,6 +9,7 @@ import (
 
 	"pincer/core/message"
 	"pincer/core/permission"
+	"pincer/tools"
 )
 
 // TurnInput is a turn's input with what a person's /NAME invocation of a
@@ -35,6 +36,11 @@ type TurnInput struct {
 	// Model, when set, is the model ID this turn's calls send to the
 	// session's provider.
 	Model string
+	// Tools are offered to the model besides the registry's, for this turn
+	// only (the /update-config turn's ConfigEdit), through the same pipeline
+	// as any tool (validation, hooks, permission, audit). One whose name the
+	// registry already has is ignored: it never shadows a registered tool.
+	Tools []tools.Tool
 }
 
 // PreTurn runs what a /NAME template asks for before its turn (core/skill's

@@ -1,0 +1,45 @@
+package agent
+
+import (
+	"pincer/core/permission"
+	"pincer/core/provider"
+	"pincer/tools"
+)
+
+// lookupTool finds the tool called name: the registry's, else this turn's own.
+func (t *turn) lookupTool(name string) (tools.Tool, bool) {
+	if tl, ok := t.a.cfg.Tools.Get(name); ok {
+		return tl, true
+	}
+	for _, tl := range t.extra.Tools {
+		if tl.Spec().Name == name {
+			return tl, true
+		}
+	}
+	return nil, false
+}
+
+// toolNames lists the names lookupTool finds.
+func (t *turn) toolNames() []string {
+	names := t.a.cfg.Tools.Names()
+	for _, tl := range t.extra.Tools {
+		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); !dup {
+			names = append(names, tl.Spec().Name)
+		}
+	}
+	return names
+}
+
+// withTurnTools appends this turn's own tools (TurnInput.Tools; in plan mode
+// only those that do not write) to specs, the registry's offer. They are never
+// deferred: the turn that has them is the turn they are for.
+func (t *turn) withTurnTools(specs []provider.ToolSpec) []provider.ToolSpec {
+	for _, tl := range t.extra.Tools {
+		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); dup || t.a.Mode() == permission.ModePlan && permission.HiddenInPlan(string(tl.Spec().Kind)) {
+			continue
+		}
+		s := tl.Spec()
+		specs = append(specs, provider.ToolSpec{Name: s.Name, Description: s.Description, Schema: s.Schema})
+	}
+	return specs
+}
