@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -22,11 +21,9 @@ const DefaultMCPTimeout = 10 * time.Second
 // sandbox's environment allowlist plus their entry's env, and log their
 // stderr to DATA/mcp-logs/SERVER.log.
 func (s *Setup) newMCP() *mcp.Manager {
-	logDir := ""
-	if s.Config != nil && s.Config.Paths.Data != "" {
-		logDir = filepath.Join(s.Config.Paths.Data, "mcp-logs")
-	}
-	return mcp.NewManager(mcp.Options{Registry: s.Tools, LogDir: logDir, Dir: s.Workspace.Root(), ClientVersion: "pincer"})
+	o := mcpOptions(s.Workspace.Root(), "pincer")
+	o.Registry = s.Tools
+	return mcp.NewManager(o)
 }
 
 // startMCP starts the configured servers in the background. With a

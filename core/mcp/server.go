@@ -44,6 +44,11 @@ func (s *server) start() {
 		s.set(func(st *ServerState) { st.Status, st.Reason = StatusFailed, err.Error() }, true)
 		return
 	}
+	if s.cfg.Disabled {
+		close(s.done)
+		s.set(func(st *ServerState) { st.Status, st.Reason = StatusDisabled, "disabled in your settings" }, true)
+		return
+	}
 	if !s.cfg.Approved {
 		close(s.done)
 		s.set(func(st *ServerState) {

@@ -1,0 +1,129 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pincer/core/mcp/mcptest"
+	"pincer/core/provider/openai/openaitest"
+)
+
+// mcpConfig writes a --mcp-config file (the .mcp.json shape) for the real
+// server-everything and server-filesystem (allowed root: the repository).
+func (e *env) mcpConfig() string {
+	e.t.Helper()
+	ev, fs := mcptest.Everything(e.t, "everything"), mcptest.Filesystem(e.t, "filesystem", e.repo)
+	doc := map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": ev.Command, "args": ev.Args},
+		"filesystem": map[string]any{"command": fs.Command, "args": fs.Args},
+	}}
+	b, _ := json.Marshal(doc)
+	path := filepath.Join(e.home, "mcp.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
+// toolMessages are the tool messages of a request, by call ID.
+func toolMessages(req map[string]any) map[string]string {
+	out := map[string]string{}
+	for _, m := range req["messages"].([]any) {
+		msg := m.(map[string]any)
+		if msg["role"] == "tool" {
+			id, _ := msg["tool_call_id"].(string)
+			text, _ := msg["content"].(string)
+			out[id] = text
+		}
+	}
+	return out
+}
+
+// The real binary with real MCP servers: `pincer run` waits for them, the
+// scripted model calls everything's echo and get-sum and filesystem's
+// read_text_file; the results reach the model; the deny rule on write_file
+// blocks it; a mcp__.* PreToolUse hook fires; the audit trail names the
+// origin; the servers are gone when pincer exits.
+func TestRunWithRealMCPServers(t *testing.T) {
+	e := newEnv(t,
+		openaitest.Reply{ToolCalls: []openaitest.Call{
+			{ID: "m1", Name: "mcp__everything__echo", Args: `{"message":"through the binary"}`},
+			{ID: "m2", Name: "mcp__everything__get-sum", Args: `{"a":40,"b":2}`},
+			{ID: "m3", Name: "mcp__filesystem__read_text_file", Args: `{"path":"hello.txt"}`},
+			{ID: "m4", Name: "mcp__filesystem__write_file", Args: `{"path":"pwned.txt","content":"PROOF"}`},
+		}},
+		openaitest.Reply{Text: "done"},
+	)
+	cfg := e.mcpConfig()
+	marker := filepath.Join(e.home, "hook-fired")
+	if err := os.MkdirAll(filepath.Join(e.repo, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"mcp__.*","hooks":[{"type":"command","command":"cat >/dev/null; echo x >> `+marker+`"}]}]}}`)
+	_, stderr, code := e.run(e.runArgs("--trust-project-hooks", "--mcp-config", cfg,
+		"--allowed-tools", "mcp__everything mcp__filesystem__read_text_file",
+		"--disallowed-tools", "mcp__filesystem__write_file", "use the MCP tools")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	reqs := e.fake.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests", len(reqs))
+	}
+	var offered []string
+	for _, tl := range reqs[0]["tools"].([]any) {
+		offered = append(offered, tl.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	if !strings.Contains(strings.Join(offered, " "), "mcp__everything__echo") {
+		t.Errorf("the first request does not offer the MCP tools (pincer run waits for its servers): %v", offered)
+	}
+	got := toolMessages(reqs[1])
+	for id, want := range map[string]string{"m1": "through the binary", "m2": "42", "m3": "hello world", "m4": "denied"} {
+		if !strings.Contains(got[id], want) {
+			t.Errorf("%s: the model read %q, want %q", id, got[id], want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.repo, "pwned.txt")); err == nil {
+		t.Error("the denied write_file wrote")
+	}
+	if b, _ := os.ReadFile(marker); strings.Count(string(b), "x") < 3 {
+		t.Errorf("the mcp__.* hook fired %d times", strings.Count(string(b), "x"))
+	}
+	out, _, code := e.run("audit", "--json")
+	var entries []struct{ Tool, Decision, Origin, Rule string }
+	if code != 0 || json.Unmarshal([]byte(out), &entries) != nil {
+		t.Fatalf("audit: %d %s", code, out)
+	}
+	origins := map[string]string{}
+	for _, en := range entries {
+		origins[en.Tool+" "+en.Decision] = en.Origin
+		if en.Tool == "mcp__filesystem__write_file" && en.Rule != "mcp__filesystem__write_file" {
+			t.Errorf("write_file was not denied by the rule: %+v", en)
+		}
+	}
+	if origins["mcp__everything__echo allow"] != "mcp:everything" || origins["mcp__filesystem__write_file deny"] != "mcp:filesystem" {
+		t.Errorf("audit: %+v", entries)
+	}
+	if fi, err := os.Stat(filepath.Join(e.home, "data", "mcp-logs", "everything.log")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("server log: %v %v", fi, err)
+	}
+	if pids := processesWith(e.repo); len(pids) > 0 {
+		t.Errorf("MCP server processes outlived pincer: %v", pids)
+	}
+}
+
+// processesWith lists the PIDs whose command line mentions arg.
+func processesWith(arg string) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, en := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", en.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), arg) {
+			pids = append(pids, en.Name())
+		}
+	}
+	return pids
+}
