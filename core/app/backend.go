@@ -57,6 +57,9 @@ type Backend struct {
 	Invoke func(line string) (agent.TurnInput, bool)
 	// ListCommands lists what Invoke knows (Setup.Commands); nil: none.
 	ListCommands func() []Command
+	// PluginList are the run's enabled plugins (PluginSummaries of
+	// Setup.Plugins), for /help.
+	PluginList []PluginSummary
 }
 
 // Commands lists the skills, custom commands and MCP prompts a person can

@@ -142,7 +142,7 @@ func (w *Workbench) helpLines() []string {
 	for _, c := range slashCommands {
 		lines = append(lines, fmt.Sprintf("  %-24s %s", c.name+" "+c.args, c.help))
 	}
-	return lines
+	return append(lines, w.pluginHelpLines()...)
 }
 
 // drawHelpScreen draws the help screen over the panes: in columns when
