@@ -150,7 +150,7 @@ func (s *Setup) Invocation(line string) (agent.TurnInput, bool) {
 	env := skill.GatherEnv{Root: root, Home: config.PathsFrom(getenv).Home, Getenv: getenv}
 	sk, found := s.Skills.Lookup(name)
 	if found && sk.UserInvocable {
-		in := agent.TurnInput{Text: strings.TrimSpace(line), Model: s.skillModel(sk.Model)}
+		in := agent.TurnInput{Text: strings.TrimSpace(line), Model: s.skillModel(sk.Model), Tools: s.turnTools(sk)}
 		for _, r := range sk.AllowedTools {
 			rule, err := permission.ParseRule(r)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pincer/core/config"
+	"pincer/tools"
 )
 
 // MaxConfigBytes caps the text of one config file /update-config shows.
@@ -13,7 +14,7 @@ const MaxConfigBytes = 32_000
 
 // ConfigEditTool is the name of the tool an /update-config turn edits pincer's
 // config files with (tools.ConfigEdit); only that turn has it.
-const ConfigEditTool = "ConfigEdit"
+const ConfigEditTool = tools.ConfigEditName
 
 // configFile is one of pincer's config files as /update-config shows it.
 type configFile struct {
