@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"pincer/core/mcp/mcptest"
 	"pincer/core/provider/openai/openaitest"
@@ -126,4 +128,43 @@ func processesWith(arg string) []string {
 		}
 	}
 	return pids
+}
+
+// pincer killed with SIGKILL (no chance to stop anything) takes its stdio MCP
+// servers with it: a server that ignores the end of its input (here one that
+// never answers: bash exec'ing sleep under a name holding the repository's
+// path) gets the parent-death signal.
+func TestKilledPincerLeavesNoServer(t *testing.T) {
+	e := newEnv(t, openaitest.Reply{Text: "slow", Hold: 20 * time.Second})
+	hang := filepath.Join(e.home, "hang.json")
+	doc := `{"mcpServers": {"hang": {"command": "bash", "args": ["-c", "exec -a pincer-mcp-hang-` + e.repo + ` sleep 1000"]}}}`
+	if err := os.WriteFile(hang, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := e.command(e.runArgs("--mcp-config", e.mcpConfig(), "--mcp-config", hang, "wait")...)
+	cmd.Env = append(cmd.Env, "MCP_TIMEOUT=1500") // hang never gets ready: run goes on after 1.5 s
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(e.fake.Requests()) == 0 { // the model call comes after the servers are up
+		if time.Now().After(deadline) {
+			t.Fatal("no model request")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if pids := processesWith(e.repo); len(pids) < 2 {
+		t.Fatalf("the filesystem and hang servers are not both running while pincer waits for the model: %v", pids)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	for time.Now().Before(deadline) && len(processesWith(e.repo)) > 0 {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if pids := processesWith(e.repo); len(pids) > 0 {
+		t.Errorf("MCP servers outlived a killed pincer: %v", pids)
+	}
 }
