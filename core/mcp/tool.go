@@ -43,7 +43,7 @@ func newTool(s *server, sess *sdk.ClientSession, rt *sdk.Tool) *Tool {
 		Schema:      objectSchema(rt.InputSchema),
 		Kind:        tools.KindExecute,
 		Defer:       tools.DeferAuto,
-		Origin:      "mcp:" + s.cfg.Name,
+		Origin:      toolOrigin(s.cfg),
 	}}
 }
 
@@ -137,4 +137,15 @@ func (t *Tool) Run(ctx context.Context, env *tools.Env, input json.RawMessage) (
 		r.OutputLines = strings.Count(out, "\n") + 1
 	}
 	return r, nil
+}
+
+// toolOrigin is the Origin of a server's tools: "mcp:SERVER", or for a
+// plugin's server "plugin:NAME" (the plugin the person installed, which the
+// audit trail and the views name; the tool's name mcp__plugin_NAME_S__T names
+// the server).
+func toolOrigin(cfg ServerConfig) string {
+	if cfg.Scope == ScopePlugin && cfg.Plugin != "" {
+		return "plugin:" + cfg.Plugin
+	}
+	return "mcp:" + cfg.Name
 }

@@ -7,14 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"net/http"
+
+	"pincer/core/mcp/mcptest"
 	"pincer/core/provider/openai/openaitest"
 )
 
 // writePluginDir writes a plugin contributing one of each extension point: a
 // skill, a command, an agent, hooks (UserPromptSubmit writing a marker through
 // a script under ${CLAUDE_PLUGIN_ROOT}; a PreToolUse guard refusing commands
-// that name "forbidden"), an MCP server and an LSP server.
-func writePluginDir(t *testing.T, dir, marker string) {
+// that name "forbidden"), an MCP server (a Go-SDK server over HTTP at mcpURL)
+// and an LSP server.
+func writePluginDir(t *testing.T, dir, marker, mcpURL string) {
 	t.Helper()
 	files := map[string]string{
 		".claude-plugin/plugin.json": `{"name": "demo", "version": "1.2.3", "description": "one of each",
@@ -26,7 +30,7 @@ func writePluginDir(t *testing.T, dir, marker string) {
 		"hooks/hooks.json": `{"hooks": {
   "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "sh \"${CLAUDE_PLUGIN_ROOT}/scripts/mark.sh\""}]}],
   "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "if grep -q forbidden; then echo 'the demo guard refuses' >&2; exit 2; fi"}]}]}}`,
-		".mcp.json": `{"mcpServers": {"tools": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/server", "args": ["--stdio"]}}}`,
+		".mcp.json": `{"mcpServers": {"go": {"type": "http", "url": "` + mcpURL + `", "headers": {"X-Root": "${CLAUDE_PLUGIN_ROOT}"}}}}`,
 	}
 	for name, body := range files {
 		mustWrite(t, filepath.Join(dir, name), body, 0o755)
@@ -46,7 +50,8 @@ func TestPluginLifecycle(t *testing.T) {
 	e := newEnv(t)
 	marker := filepath.Join(t.TempDir(), "MARK")
 	src := filepath.Join(t.TempDir(), "demo-src")
-	writePluginDir(t, src, marker)
+	g := mcptest.NewGoServer(t, false)
+	writePluginDir(t, src, marker, g.URL)
 
 	out, stderr, code := e.run("plugin", "install", src)
 	if code != 0 {
@@ -57,7 +62,7 @@ func TestPluginLifecycle(t *testing.T) {
 		"installed plugin demo 1.2.3, enabled (user)",
 		"skills: /demo:tidy", "commands: /demo:greet", "agents: demo:reviewer — recorded, not yet used",
 		"UserPromptSubmit: sh \"" + root + "/scripts/mark.sh\"", "PreToolUse [Bash]:",
-		"mcp servers: plugin_demo_tools (stdio: " + root + "/bin/server --stdio)",
+		"mcp servers: plugin_demo_go (http: " + g.URL + ")",
 		"lsp servers: gopls (gopls) — recorded, not yet used",
 	} {
 		if !strings.Contains(out, want) {
@@ -79,13 +84,26 @@ func TestPluginLifecycle(t *testing.T) {
 		t.Errorf("list: %+v", l)
 	}
 
-	// Used: the hooks fire in a run.
+	// Used: the command expands, the hooks fire, the MCP server's tool is
+	// offered and called.
 	e.fake.Push(openaitest.Reply{ToolCalls: []openaitest.Call{
 		{ID: "b1", Name: "Bash", Args: `{"command":"touch forbidden.txt"}`},
+		{ID: "g1", Name: "mcp__plugin_demo_go__greet", Args: `{"name":"ada"}`},
 	}}, openaitest.Reply{Text: "done"})
-	_, stderr, code = e.run(e.runArgs("--allowed-tools", "Bash(touch forbidden.txt)", "make it")...)
+	_, stderr, code = e.run(e.runArgs("--allowed-tools", "Bash(touch forbidden.txt) mcp__plugin_demo_go", "/demo:greet Bob")...)
 	if code != 0 {
 		t.Fatalf("run: %d %s", code, stderr)
+	}
+	reqs := e.fake.Requests()
+	first, _ := json.Marshal(reqs[len(reqs)-2]["messages"])
+	if !strings.Contains(string(first), "Greet Bob warmly.") {
+		t.Errorf("the plugin's command did not expand: %s", first)
+	}
+	if got := toolMessages(reqs[len(reqs)-1])["g1"]; !strings.Contains(got, "hello, ada") || g.Calls.Load() != 1 {
+		t.Errorf("the plugin's MCP tool: %q (%d calls)", got, g.Calls.Load())
+	}
+	if h, _ := g.Headers.Load().(http.Header); h.Get("X-Root") != root {
+		t.Errorf("${CLAUDE_PLUGIN_ROOT} in the server's headers: %q", h.Get("X-Root"))
 	}
 	if fired(marker) != 1 {
 		t.Errorf("the plugin's UserPromptSubmit hook fired %d times, want 1", fired(marker))
@@ -94,10 +112,23 @@ func TestPluginLifecycle(t *testing.T) {
 		t.Error("the plugin's guard did not block the command")
 	}
 	out, _, _ = e.run("audit", "--json")
-	var entries []struct{ Tool, Decision, By, Reason string }
-	if json.Unmarshal([]byte(out), &entries) != nil || len(entries) != 1 || entries[0].Decision != "deny" ||
-		!strings.Contains(entries[0].Reason, "[plugin:demo] the demo guard refuses") {
-		t.Errorf("audit does not name the plugin's hook: %s", out)
+	var entries []struct{ Tool, Decision, By, Reason, Origin string }
+	if json.Unmarshal([]byte(out), &entries) != nil || len(entries) != 2 {
+		t.Fatalf("audit: %s", out)
+	}
+	for _, en := range entries {
+		switch en.Tool {
+		case "Bash":
+			if en.Decision != "deny" || !strings.Contains(en.Reason, "[plugin:demo] the demo guard refuses") {
+				t.Errorf("audit does not name the plugin's hook: %+v", en)
+			}
+		case "mcp__plugin_demo_go__greet":
+			if en.Decision != "allow" || en.Origin != "plugin:demo" {
+				t.Errorf("audit of the plugin's MCP tool: %+v", en)
+			}
+		default:
+			t.Errorf("audit: %+v", en)
+		}
 	}
 
 	// Disabled for this project: nothing of it applies here.
@@ -109,6 +140,18 @@ func TestPluginLifecycle(t *testing.T) {
 	}}, openaitest.Reply{Text: "done"})
 	if _, stderr, code = e.run(e.runArgs("--allowed-tools", "Bash(touch forbidden.txt)", "again")...); code != 0 {
 		t.Fatalf("run: %d %s", code, stderr)
+	}
+	reqs = e.fake.Requests()
+	if offered, _ := json.Marshal(reqs[len(reqs)-2]["tools"]); strings.Contains(string(offered), "plugin_demo") {
+		t.Errorf("a disabled plugin's MCP tools are offered: %s", offered)
+	}
+	e.fake.Push(openaitest.Reply{Text: "ok"})
+	if _, stderr, code = e.run(e.runArgs("/demo:greet Bob")...); code != 0 {
+		t.Fatalf("run: %d %s", code, stderr)
+	}
+	reqs = e.fake.Requests()
+	if sent, _ := json.Marshal(reqs[len(reqs)-1]["messages"]); strings.Contains(string(sent), "Greet Bob warmly") {
+		t.Errorf("a disabled plugin's command expanded: %s", sent)
 	}
 	if fired(marker) != 1 {
 		t.Error("a disabled plugin's hook fired")
@@ -138,7 +181,7 @@ func TestPluginLifecycle(t *testing.T) {
 func TestPluginBrokenFailsClosed(t *testing.T) {
 	e := newEnv(t)
 	src := filepath.Join(t.TempDir(), "demo-src")
-	writePluginDir(t, src, filepath.Join(t.TempDir(), "MARK"))
+	writePluginDir(t, src, filepath.Join(t.TempDir(), "MARK"), "http://127.0.0.1:9/mcp")
 	if _, stderr, code := e.run("plugin", "install", src); code != 0 {
 		t.Fatalf("install: %s", stderr)
 	}
@@ -171,7 +214,7 @@ func TestAttackRepositoryEnablesPlugin(t *testing.T) {
 	out := t.TempDir()
 	installed := filepath.Join(out, "PROOF-installed")
 	src := filepath.Join(t.TempDir(), "demo-src")
-	writePluginDir(t, src, installed)
+	writePluginDir(t, src, installed, "http://127.0.0.1:9/mcp")
 	if _, stderr, code := e.run("plugin", "install", src); code != 0 {
 		t.Fatalf("install: %s", stderr)
 	}
@@ -180,7 +223,7 @@ func TestAttackRepositoryEnablesPlugin(t *testing.T) {
 	}
 	carried := filepath.Join(out, "PROOF-carried")
 	for _, dir := range []string{"", ".claude/plugins/evil", ".pincer/plugins/evil", ".claude-plugin/.."} {
-		writePluginDir(t, filepath.Join(e.repo, dir), carried)
+		writePluginDir(t, filepath.Join(e.repo, dir), carried, "http://127.0.0.1:9/mcp")
 	}
 	mustWrite(t, filepath.Join(e.repo, ".claude", "settings.json"),
 		`{"enabledPlugins": {"demo": true, "demo@local": true, "evil": true}}`, 0o644)
