@@ -48,20 +48,7 @@ func firstRequestHas(t *testing.T, e *env) {
 	if len(reqs) == 0 {
 		t.Fatal("the model was never called")
 	}
-	b, _ := json.Marshal(reqs[0]["messages"])
-	var msgs []map[string]any
-	_ = json.Unmarshal(b, &msgs)
-	user := ""
-	for _, m := range msgs {
-		if m["role"] == "user" {
-			s, _ := m["content"].(string)
-			if s == "" {
-				cb, _ := json.Marshal(m["content"])
-				s = string(cb)
-			}
-			user += s
-		}
-	}
+	user := requestText(t, reqs[0])
 	for _, want := range []string{"Create a git commit", "-hello world", "+hello pincer", "?? greet.txt", "init", "git commit -m"} {
 		if !strings.Contains(user, want) {
 			t.Errorf("the first request's user message lacks %q:\n%s", want, user)
@@ -83,4 +70,28 @@ func TestBuiltinCommitHeadlessIsDenied(t *testing.T) {
 	if !strings.Contains(out, `"decision":"deny"`) {
 		t.Errorf("no denial in the stream (exit %d):\n%s\n%s", code, out, stderr)
 	}
+}
+
+// requestText is the text of a Chat Completions request's user messages, as
+// the fake provider received it.
+func requestText(t *testing.T, req map[string]any) string {
+	t.Helper()
+	b, _ := json.Marshal(req["messages"])
+	var msgs []map[string]any
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		t.Fatalf("request messages: %v", err)
+	}
+	user := ""
+	for _, m := range msgs {
+		if m["role"] != "user" {
+			continue
+		}
+		s, ok := m["content"].(string)
+		if !ok {
+			cb, _ := json.Marshal(m["content"])
+			s = string(cb)
+		}
+		user += s + "\n"
+	}
+	return user
 }
