@@ -170,3 +170,27 @@ func TestUnapprovedAndBadNames(t *testing.T) {
 		t.Errorf("proj: %+v", states[1])
 	}
 }
+
+// The log is never written through a symlink planted at its name, and a log
+// grown past 4 MiB starts afresh.
+func TestLogFileSafety(t *testing.T) {
+	logs, elsewhere := t.TempDir(), filepath.Join(t.TempDir(), "target")
+	if err := os.WriteFile(elsewhere, []byte("untouched"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(logs, "everything.log")); err != nil {
+		t.Fatal(err)
+	}
+	startManager(t, mcp.Options{LogDir: logs}, mcptest.Everything(t, "everything"))
+	if b, _ := os.ReadFile(elsewhere); string(b) != "untouched" {
+		t.Errorf("the log was written through a symlink: %q", b)
+	}
+	big := t.TempDir()
+	if err := os.WriteFile(filepath.Join(big, "everything.log"), make([]byte, 5<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	startManager(t, mcp.Options{LogDir: big}, mcptest.Everything(t, "everything"))
+	if fi, err := os.Stat(filepath.Join(big, "everything.log")); err != nil || fi.Size() > 1<<20 {
+		t.Errorf("the big log was not started afresh: %v %v", fi.Size(), err)
+	}
+}

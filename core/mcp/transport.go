@@ -46,7 +46,7 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 		p := &stdioProcess{cmd: cmd}
 		if opts.LogDir != "" {
 			if err := os.MkdirAll(opts.LogDir, 0o700); err == nil {
-				f, err := os.OpenFile(filepath.Join(opts.LogDir, Sanitize(cfg.Name)+".log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+				f, err := openLog(filepath.Join(opts.LogDir, Sanitize(cfg.Name)+".log"))
 				if err == nil {
 					fmt.Fprintf(f, "--- %s: starting %s\n", time.Now().Format(time.RFC3339), cfg.Command)
 					cmd.Stderr = f
@@ -61,6 +61,23 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: headerClient(cfg.Headers)}, nil, nil
 	}
 	return nil, nil, fmt.Errorf("server %s: unknown transport %q", cfg.Name, cfg.Transport)
+}
+
+// maxLog is the size past which a server's log is started afresh when the
+// server is (re)started, so a chatty server never fills the disk.
+const maxLog = 4 << 20
+
+// openLog opens a server's log for appending (0600, never through a symlink),
+// emptied first when it has grown past maxLog.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|openNoFollow, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxLog {
+		_ = f.Truncate(0)
+	}
+	return f, nil
 }
 
 // serverEnv is a stdio server's environment: base (nil: sandbox.CommandEnv(),
