@@ -36,13 +36,14 @@ func LoadMCPServers(mcpConfigs []string) (*MCPConfigured, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := config.Read(config.PathsFrom(os.Getenv), ws.Root())
+	paths := config.PathsFrom(os.Getenv)
+	src := config.Read(paths, ws.Root())
 	for _, v := range mcpConfigs {
 		src.MCPConfigArg(v)
 	}
 	var report configReport
 	report.add(src.Errors())
-	out := &MCPConfigured{Root: ws.Root(), Servers: mcpServersFrom(src, &report)}
+	out := &MCPConfigured{Root: ws.Root(), Servers: withPluginServers(mcpServersFrom(src, &report), paths, ws.Root(), &report)}
 	out.Warnings = dedupe(report.warnings)
 	out.Failure = report.failure()
 	return out, nil

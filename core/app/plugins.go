@@ -45,6 +45,14 @@ func (s *Setup) loadPlugins(paths config.Paths, root string, report *configRepor
 	return tables
 }
 
+// withPluginServers is servers with the enabled plugins' servers added, as
+// Prepare builds Setup.MCPServers (for `pincer mcp list|get`).
+func withPluginServers(servers []mcp.ServerConfig, paths config.Paths, root string, report *configReport) []mcp.ServerConfig {
+	s := &Setup{MCPServers: servers}
+	s.loadPlugins(paths, root, report)
+	return s.MCPServers
+}
+
 // addPluginServers adds p's MCP servers to servers, keeping name order. A name
 // some configured server already has (a plugin_P_S the person or the project
 // chose) keeps that one; the plugin's is not started, with a warning.

@@ -148,3 +148,19 @@ func TestPluginSkillsInDiscovery(t *testing.T) {
 		}
 	}
 }
+
+// `pincer mcp list|get` see the enabled plugins' servers as a run does.
+func TestLoadMCPServersWithPlugins(t *testing.T) {
+	s, err := pluginSetup(t, guardPlugin, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(s.Workspace.Root())
+	c, err := LoadMCPServers(nil)
+	if err != nil || c.Failure != nil {
+		t.Fatal(err, c.Failure)
+	}
+	if sc, ok := c.Lookup("plugin_guard_db"); !ok || sc.Scope != mcp.ScopePlugin || !sc.Approved {
+		t.Errorf("plugin server: %+v %v", sc, ok)
+	}
+}
