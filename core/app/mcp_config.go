@@ -2,8 +2,6 @@ package app
 
 import (
 	"os"
-	"slices"
-	"strings"
 
 	"pincer/core/config"
 	"pincer/core/mcp"
@@ -61,46 +59,5 @@ func serverConfig(e config.MCPServerEntry) mcp.ServerConfig {
 }
 
 // MCPServerCommand is what a server runs or reaches, as the views and an
-// approval show it: the command line with each word shell-quoted where needed,
-// then the names (never the values: they may hold expanded secrets) of the
-// environment variables it adds; or the URL and its header names.
-func MCPServerCommand(s mcp.ServerConfig) string {
-	var b strings.Builder
-	if s.Transport == mcp.TransportStdio || s.Command != "" {
-		b.WriteString(shellQuote(s.Command))
-		for _, a := range s.Args {
-			b.WriteByte(' ')
-			b.WriteString(shellQuote(a))
-		}
-		if names := sortedNames(s.Env); len(names) > 0 {
-			b.WriteString("  (env: " + strings.Join(names, ", ") + ")")
-		}
-		return b.String()
-	}
-	b.WriteString(s.URL)
-	if names := sortedNames(s.Headers); len(names) > 0 {
-		b.WriteString("  (headers: " + strings.Join(names, ", ") + ")")
-	}
-	return b.String()
-}
-
-// shellQuote quotes w for a POSIX shell when it holds anything but safe
-// characters.
-func shellQuote(w string) string {
-	if w != "" && strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@+,%", r))
-	}) < 0 {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-}
-
-// sortedNames returns m's keys in order.
-func sortedNames(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+// approval show it (mcp.ServerConfig.CommandLine).
+func MCPServerCommand(s mcp.ServerConfig) string { return s.CommandLine() }

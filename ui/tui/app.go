@@ -196,6 +196,7 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 		}
 	})
 	w.showSession(be, sessionID, false)
+	w.watchMCP(be)
 	w.loadHabits(be)
 	w.sendInitialPrompt()
 }

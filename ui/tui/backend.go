@@ -6,6 +6,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/app"
 	"pincer/core/event"
+	"pincer/core/mcp"
 	"pincer/core/permission"
 )
 
@@ -56,6 +57,15 @@ type Backend interface {
 	Draft(ctx context.Context, project string) (string, error)
 	// SaveDraft keeps text as project's unsent draft ("" deletes it).
 	SaveDraft(ctx context.Context, project, text string) error
+
+	// MCPServers is every configured MCP server's state, by name (none: nil).
+	MCPServers() []mcp.ServerState
+	// SubscribeMCP calls fn, from any goroutine, with a server's state after
+	// each change, until cancel.
+	SubscribeMCP(fn func(mcp.ServerState)) (cancel func())
+	// ApproveMCP records the person's approval of the project server cfg (as
+	// the /mcp view showed it) and starts it.
+	ApproveMCP(cfg mcp.ServerConfig) error
 }
 
 var _ Backend = (*app.Backend)(nil)

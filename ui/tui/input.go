@@ -32,6 +32,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.noticesKey(ev)
 		return nil
 	}
+	if w.mcp.open {
+		w.mcpKey(ev)
+		return nil
+	}
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}

@@ -135,6 +135,9 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	if w.notices.open {
 		w.drawNoticesView(screen, l.Main)
 	}
+	if w.mcp.open {
+		w.drawMCPView(screen, l.Main)
+	}
 	if w.helpOpen {
 		w.drawHelpScreen(screen, l.Main)
 	}

@@ -36,6 +36,7 @@ func init() {
 		{name: "/model", args: "[COMMAND]", help: "alone: pick a model; configure, switch, list … (Tab completes)", run: (*Workbench).modelCommand},
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
+		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},
 		{name: "/init", help: "ask the model to write an AGENTS.md", turn: true},
 		{name: "/quit", help: "quit", aliases: []string{"/exit"}, run: (*Workbench).slashQuit},

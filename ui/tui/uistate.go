@@ -52,6 +52,7 @@ type UIState struct {
 	reasonWhat  string             // its summary
 	helpOffset  int                // first line of the help screen, when it scrolls
 	prompt      *overlay.Prompt    // the /model prompt overlay, nil when closed
+	mcp         mcpView            // the /mcp view (mcpview.go)
 
 	// The transcript view's sync (sync.go) and the timeline's row cache.
 	synced    map[string]syncRecord
