@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -139,19 +138,6 @@ func TestMCPViewGolden(t *testing.T) {
 	}
 }
 
-// fakeClock is a settable clock for w.now.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // TestMCPViewApproves: with a real Manager — a user server over HTTP (a
 // Go-SDK server), a project HTTP server and a project stdio server whose
 // command would write a marker — the workbench notices the ready server; the
@@ -163,8 +149,8 @@ func TestMCPViewApproves(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("PINCER_HOME", home)
 	user, proj := mcptest.NewGoServer(t, false), mcptest.NewGoServer(t, false)
-	clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
-	b := startBenchWith(t, 120, 40, Options{}, func(w *Workbench) { w.now = clock.now })
+	clock := &fakeClock{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	b := startBenchWith(t, 120, 40, Options{}, func(w *Workbench) { w.now = clock.Now })
 	ag, root := newTestAgent(t, &providertest.Scripted{})
 	marker := filepath.Join(t.TempDir(), "PROOF_evil")
 	be := backendOf(ag)
@@ -197,10 +183,26 @@ func TestMCPViewApproves(t *testing.T) {
 	b.waitText("mcp: proj not approved")
 	b.key(tcell.KeyRune, 'a', tcell.ModNone)
 	b.waitText("Approve proj for this project?")
-	clock.add(approvalGrace)
+	clock.mu.Lock()
+	clock.now = clock.now.Add(approvalGrace)
+	clock.mu.Unlock()
 	b.key(tcell.KeyRune, 'y', tcell.ModNone)
-	b.waitText("mcp: approved proj for this project")
-	b.waitText("mcp: proj ready, 1 tool")
+	b.waitText("mcp: proj ready, 1 tool") // the approval's notice may come first or after: the line shows the newest
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var said bool
+		b.onLoop(func() {
+			b.w.pump.drain()
+			for _, n := range b.w.notices.recent {
+				said = said || strings.HasPrefix(n.text, "mcp: approved proj for this project; starting it")
+			}
+		})
+		if said {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no notice of the approval")
+		}
+	}
 	if !approvedIn(home) {
 		t.Error("no approval recorded")
 	}

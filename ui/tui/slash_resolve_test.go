@@ -45,7 +45,7 @@ func TestCompleteSlashText(t *testing.T) {
 	}{
 		{"/he", "/help", "[/help]", true},
 		{"/res", "/resume ", "[/resume]", true},
-		{"/m", "/mode", "[/model /mode]", true},
+		{"/m", "/m", "[/model /mode /mcp]", true},
 		{"/mode", "/mode", "[/model /mode]", true},
 		{"/s", "/sessions", "[/sessions]", true},
 		{"/c", "/c", "[/clear /cost /compact]", true},
