@@ -11,6 +11,7 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/plugin"
+	"pincer/ui/termtext"
 )
 
 const pluginUsage = `Usage:
@@ -210,7 +211,7 @@ func writePluginsJSON(w io.Writer, list []plugin.Installed, listErr error) (int,
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(termtext.JSON(w))
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(out); err != nil {
 		return 1, err
