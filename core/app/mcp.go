@@ -48,6 +48,28 @@ func (r *Run) WaitMCP(ctx context.Context) bool {
 	return r.MCP.WaitReady(ctx, mcpTimeout(os.Getenv("MCP_TIMEOUT")))
 }
 
+// MCPWarnings are one line for each started MCP server that is not ready
+// (after WaitMCP: it failed, or is still connecting), for `pincer run` to
+// print on stderr; servers waiting for approval are listed too, with what
+// would approve them.
+func (r *Run) MCPWarnings() []string {
+	if r.MCP == nil {
+		return nil
+	}
+	var out []string
+	for _, st := range r.MCP.States() {
+		switch st.Status {
+		case mcp.StatusFailed:
+			out = append(out, "MCP server "+st.Config.Name+" failed: "+st.Reason)
+		case mcp.StatusConnecting:
+			out = append(out, "MCP server "+st.Config.Name+" is still connecting (MCP_TIMEOUT): its tools join when it is ready")
+		case mcp.StatusNeedsApproval:
+			out = append(out, "MCP server "+st.Config.Name+" (.mcp.json) is not approved for this project: `pincer mcp approve "+st.Config.Name+"` lets it start")
+		}
+	}
+	return out
+}
+
 // mcpTimeout parses MCP_TIMEOUT (milliseconds); empty or invalid: the default.
 func mcpTimeout(v string) time.Duration {
 	if ms, err := strconv.Atoi(v); err == nil && ms > 0 {

@@ -104,6 +104,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	}
 	defer run.Close()
 	run.WaitMCP(ctx) // headless waits (bounded, MCP_TIMEOUT) for its MCP servers before the first model call
+	for _, w := range run.MCPWarnings() {
+		fmt.Fprintf(stderr, "pincer: warning: %s\n", w)
+	}
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
 	hopts := headless.Options{Format: format, Stdout: stdout, Stderr: stderr, After: run.After}
 	if in, ok := setup.Invocation(input); ok { // a skill, custom command or MCP prompt: /NAME args

@@ -168,3 +168,17 @@ func TestKilledPincerLeavesNoServer(t *testing.T) {
 		t.Errorf("MCP servers outlived a killed pincer: %v", pids)
 	}
 }
+
+// A server that fails to start is a warning on stderr naming it and why; the
+// run goes on without it.
+func TestRunWarnsOfAFailedServer(t *testing.T) {
+	e := newEnv(t, openaitest.Reply{Text: "fine"})
+	doc := `{"mcpServers": {"broken": {"command": "/nonexistent/mcp-server"}}}`
+	out, stderr, code := e.run(e.runArgs("--mcp-config", doc, "hi")...)
+	if code != 0 || strings.TrimSpace(out) != "fine" {
+		t.Fatalf("exit %d out %q err %s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "pincer: warning: MCP server broken failed: ") || !strings.Contains(stderr, "no such file") {
+		t.Errorf("stderr: %q", stderr)
+	}
+}
