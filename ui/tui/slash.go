@@ -39,6 +39,8 @@ func init() {
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},
 		{name: "/init", help: "ask the model to write an AGENTS.md", turn: true},
+		{name: "/loop", args: "[INTERVAL] PROMPT", help: "send PROMPT every INTERVAL (10m); list, cancel ID", run: (*Workbench).slashLoop},
+		{name: "/schedule", args: "in|every|at WHEN PROMPT", help: "send PROMPT once later, on an interval or at HH:MM; list, cancel ID", run: (*Workbench).slashSchedule},
 		{name: "/quit", help: "quit", aliases: []string{"/exit"}, run: (*Workbench).slashQuit},
 	}
 }

@@ -52,6 +52,7 @@ func (w *Workbench) syncFrame() {
 		}
 	}
 	w.notes = nil
+	w.runDueJobs() // a scheduled prompt that waited starts once nothing holds it (schedule.go)
 	w.pump.setClock(w.turnRunning())
 	if w.restore != "" {
 		if w.input.GetText() == "" {

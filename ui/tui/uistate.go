@@ -42,8 +42,9 @@ type UIState struct {
 	runner     string      // another process running the shown session's turn (attach.go), "" when none
 	queued     string      // a prompt waiting for that turn to end
 	turnCancel context.CancelFunc
-	flowBusy   bool         // a /model command runs
-	ahead      []typedAhead // keys typed while a /model flow runs with no prompt open (typeahead.go)
+	flowBusy   bool          // a /model command runs
+	ahead      []typedAhead  // keys typed while a /model flow runs with no prompt open (typeahead.go)
+	sched      scheduleState // /loop and /schedule prompts (schedule.go)
 
 	// Overlays.
 	browser     browser.State      // the sessions browser

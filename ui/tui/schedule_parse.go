@@ -1,0 +1,209 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// /loop and /schedule: what a line asks for, decided purely from its words and
+// the time it was typed (schedule.go runs it).
+//
+//	/loop [INTERVAL] PROMPT     repeat PROMPT every INTERVAL (default loopDefault); also
+//	                            "/loop every INTERVAL PROMPT" and "/loop PROMPT every INTERVAL"
+//	/schedule in DURATION PROMPT     once, DURATION from now
+//	/schedule every INTERVAL PROMPT  repeat
+//	/schedule at HH:MM PROMPT        once, at the next HH:MM (local time, 24-hour)
+//	/loop | /loop list | /schedule | /schedule list    list them all
+//	/loop cancel ID|all | /schedule cancel ID|all      cancel
+//
+// A DURATION is Go's form with days too: 30s, 5m, 1h30m, 2d. A repeat's
+// interval is at least minEvery; nothing is further off than maxDelay.
+
+// Bounds of what /loop and /schedule accept.
+const (
+	loopDefault = 10 * time.Minute // /loop PROMPT alone (Claude Code's default interval)
+	minEvery    = time.Minute      // the shortest repeat
+	minDelay    = time.Second      // the shortest "in"
+	maxDelay    = 366 * 24 * time.Hour
+)
+
+// schedOp is what a /loop or /schedule line does.
+type schedOp int
+
+const (
+	schedList schedOp = iota
+	schedAdd
+	schedCancel
+)
+
+// schedRequest is a parsed /loop or /schedule line.
+type schedRequest struct {
+	op     schedOp
+	prompt string        // schedAdd: what is sent
+	every  time.Duration // schedAdd: the repeat's interval; 0 for once
+	at     time.Time     // schedAdd: the first (or only) time it is due
+	cancel string        // schedCancel: a job's ID, or "all"
+}
+
+// errScheduleUsage is the usage of both commands, for a line that is neither form.
+var errScheduleUsage = errors.New("usage: /loop [INTERVAL] PROMPT · /schedule in|every DURATION PROMPT · /schedule at HH:MM PROMPT · list · cancel ID|all")
+
+// parseLoop reads /loop's words (after the name) typed at now.
+func parseLoop(args []string, now time.Time) (schedRequest, error) {
+	if r, ok, err := listOrCancel(args); ok {
+		return r, err
+	}
+	if d, ok := parseDuration(args[0]); ok {
+		return repeat(d, args[1:], now)
+	}
+	if len(args) >= 2 && strings.EqualFold(args[0], "every") {
+		if d, ok := parseDuration(args[1]); ok {
+			return repeat(d, args[2:], now)
+		}
+	}
+	if n := len(args); n >= 3 && strings.EqualFold(args[n-2], "every") {
+		if d, ok := parseDuration(args[n-1]); ok {
+			return repeat(d, args[:n-2], now)
+		}
+	}
+	return repeat(loopDefault, args, now)
+}
+
+// parseSchedule reads /schedule's words (after the name) typed at now.
+func parseSchedule(args []string, now time.Time) (schedRequest, error) {
+	if r, ok, err := listOrCancel(args); ok {
+		return r, err
+	}
+	if len(args) < 2 {
+		return schedRequest{}, errScheduleUsage
+	}
+	switch strings.ToLower(args[0]) {
+	case "every":
+		d, ok := parseDuration(args[1])
+		if !ok {
+			return schedRequest{}, fmt.Errorf("/schedule every %s: not a duration (5m, 1h, 2d)", args[1])
+		}
+		return repeat(d, args[2:], now)
+	case "in":
+		d, ok := parseDuration(args[1])
+		if !ok {
+			return schedRequest{}, fmt.Errorf("/schedule in %s: not a duration (30s, 5m, 1h)", args[1])
+		}
+		if d < minDelay || d > maxDelay {
+			return schedRequest{}, fmt.Errorf("/schedule in %s: want from %s to %s", args[1], minDelay, humanDuration(maxDelay))
+		}
+		return once(now.Add(d), args[2:])
+	case "at":
+		at, ok := nextClockTime(now, args[1])
+		if !ok {
+			return schedRequest{}, fmt.Errorf("/schedule at %s: want a time of day as HH:MM (24-hour)", args[1])
+		}
+		return once(at, args[2:])
+	}
+	return schedRequest{}, errScheduleUsage
+}
+
+// listOrCancel reads the list and cancel forms shared by both commands; ok is
+// false for an add.
+func listOrCancel(args []string) (schedRequest, bool, error) {
+	if len(args) == 0 || (len(args) == 1 && strings.EqualFold(args[0], "list")) {
+		return schedRequest{op: schedList}, true, nil
+	}
+	if strings.EqualFold(args[0], "cancel") {
+		if len(args) != 2 {
+			return schedRequest{}, true, errors.New("usage: cancel ID (the list shows the IDs) or cancel all")
+		}
+		return schedRequest{op: schedCancel, cancel: strings.TrimPrefix(strings.ToLower(args[1]), "#")}, true, nil
+	}
+	return schedRequest{}, false, nil
+}
+
+func repeat(d time.Duration, words []string, now time.Time) (schedRequest, error) {
+	if d < minEvery || d > maxDelay {
+		return schedRequest{}, fmt.Errorf("an interval of %s: want from %s to %s", humanDuration(d), humanDuration(minEvery), humanDuration(maxDelay))
+	}
+	prompt := strings.Join(words, " ")
+	if prompt == "" {
+		return schedRequest{}, errors.New("nothing to send: give a prompt after the interval")
+	}
+	return schedRequest{op: schedAdd, prompt: prompt, every: d, at: now.Add(d)}, nil
+}
+
+func once(at time.Time, words []string) (schedRequest, error) {
+	prompt := strings.Join(words, " ")
+	if prompt == "" {
+		return schedRequest{}, errors.New("nothing to send: give a prompt after the time")
+	}
+	return schedRequest{op: schedAdd, prompt: prompt, at: at}, nil
+}
+
+// parseDuration reads Go's duration form with a "d" (24 hours) unit too:
+// "90s", "5m", "1h30m", "2d", "1d12h". Only positive whole durations.
+func parseDuration(s string) (time.Duration, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	var days time.Duration
+	if i := strings.IndexByte(s, 'd'); i > 0 {
+		n, err := strconv.Atoi(s[:i])
+		if err != nil || n < 0 || n > 366 {
+			return 0, false
+		}
+		days, s = time.Duration(n)*24*time.Hour, s[i+1:]
+	}
+	var rest time.Duration
+	if s != "" {
+		if s[0] < '0' || s[0] > '9' {
+			return 0, false
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return 0, false
+		}
+		rest = d
+	}
+	d := days + rest
+	return d, d > 0
+}
+
+// nextClockTime is the next moment after now at the time of day hhmm
+// ("14:00", "9:05") in now's location: today if it is still ahead, else
+// tomorrow.
+func nextClockTime(now time.Time, hhmm string) (time.Time, bool) {
+	h, m, ok := strings.Cut(hhmm, ":")
+	if !ok || len(m) != 2 || len(h) < 1 || len(h) > 2 {
+		return time.Time{}, false
+	}
+	hour, err1 := strconv.Atoi(h)
+	minute, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hour < 0 || hour > 23 || minute < 0 || minute > 59 {
+		return time.Time{}, false
+	}
+	at := time.Date(now.Year(), now.Month(), now.Day(), hour, minute, 0, 0, now.Location())
+	if !at.After(now) {
+		at = time.Date(now.Year(), now.Month(), now.Day()+1, hour, minute, 0, 0, now.Location())
+	}
+	return at, true
+}
+
+// humanDuration writes d as the commands take it: "5m", "1h30m", "2d".
+func humanDuration(d time.Duration) string {
+	var b strings.Builder
+	if days := d / (24 * time.Hour); days > 0 {
+		fmt.Fprintf(&b, "%dd", days)
+		d -= days * 24 * time.Hour
+	}
+	if h := d / time.Hour; h > 0 {
+		fmt.Fprintf(&b, "%dh", h)
+		d -= h * time.Hour
+	}
+	if m := d / time.Minute; m > 0 {
+		fmt.Fprintf(&b, "%dm", m)
+		d -= m * time.Minute
+	}
+	if s := d / time.Second; s > 0 || b.Len() == 0 {
+		fmt.Fprintf(&b, "%ds", s)
+	}
+	return b.String()
+}
