@@ -1,6 +1,10 @@
 package builtin
 
-import "context"
+import (
+	"context"
+
+	"pincer/core/prompt"
+)
 
 // maxStyleCommits is how many recent commit subjects /commit shows for style.
 const maxStyleCommits = 10
@@ -25,26 +29,27 @@ var commitSkill = Skill{
 
 // gatherCommit collects /commit's context: it fails only outside a repository.
 func gatherCommit(ctx context.Context, env Env) (any, error) {
-	if _, err := repoRoot(ctx, env.Dir); err != nil {
+	g := prompt.NewOwnGit(ctx, env.Dir)
+	if _, err := repoRoot(ctx, g); err != nil {
 		return nil, err
 	}
-	d := commitData{Branch: branchName(ctx, env.Dir), Args: env.Args}
+	d := commitData{Branch: branchName(ctx, g), Args: env.Args}
 	var err error
-	if d.Status, err = statusShort(ctx, env.Dir); err != nil {
+	if d.Status, err = statusShort(ctx, g); err != nil {
 		return nil, err
 	}
-	staged, err := git(ctx, env.Dir, diffArgs("--cached")...)
+	staged, err := g.Run(ctx, diffArgs("--cached")...)
 	if err != nil {
 		return nil, err
 	}
 	d.Staged = cutDiff(staged, "git diff --cached")
-	unstaged, err := git(ctx, env.Dir, diffArgs()...)
+	unstaged, err := g.Run(ctx, diffArgs()...)
 	if err != nil {
 		return nil, err
 	}
 	d.Unstaged = cutDiff(unstaged, "git diff")
-	if hasCommits(ctx, env.Dir) {
-		if d.Recent, err = oneline(ctx, env.Dir, maxStyleCommits, "HEAD"); err != nil {
+	if hasCommits(ctx, g) {
+		if d.Recent, err = oneline(ctx, g, maxStyleCommits, "HEAD"); err != nil {
 			return nil, err
 		}
 	}

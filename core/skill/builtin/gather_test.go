@@ -14,11 +14,11 @@ import (
 // repo is a temporary git repository with a fixed identity and no user or
 // system git config.
 type repo struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 
-func newRepo(t *testing.T) *repo {
+func newRepo(t testing.TB) *repo {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")

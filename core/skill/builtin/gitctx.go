@@ -16,11 +16,6 @@ const MaxDiffBytes = 40_000
 // maxLogLines caps a `git log --oneline` listing.
 const maxLogLines = 50
 
-// git runs one of pincer's own git commands in dir (prompt.RunGit).
-func git(ctx context.Context, dir string, args ...string) (string, error) {
-	return prompt.RunGit(ctx, dir, args...)
-}
-
 // diffArgs is `git diff` with no external diff program, no textconv and no
 // color, then rest.
 func diffArgs(rest ...string) []string {
@@ -53,10 +48,10 @@ func cutDiff(text, rerun string) Diff {
 	return d
 }
 
-// repoRoot returns the top of the work tree around dir, or an error saying it
+// repoRoot returns the top of the work tree around g's directory, or an error saying it
 // is not a repository.
-func repoRoot(ctx context.Context, dir string) (string, error) {
-	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+func repoRoot(ctx context.Context, g *prompt.OwnGit) (string, error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", fmt.Errorf("not a git repository (%v)", err)
 	}
@@ -64,29 +59,29 @@ func repoRoot(ctx context.Context, dir string) (string, error) {
 }
 
 // hasCommits reports whether HEAD names a commit (false in a new repository).
-func hasCommits(ctx context.Context, dir string) bool {
-	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+func hasCommits(ctx context.Context, g *prompt.OwnGit) bool {
+	_, err := g.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	return err == nil
 }
 
 // branchName is the current branch, or "detached HEAD at SHA" (or "detached
 // HEAD" with no commit to name).
-func branchName(ctx context.Context, dir string) string {
-	if out, err := git(ctx, dir, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+func branchName(ctx context.Context, g *prompt.OwnGit) string {
+	if out, err := g.Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
 		return strings.TrimSpace(out)
 	}
-	if out, err := git(ctx, dir, "rev-parse", "--short", "HEAD"); err == nil {
+	if out, err := g.Run(ctx, "rev-parse", "--short", "HEAD"); err == nil {
 		return "detached HEAD at " + strings.TrimSpace(out)
 	}
 	return "detached HEAD"
 }
 
 // oneline lists `git log --oneline` of revs (at most maxLogLines), newest first.
-func oneline(ctx context.Context, dir string, n int, revs ...string) ([]string, error) {
+func oneline(ctx context.Context, g *prompt.OwnGit, n int, revs ...string) ([]string, error) {
 	args := append([]string{"log", "--oneline", "--no-decorate", "--no-show-signature", "--no-mailmap", "--no-color",
 		fmt.Sprintf("-n%d", n)}, sandbox.GitSafeDiffArgs()...)
 	args = append(append(args, "--end-of-options"), revs...)
-	out, err := git(ctx, dir, append(args, "--")...)
+	out, err := g.Run(ctx, append(args, "--")...)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +90,8 @@ func oneline(ctx context.Context, dir string, n int, revs ...string) ([]string, 
 
 // statusShort is `git status --short` (untracked files listed one by one),
 // paths relative to the repository root.
-func statusShort(ctx context.Context, dir string) ([]string, error) {
-	out, err := git(ctx, dir, "-c", "status.relativePaths=false", "status", "--short", "--untracked-files=all", "--ignore-submodules=all")
+func statusShort(ctx context.Context, g *prompt.OwnGit) ([]string, error) {
+	out, err := g.Run(ctx, "-c", "status.relativePaths=false", "status", "--short", "--untracked-files=all", "--ignore-submodules=all")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"pincer/core/prompt"
+
 	"context"
 	"fmt"
 	"strings"
@@ -34,14 +36,14 @@ var baseCandidates = []string{"origin/main", "origin/master", "main", "master"}
 
 // findBase picks the branch a pull request would merge into: origin/HEAD's
 // target, else the first of baseCandidates that exists.
-func findBase(ctx context.Context, dir string) (base, why string, err error) {
-	if out, err := git(ctx, dir, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
+func findBase(ctx context.Context, g *prompt.OwnGit) (base, why string, err error) {
+	if out, err := g.Run(ctx, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
 		if b := strings.TrimSpace(out); b != "" {
 			return b, "origin/HEAD points to it", nil
 		}
 	}
 	for _, c := range baseCandidates {
-		if isCommit(ctx, dir, c) {
+		if isCommit(ctx, g, c) {
 			return c, "origin/HEAD is not set; the first of origin/main, origin/master, main, master that exists", nil
 		}
 	}
@@ -51,18 +53,19 @@ func findBase(ctx context.Context, dir string) (base, why string, err error) {
 // gatherPR collects /pr's context. It fails outside a repository, without
 // commits, or without a base branch to compare with.
 func gatherPR(ctx context.Context, env Env) (any, error) {
-	if _, err := repoRoot(ctx, env.Dir); err != nil {
+	g := prompt.NewOwnGit(ctx, env.Dir)
+	if _, err := repoRoot(ctx, g); err != nil {
 		return nil, err
 	}
-	if !hasCommits(ctx, env.Dir) {
+	if !hasCommits(ctx, g) {
 		return nil, fmt.Errorf("the repository has no commits yet: commit first (/commit)")
 	}
-	d := prData{Branch: branchName(ctx, env.Dir), Args: env.Args, HasGh: env.lookPath("gh")}
+	d := prData{Branch: branchName(ctx, g), Args: env.Args, HasGh: env.lookPath("gh")}
 	var err error
-	if d.Base, d.BaseWhy, err = findBase(ctx, env.Dir); err != nil {
+	if d.Base, d.BaseWhy, err = findBase(ctx, g); err != nil {
 		return nil, err
 	}
-	mb, err := git(ctx, env.Dir, "merge-base", "--end-of-options", d.Base, "HEAD")
+	mb, err := g.Run(ctx, "merge-base", "--end-of-options", d.Base, "HEAD")
 	if err != nil {
 		return nil, fmt.Errorf("%s and HEAD have no common commit (%v)", d.Base, err)
 	}
@@ -71,23 +74,23 @@ func gatherPR(ctx context.Context, env Env) (any, error) {
 	if len(d.MergeBase) > 12 {
 		d.MergeBase = d.MergeBase[:12]
 	}
-	if d.Commits, err = oneline(ctx, env.Dir, maxLogLines, d.Base+"..HEAD"); err != nil {
+	if d.Commits, err = oneline(ctx, g, maxLogLines, d.Base+"..HEAD"); err != nil {
 		return nil, err
 	}
-	stat, err := git(ctx, env.Dir, diffArgs("--stat", "--end-of-options", mergeBase, "HEAD", "--")...)
+	stat, err := g.Run(ctx, diffArgs("--stat", "--end-of-options", mergeBase, "HEAD", "--")...)
 	if err != nil {
 		return nil, err
 	}
 	d.Stat = strings.TrimRight(stat, "\n")
-	diff, err := git(ctx, env.Dir, diffArgs("--end-of-options", mergeBase, "HEAD", "--")...)
+	diff, err := g.Run(ctx, diffArgs("--end-of-options", mergeBase, "HEAD", "--")...)
 	if err != nil {
 		return nil, err
 	}
 	d.Diff = cutDiff(diff, "git diff "+d.Base+"...HEAD")
-	if d.Dirty, err = statusShort(ctx, env.Dir); err != nil {
+	if d.Dirty, err = statusShort(ctx, g); err != nil {
 		return nil, err
 	}
-	if out, err := git(ctx, env.Dir, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"); err == nil {
+	if out, err := g.Run(ctx, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}"); err == nil {
 		d.Upstream = strings.TrimSpace(out)
 	}
 	return d, nil

@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"pincer/core/prompt"
+
 	"context"
 	"fmt"
 	"strings"
@@ -48,7 +50,7 @@ var simplifySkill = Skill{
 }
 
 func gatherChangeData(ctx context.Context, env Env) (any, error) {
-	c, focus, err := gatherChange(ctx, env.Dir, env.Args)
+	c, focus, err := gatherChange(ctx, prompt.NewOwnGit(ctx, env.Dir), env.Args)
 	return changeData{Change: c, Focus: focus}, err
 }
 
@@ -98,15 +100,15 @@ func validRefText(s string) bool {
 }
 
 // gatherChange collects the change args name (its first word as a range or
-// ref, see splitRange; none: the working tree) in the repository around dir,
+// ref, see splitRange; none: the working tree) in g's repository,
 // and returns the rest of args as the focus.
-func gatherChange(ctx context.Context, dir, args string) (Change, string, error) {
-	if _, err := repoRoot(ctx, dir); err != nil {
+func gatherChange(ctx context.Context, g *prompt.OwnGit, args string) (Change, string, error) {
+	if _, err := repoRoot(ctx, g); err != nil {
 		return Change{}, "", err
 	}
-	rng, focus, ok := splitRange(args, func(w string) bool { return validRefText(w) && isCommit(ctx, dir, w) })
+	rng, focus, ok := splitRange(args, func(w string) bool { return validRefText(w) && isCommit(ctx, g, w) })
 	if !ok {
-		c, err := workingTreeChange(ctx, dir)
+		c, err := workingTreeChange(ctx, g)
 		return c, focus, err
 	}
 	a, b, op := rangeEnds(rng)
@@ -117,7 +119,7 @@ func gatherChange(ctx context.Context, dir, args string) (Change, string, error)
 		if !validRefText(end) {
 			return Change{}, "", fmt.Errorf("%q is not a ref or range (use REF, A..B or A...B)", rng)
 		}
-		if !isCommit(ctx, dir, end) {
+		if !isCommit(ctx, g, end) {
 			return Change{}, "", fmt.Errorf("%q names no commit in this repository", end)
 		}
 	}
@@ -128,24 +130,24 @@ func gatherChange(ctx context.Context, dir, args string) (Change, string, error)
 	if op == "" {
 		// One ref: what changed since it, the working tree included (git diff REF).
 		c.What = "the changes since " + rng + ", uncommitted ones included (git diff " + rng + ")"
-		commits, err := oneline(ctx, dir, maxLogLines, rng+"..HEAD")
+		commits, err := oneline(ctx, g, maxLogLines, rng+"..HEAD")
 		if err != nil {
 			return Change{}, "", err
 		}
 		c.Commits = commits
 	} else {
-		commits, err := oneline(ctx, dir, maxLogLines, rng)
+		commits, err := oneline(ctx, g, maxLogLines, rng)
 		if err != nil {
 			return Change{}, "", err
 		}
 		c.Commits = commits
 	}
-	stat, err := git(ctx, dir, diffArgs("--stat", "--end-of-options", rng, "--")...)
+	stat, err := g.Run(ctx, diffArgs("--stat", "--end-of-options", rng, "--")...)
 	if err != nil {
 		return Change{}, "", err
 	}
 	c.Stat = strings.TrimRight(stat, "\n")
-	diff, err := git(ctx, dir, diffArgs("--end-of-options", rng, "--")...)
+	diff, err := g.Run(ctx, diffArgs("--end-of-options", rng, "--")...)
 	if err != nil {
 		return Change{}, "", err
 	}
@@ -154,21 +156,21 @@ func gatherChange(ctx context.Context, dir, args string) (Change, string, error)
 }
 
 // isCommit reports whether rev (already validRefText) names a commit.
-func isCommit(ctx context.Context, dir, rev string) bool {
-	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+func isCommit(ctx context.Context, g *prompt.OwnGit, rev string) bool {
+	_, err := g.Run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	return err == nil
 }
 
 // workingTreeChange is the uncommitted change: staged and unstaged against
 // HEAD (against nothing in a repository without commits) and the untracked files.
-func workingTreeChange(ctx context.Context, dir string) (Change, error) {
+func workingTreeChange(ctx context.Context, g *prompt.OwnGit) (Change, error) {
 	c := Change{What: "the uncommitted changes, staged and unstaged (git diff HEAD)"}
 	base := []string{"HEAD"}
 	rerun := "git diff HEAD"
-	if !hasCommits(ctx, dir) {
+	if !hasCommits(ctx, g) {
 		// No HEAD yet: against the empty tree, which git diff TREE compares with
 		// the working tree's tracked files, staged or not.
-		out, err := git(ctx, dir, "hash-object", "-t", "tree", "/dev/null")
+		out, err := g.Run(ctx, "hash-object", "-t", "tree", "/dev/null")
 		if err != nil {
 			return Change{}, err
 		}
@@ -177,17 +179,17 @@ func workingTreeChange(ctx context.Context, dir string) (Change, error) {
 		base = []string{empty}
 		rerun = "git diff " + empty
 	}
-	stat, err := git(ctx, dir, diffArgs(append([]string{"--stat"}, base...)...)...)
+	stat, err := g.Run(ctx, diffArgs(append([]string{"--stat"}, base...)...)...)
 	if err != nil {
 		return Change{}, err
 	}
 	c.Stat = strings.TrimRight(stat, "\n")
-	diff, err := git(ctx, dir, diffArgs(base...)...)
+	diff, err := g.Run(ctx, diffArgs(base...)...)
 	if err != nil {
 		return Change{}, err
 	}
 	c.Diff = cutDiff(diff, rerun)
-	out, err := git(ctx, dir, "ls-files", "--others", "--exclude-standard", "--full-name", "-z")
+	out, err := g.Run(ctx, "ls-files", "--others", "--exclude-standard", "--full-name", "-z")
 	if err != nil {
 		return Change{}, err
 	}
