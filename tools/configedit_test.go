@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,5 +111,22 @@ func TestConfigEditWritesOnlyTheApprovedChange(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "a = 1\nb = 3\n" {
 		t.Fatalf("written anyway: %q", b)
+	}
+}
+
+// TestConfigEditSchemaNamesInputFields: ConfigEdit is in no registry, so
+// TestSchemaNamesInputFields does not see it: the same check here.
+func TestConfigEditSchemaNamesInputFields(t *testing.T) {
+	tool := Typed[ConfigEditInput](ConfigEdit{})
+	typedIn := tool.(interface{ inputType() reflect.Type })
+	var schema map[string]any
+	if err := json.Unmarshal(tool.Spec().Schema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, problem := range schemaAgrees("", schema, typedIn.inputType()) {
+		t.Error(problem)
+	}
+	if !tool.Spec().AskAlways || tool.Spec().Kind != KindEdit {
+		t.Errorf("spec %+v", tool.Spec())
 	}
 }
