@@ -14,7 +14,11 @@ import (
 // testPaths are config paths under a fresh PINCER_HOME.
 func testPaths(t *testing.T) config.Paths {
 	t.Helper()
-	home := t.TempDir()
+	return testPathsAt(t.TempDir())
+}
+
+// testPathsAt are config paths with PINCER_HOME and HOME at home.
+func testPathsAt(home string) config.Paths {
 	return config.PathsFrom(func(k string) string {
 		switch k {
 		case "PINCER_HOME":

@@ -24,6 +24,20 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// writeTreeB is writeTree for a benchmark.
+func writeTreeB(b *testing.B, dir string, files map[string]string) {
+	b.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // errText joins a plugin's errors.
 func errText(p *Plugin) string {
 	var s []string
