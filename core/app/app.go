@@ -214,6 +214,9 @@ func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error
 		return nil, err
 	}
 	r.startMCP(ctx)
+	if m != nil && s.Skills != nil {
+		s.Skills.AddSource(mcpPrompts{m}) // /mcp__SERVER__PROMPT (mcp_prompts.go)
+	}
 	return r, nil
 }
 
