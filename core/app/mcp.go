@@ -23,6 +23,9 @@ const DefaultMCPTimeout = 10 * time.Second
 func (s *Setup) newMCP() *mcp.Manager {
 	o := mcpOptions(s.Workspace.Root(), "pincer")
 	o.Registry = s.Tools
+	if ms, err := strconv.Atoi(os.Getenv("MCP_TOOL_TIMEOUT")); err == nil && ms > 0 {
+		o.CallTimeout = time.Duration(ms) * time.Millisecond // Claude Code's variable, in milliseconds
+	}
 	return mcp.NewManager(o)
 }
 

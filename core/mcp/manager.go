@@ -15,6 +15,7 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultMinBackoff     = 500 * time.Millisecond
 	DefaultMaxBackoff     = 30 * time.Second
+	DefaultKeepAlive      = 30 * time.Second
 	// killGrace is how long a stdio server gets between SIGTERM and SIGKILL.
 	killGrace = 2 * time.Second
 )
@@ -40,6 +41,13 @@ type Options struct {
 	// from MinBackoff after each failure and starts over once a server was ready;
 	// 0: DefaultMinBackoff, DefaultMaxBackoff.
 	MinBackoff, MaxBackoff time.Duration
+	// KeepAlive is how often an HTTP or SSE server is pinged, so one that went
+	// away is noticed (failed, its tools removed, reconnecting) before the next
+	// call; 0: DefaultKeepAlive. A stdio server's end is seen on its output.
+	KeepAlive time.Duration
+	// CallTimeout bounds one tool call; 0: no bound but the turn's own
+	// cancellation (Claude Code's MCP_TOOL_TIMEOUT, which core/app reads).
+	CallTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -54,6 +62,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.KeepAlive <= 0 {
+		o.KeepAlive = DefaultKeepAlive
 	}
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = o.MinBackoff

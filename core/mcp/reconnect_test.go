@@ -153,3 +153,32 @@ func TestFailingServerRetries(t *testing.T) {
 		t.Fatalf("state: %+v", st)
 	}
 }
+
+// An HTTP server that goes away is noticed before any call (by the keepalive
+// ping, or its broken event stream, whichever comes first): failed, its tools
+// removed.
+func TestHTTPServerGoneIsNoticed(t *testing.T) {
+	g := mcptest.NewGoServer(t, false)
+	reg := tools.NewRegistry()
+	m := startManager(t, mcp.Options{Registry: reg, KeepAlive: 100 * time.Millisecond, MinBackoff: time.Second},
+		mcp.ServerConfig{Name: "go", Transport: mcp.TransportHTTP, URL: g.URL, Approved: true})
+	g.Close()
+	waitFor(t, "failed", func() bool { st, _ := m.State("go"); return st.Status == mcp.StatusFailed })
+	if _, ok := reg.Get("mcp__go__greet"); ok {
+		t.Error("the gone server's tool is still offered")
+	}
+}
+
+// A call the server does not answer within CallTimeout is an error result
+// naming the server, the tool and the bound.
+func TestCallTimeout(t *testing.T) {
+	reg := tools.NewRegistry()
+	startManager(t, mcp.Options{Registry: reg, CallTimeout: 300 * time.Millisecond}, mcptest.Everything(t, "everything"))
+	got := call(t, reg, nil, "mcp__everything__trigger-long-running-operation", `{"duration":5,"steps":2}`)
+	if !got.IsError || !strings.Contains(got.Output, "did not answer trigger-long-running-operation within 300ms") {
+		t.Errorf("result: %+v", got)
+	}
+	if got := call(t, reg, nil, "mcp__everything__echo", `{"message":"still here"}`); !strings.Contains(got.Output, "still here") {
+		t.Errorf("after a timeout: %+v", got)
+	}
+}

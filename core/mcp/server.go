@@ -134,11 +134,15 @@ func (s *server) session() (wasReady bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: opts.ClientVersion}, &sdk.ClientOptions{
+	copts := &sdk.ClientOptions{
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { go s.relist() },
 		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { go s.relist() },
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { go s.relist() },
-	})
+	}
+	if proc == nil { // HTTP and SSE: a ping notices a server that went away
+		copts.KeepAlive = opts.KeepAlive
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: opts.ClientVersion}, copts)
 	cctx, cancel := context.WithTimeout(s.ctx, opts.ConnectTimeout)
 	defer cancel()
 	sess, err := client.Connect(cctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})

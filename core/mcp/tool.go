@@ -113,10 +113,19 @@ func (t *Tool) Run(ctx context.Context, env *tools.Env, input json.RawMessage) (
 			return tools.Result{}, fmt.Errorf("arguments are not a JSON object: %v", err)
 		}
 	}
-	res, err := t.sess.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	callCtx := ctx
+	if d := t.srv.m.opts.CallTimeout; d > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	res, err := t.sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
+		}
+		if callCtx.Err() != nil {
+			return tools.Result{Output: fmt.Sprintf("MCP server %s did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.cfg.Name, t.remote, t.srv.m.opts.CallTimeout), IsError: true}, nil
 		}
 		var werr *jsonrpc.Error
 		if errors.As(err, &werr) {

@@ -108,6 +108,14 @@ type GoServer struct {
 	Calls atomic.Int64
 	// Headers are the last request's headers.
 	Headers atomic.Value
+
+	srv *httptest.Server
+}
+
+// Close stops serving (a server that went away); its connections are cut.
+func (g *GoServer) Close() {
+	g.srv.CloseClientConnections()
+	g.srv.Close()
 }
 
 // Instructions is what the Go server says in initialize.
@@ -139,6 +147,7 @@ func NewGoServer(t testing.TB, sse bool) *GoServer {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
+	g.srv = srv
 	g.URL = srv.URL
 	return g
 }
