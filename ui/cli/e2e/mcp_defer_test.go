@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -79,4 +80,20 @@ func TestRunDefersRealMCPTools(t *testing.T) {
 	if got := toolMessages(reqs[3])["m2"]; !strings.Contains(got, "loaded now") {
 		t.Errorf("the loaded tool's call: %q", got)
 	}
+
+	// The same first request with tool search off, for docs/BENCHMARKS.md.
+	e.fake.Push(openaitest.Reply{Text: "done"})
+	cmd = e.command(e.runArgs("--mcp-config", cfg, "echo through a deferred tool")...)
+	cmd.Env = append(cmd.Env, "ENABLE_TOOL_SEARCH=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pincer run: %v: %s", err, out)
+	}
+	reqs = e.fake.Requests()
+	all := reqs[len(reqs)-1]
+	if n := len(offeredTools(all)); n <= len(first) {
+		t.Fatalf("with tool search off %d tools are offered, deferred %d", n, len(first))
+	}
+	size := func(v any) int { b, _ := json.Marshal(v); return len(b) }
+	t.Logf("first request with the real servers: %d bytes, %d tools (%d bytes of definitions) offered in full; deferred: %d bytes, %d tools (%d bytes)",
+		size(all), len(offeredTools(all)), size(all["tools"]), size(reqs[0]), len(first), size(reqs[0]["tools"]))
 }
