@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,5 +145,43 @@ func TestAttackHostileToolNames(t *testing.T) {
 				t.Errorf("tool name %q has %q", name, r)
 			}
 		}
+	}
+}
+
+// recordingApprover answers yes once to each ask and records what it was asked.
+type recordingApprover struct{ asked []permission.Input }
+
+func (a *recordingApprover) Approve(_ context.Context, _, _ string, in permission.Input, d permission.Decision) agent.Approval {
+	a.asked = append(a.asked, in)
+	d.Behavior, d.By = permission.Allow, "user"
+	return agent.Approval{Decision: d, Scope: permission.ScopeOnce}
+}
+
+// In the default mode an MCP call is asked about — even one the server marks
+// readOnlyHint — with its full name; the person's yes runs it, and a deny rule
+// is never asked (it is denied at once).
+func TestDefaultModeAsksThePerson(t *testing.T) {
+	ap := &recordingApprover{}
+	var e *engine
+	prov := &providertest.Scripted{Respond: func(n int, req provider.Request) providertest.Step {
+		if n == 1 {
+			return providertest.ToolCalls(
+				providertest.ToolCall("r", "mcp__filesystem__list_allowed_directories", `{}`),
+				providertest.ToolCall("w", "mcp__filesystem__write_file", `{"path":"`+filepath.Join(e.root, "proof.txt")+`","content":"PROOF"}`))
+		}
+		return providertest.Text("done")
+	}}
+	e = newEngine(t, prov, agent.Config{PermissionMode: permission.ModeDefault, Approver: ap,
+		Rules: rules(t, "mcp__filesystem__write_file")}, bothServers(t))
+	e.submit("go")
+	got := results(prov.Request(1))
+	if len(ap.asked) != 1 || ap.asked[0].Tool != "mcp__filesystem__list_allowed_directories" {
+		t.Errorf("asked: %+v", ap.asked)
+	}
+	if !strings.Contains(got["r"], e.root) || !strings.Contains(got["w"], "denied") {
+		t.Errorf("results: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "proof.txt")); err == nil {
+		t.Error("write_file wrote")
 	}
 }
