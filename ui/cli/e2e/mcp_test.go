@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,66 @@ func TestRunWarnsOfAFailedServer(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "pincer: warning: MCP server broken failed: ") || !strings.Contains(stderr, "no such file") {
 		t.Errorf("stderr: %q", stderr)
+	}
+}
+
+// The model as the adversary, through the real binary and real servers: in
+// bypassPermissions with a deny rule on mcp__filesystem__write_file, forms of
+// that name (case, underscores, whitespace, look-alike and zero-width
+// characters) are unknown tools and the exact name is denied; in plan mode
+// every MCP call is refused. No PROOF file appears; control: an allowed write
+// to another path through a server-level allow works.
+func TestAttackMCPToolNames(t *testing.T) {
+	forms := []string{"mcp__filesystem__write_file", "MCP__filesystem__write_file", "mcp__Filesystem__write_file",
+		"mcp__filesystem___write_file", "mcp__filesystem__write_file ", "mcp__filesystem__wrіte_file",
+		"mcp__filesystem__write_file\u200b", "mcp__filesystem__write__file"}
+	var calls []openaitest.Call
+	for i, f := range forms {
+		calls = append(calls, openaitest.Call{ID: fmt.Sprintf("a%d", i), Name: f, Args: fmt.Sprintf(`{"path":"PROOF-%d.txt","content":"PROOF"}`, i)})
+	}
+	e := newEnv(t, openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
+	cfg := e.mcpConfig()
+	_, stderr, code := e.run(e.runArgs("--mcp-config", cfg, "--permission-mode", "bypassPermissions",
+		"--disallowed-tools", "mcp__filesystem__write_file", "write")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := toolMessages(e.fake.Requests()[1])
+	for i, f := range forms {
+		if _, err := os.Stat(filepath.Join(e.repo, fmt.Sprintf("PROOF-%d.txt", i))); err == nil {
+			t.Errorf("%q wrote its PROOF file", f)
+		}
+		r := got[fmt.Sprintf("a%d", i)]
+		if i == 0 && !strings.Contains(r, "denied") || i > 0 && !strings.Contains(r, "unknown tool") {
+			t.Errorf("%q: %q", f, r)
+		}
+	}
+
+	e.fake.Push(openaitest.Reply{ToolCalls: []openaitest.Call{
+		{ID: "p1", Name: "mcp__filesystem__write_file", Args: `{"path":"PROOF-plan.txt","content":"PROOF"}`},
+		{ID: "p2", Name: "mcp__everything__echo", Args: `{"message":"x"}`},
+	}}, openaitest.Reply{Text: "done"})
+	if _, stderr, code := e.run(e.runArgs("--mcp-config", cfg, "--permission-mode", "plan", "--allowed-tools", "mcp__everything", "plan it")...); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, stderr)
+	}
+	reqs := e.fake.Requests()
+	got = toolMessages(reqs[len(reqs)-1])
+	if _, err := os.Stat(filepath.Join(e.repo, "PROOF-plan.txt")); err == nil {
+		t.Error("plan mode ran write_file")
+	}
+	for _, id := range []string{"p1", "p2"} {
+		if strings.Contains(got[id], "Echo:") || !strings.Contains(strings.ToLower(got[id]), "plan mode") {
+			t.Errorf("plan mode: %s read %q", id, got[id])
+		}
+	}
+
+	e.fake.Push(openaitest.Reply{ToolCalls: []openaitest.Call{
+		{ID: "c1", Name: "mcp__filesystem__write_file", Args: `{"path":"` + filepath.Join(e.repo, "control.txt") + `","content":"ok"}`},
+	}}, openaitest.Reply{Text: "done"})
+	if _, stderr, code := e.run(e.runArgs("--mcp-config", cfg, "--allowed-tools", "mcp__filesystem", "control")...); code != 0 {
+		t.Fatalf("control: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.repo, "control.txt")); err != nil || string(b) != "ok" {
+		t.Errorf("control: the allowed write did not land: %v %q", err, b)
 	}
 }
