@@ -39,14 +39,23 @@ type scheduleState struct {
 
 // slashLoop is /loop.
 func (w *Workbench) slashLoop(args []string) bool {
-	req, err := parseLoop(args, w.now())
+	req, err := parseLoop(w.slashRest(args), w.now())
 	return w.schedule(req, err)
 }
 
 // slashSchedule is /schedule.
 func (w *Workbench) slashSchedule(args []string) bool {
-	req, err := parseSchedule(args, w.now())
+	req, err := parseSchedule(w.slashRest(args), w.now())
 	return w.schedule(req, err)
+}
+
+// slashRest is the text after the command's name of the line runSlash runs
+// (UIState.slashLine: the prompt keeps its spaces and lines), else args joined.
+func (w *Workbench) slashRest(args []string) string {
+	if w.slashLine != "" {
+		return afterWords(w.slashLine, 1)
+	}
+	return strings.Join(args, " ")
 }
 
 // schedule carries out a parsed /loop or /schedule line; it reports whether

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // /loop and /schedule: what a line asks for, decided purely from its words and
@@ -51,29 +52,32 @@ type schedRequest struct {
 // errScheduleUsage is the usage of both commands, for a line that is neither form.
 var errScheduleUsage = errors.New("usage: /loop [INTERVAL] PROMPT · /schedule in|every DURATION PROMPT · /schedule at HH:MM PROMPT · list · cancel ID|all")
 
-// parseLoop reads /loop's words (after the name) typed at now.
-func parseLoop(args []string, now time.Time) (schedRequest, error) {
+// parseLoop reads /loop's text (the line after the name) typed at now. The
+// prompt is the text after the interval as typed (its spaces and lines kept).
+func parseLoop(rest string, now time.Time) (schedRequest, error) {
+	args := strings.Fields(rest)
 	if r, ok, err := listOrCancel(args); ok {
 		return r, err
 	}
 	if d, ok := parseDuration(args[0]); ok {
-		return repeat(d, args[1:], now)
+		return repeat(d, afterWords(rest, 1), now)
 	}
 	if len(args) >= 2 && strings.EqualFold(args[0], "every") {
 		if d, ok := parseDuration(args[1]); ok {
-			return repeat(d, args[2:], now)
+			return repeat(d, afterWords(rest, 2), now)
 		}
 	}
 	if n := len(args); n >= 3 && strings.EqualFold(args[n-2], "every") {
 		if d, ok := parseDuration(args[n-1]); ok {
-			return repeat(d, args[:n-2], now)
+			return repeat(d, beforeLastWords(rest, 2), now)
 		}
 	}
-	return repeat(loopDefault, args, now)
+	return repeat(loopDefault, strings.TrimSpace(rest), now)
 }
 
-// parseSchedule reads /schedule's words (after the name) typed at now.
-func parseSchedule(args []string, now time.Time) (schedRequest, error) {
+// parseSchedule reads /schedule's text (the line after the name) typed at now.
+func parseSchedule(rest string, now time.Time) (schedRequest, error) {
+	args := strings.Fields(rest)
 	if r, ok, err := listOrCancel(args); ok {
 		return r, err
 	}
@@ -86,7 +90,7 @@ func parseSchedule(args []string, now time.Time) (schedRequest, error) {
 		if !ok {
 			return schedRequest{}, fmt.Errorf("/schedule every %s: not a duration (5m, 1h, 2d)", args[1])
 		}
-		return repeat(d, args[2:], now)
+		return repeat(d, afterWords(rest, 2), now)
 	case "in":
 		d, ok := parseDuration(args[1])
 		if !ok {
@@ -95,13 +99,13 @@ func parseSchedule(args []string, now time.Time) (schedRequest, error) {
 		if d < minDelay || d > maxDelay {
 			return schedRequest{}, fmt.Errorf("/schedule in %s: want from %s to %s", args[1], minDelay, humanDuration(maxDelay))
 		}
-		return once(now.Add(d), args[2:])
+		return once(now.Add(d), afterWords(rest, 2))
 	case "at":
 		at, ok := nextClockTime(now, args[1])
 		if !ok {
 			return schedRequest{}, fmt.Errorf("/schedule at %s: want a time of day as HH:MM (24-hour)", args[1])
 		}
-		return once(at, args[2:])
+		return once(at, afterWords(rest, 2))
 	}
 	return schedRequest{}, errScheduleUsage
 }
@@ -121,19 +125,17 @@ func listOrCancel(args []string) (schedRequest, bool, error) {
 	return schedRequest{}, false, nil
 }
 
-func repeat(d time.Duration, words []string, now time.Time) (schedRequest, error) {
+func repeat(d time.Duration, prompt string, now time.Time) (schedRequest, error) {
 	if d < minEvery || d > maxDelay {
 		return schedRequest{}, fmt.Errorf("an interval of %s: want from %s to %s", humanDuration(d), humanDuration(minEvery), humanDuration(maxDelay))
 	}
-	prompt := strings.Join(words, " ")
 	if prompt == "" {
 		return schedRequest{}, errors.New("nothing to send: give a prompt after the interval")
 	}
 	return schedRequest{op: schedAdd, prompt: prompt, every: d, at: now.Add(d)}, nil
 }
 
-func once(at time.Time, words []string) (schedRequest, error) {
-	prompt := strings.Join(words, " ")
+func once(at time.Time, prompt string) (schedRequest, error) {
 	if prompt == "" {
 		return schedRequest{}, errors.New("nothing to send: give a prompt after the time")
 	}
@@ -206,4 +208,30 @@ func humanDuration(d time.Duration) string {
 		fmt.Fprintf(&b, "%ds", s)
 	}
 	return b.String()
+}
+
+// afterWords is s without its first n words and the space around them.
+func afterWords(s string, n int) string {
+	for range n {
+		s = strings.TrimLeftFunc(s, unicode.IsSpace)
+		i := strings.IndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			return ""
+		}
+		s = s[i:]
+	}
+	return strings.TrimSpace(s)
+}
+
+// beforeLastWords is s without its last n words and the space around them.
+func beforeLastWords(s string, n int) string {
+	for range n {
+		s = strings.TrimRightFunc(s, unicode.IsSpace)
+		i := strings.LastIndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			return ""
+		}
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
 }

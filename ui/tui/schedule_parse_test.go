@@ -28,6 +28,9 @@ func TestParseLoopAndSchedule(t *testing.T) {
 		{"/loop", "30s too often", schedRequest{}, "want from 1m"},
 		{"/loop", "5m", schedRequest{}, "nothing to send"},
 		{"/loop", "366d1h later", schedRequest{}, "want from 1m"},
+		{"/loop", "  5m  line one\n  line  two  ", schedRequest{op: schedAdd, prompt: "line one\n  line  two", every: 5 * time.Minute, at: now.Add(5 * time.Minute)}, ""},
+		{"/loop", "keep  spaces every 20m", schedRequest{op: schedAdd, prompt: "keep  spaces", every: 20 * time.Minute, at: now.Add(20 * time.Minute)}, ""},
+		{"/schedule", "at 14:00 a\n\nb", schedRequest{op: schedAdd, prompt: "a\n\nb", at: time.Date(2026, 12, 1, 14, 0, 0, 0, time.Local)}, ""},
 		{"/loop", "dinner is at 5", schedRequest{op: schedAdd, prompt: "dinner is at 5", every: loopDefault, at: now.Add(loopDefault)}, ""},
 		{"/schedule", "", schedRequest{op: schedList}, ""},
 		{"/schedule", "in 30m review it", schedRequest{op: schedAdd, prompt: "review it", at: now.Add(30 * time.Minute)}, ""},
@@ -48,7 +51,7 @@ func TestParseLoopAndSchedule(t *testing.T) {
 		if c.cmd == "/schedule" {
 			parse = parseSchedule
 		}
-		got, err := parse(strings.Fields(c.line), now)
+		got, err := parse(c.line, now)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
 			t.Errorf("%s %s: err %v, want %q", c.cmd, c.line, err, c.err)

@@ -77,6 +77,8 @@ func (w *Workbench) runSlash(line string) bool {
 		w.notice("warning", "unknown command "+fields[0]+" — /help lists them")
 		return false
 	}
+	w.slashLine = line
+	defer func() { w.slashLine = "" }()
 	return c.run(w, fields[1:])
 }
 

@@ -45,6 +45,7 @@ type UIState struct {
 	flowBusy   bool          // a /model command runs
 	ahead      []typedAhead  // keys typed while a /model flow runs with no prompt open (typeahead.go)
 	sched      scheduleState // /loop and /schedule prompts (schedule.go)
+	slashLine  string        // the line runSlash runs, while it runs (a /loop prompt keeps its text)
 
 	// Overlays.
 	browser     browser.State      // the sessions browser
