@@ -102,7 +102,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
 		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys,
 		WideColumns: bench.WideColumns, LayoutFile: layoutFile, Prompt: prompt,
-		KeepInputFocus: !bench.ApprovalFocus()})
+		KeepInputFocus: !bench.ApprovalFocus(), Commands: setup.Commands})
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/themes"
@@ -18,6 +19,10 @@ import (
 
 // Options configure a Workbench.
 type Options struct {
+	// Commands lists the skills, custom commands and MCP prompts before a
+	// Backend is attached (app.Setup.Commands: the catalog is read before the
+	// store opens); nil: none until Attach.
+	Commands func() []app.Command
 	// Theme colours everything; nil: themes.FromEnv("") (dark, NO_COLOR honoured).
 	Theme *themes.Theme
 	// Screen is the screen to draw on; nil: the terminal (alternate screen).

@@ -66,6 +66,10 @@ type Backend interface {
 	// ApproveMCP records the person's approval of the project server cfg (as
 	// the /mcp view showed it) and starts it.
 	ApproveMCP(cfg mcp.ServerConfig) error
+	// Commands lists the skills, custom commands, plugin commands and MCP
+	// prompts a sent "/NAME args" runs (Submit expands it), for completion
+	// and /help.
+	Commands() []app.Command
 }
 
 var _ Backend = (*app.Backend)(nil)

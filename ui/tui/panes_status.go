@@ -123,6 +123,7 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 				items = append(items, c.name+" "+c.help)
 			}
 		}
+		items = append(items, catalogHint(w.commands(), text)...)
 	}
 	if w.focus == paneInput && len(items) == 0 {
 		items = modelHints(w.input.GetText())
@@ -142,6 +143,7 @@ func (w *Workbench) helpLines() []string {
 	for _, c := range slashCommands {
 		lines = append(lines, fmt.Sprintf("  %-24s %s", c.name+" "+c.args, c.help))
 	}
+	lines = append(lines, catalogHelpLines(w.commands())...)
 	return append(lines, w.pluginHelpLines()...)
 }
 

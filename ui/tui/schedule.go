@@ -71,7 +71,7 @@ func (w *Workbench) schedule(req schedRequest, err error) bool {
 	case schedCancel:
 		return w.cancelJobs(req.cancel)
 	case schedAdd:
-		if why := schedulablePrompt(req.prompt); why != "" {
+		if why := schedulablePrompt(req.prompt, w.knownCommand()); why != "" {
 			w.Notify("warning", why)
 			return false
 		}
@@ -86,9 +86,10 @@ func (w *Workbench) schedule(req schedRequest, err error) bool {
 
 // schedulablePrompt says why a prompt cannot be scheduled ("" when it can):
 // an unknown /name is refused now rather than at each run, and /loop and
-// /schedule do not schedule themselves.
-func schedulablePrompt(prompt string) string {
-	switch classifyInput(prompt) {
+// /schedule do not schedule themselves; known is the catalog's test
+// (classifyInput): a skill or custom command may be scheduled.
+func schedulablePrompt(prompt string, known func(string) bool) string {
+	switch classifyInput(prompt, known) {
 	case inputUnknownCommand:
 		return "unknown command " + strings.Fields(prompt)[0] + " — /help lists them"
 	case inputCommand:
@@ -152,7 +153,7 @@ func (w *Workbench) runDueJobs() {
 		w.dropJob(id)
 	}
 	w.notice("info", fmt.Sprintf("scheduled #%d: %s", j.id, firstLineCut(j.prompt, 60)))
-	if classifyInput(j.prompt) == inputCommand {
+	if classifyInput(j.prompt, w.knownCommand()) == inputCommand {
 		w.runSlash(j.prompt)
 		return
 	}

@@ -170,12 +170,16 @@ func (w *Workbench) slashResume(args []string) bool {
 // moves the focus).
 func (w *Workbench) completeSlash() bool {
 	text := w.input.GetText()
-	completed, candidates, ok := completeSlashText(text)
+	list := w.commands()
+	completed, candidates, ok := completeSlashText(text, list)
 	switch {
 	case !ok:
 		return false
 	case completed != text:
 		w.input.SetText(completed, true)
+		if e, ok := findCommand(list, strings.TrimSpace(completed)); ok && len(candidates) == 1 {
+			w.hint(describeCommand(e))
+		}
 	case len(candidates) == 0:
 		w.hint("no command starts with " + text + " — /help lists them")
 	case len(candidates) > 1:

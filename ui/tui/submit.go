@@ -20,7 +20,7 @@ func (w *Workbench) submit(text string) {
 		return
 	}
 	w.rememberPrompt(text)
-	if kind := classifyInput(trimmed); kind == inputCommand || kind == inputUnknownCommand {
+	if kind := classifyInput(trimmed, w.knownCommand()); kind == inputCommand || kind == inputUnknownCommand {
 		if w.runSlash(trimmed) {
 			w.input.SetText("", false)
 		} else {
