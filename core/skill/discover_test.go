@@ -229,3 +229,10 @@ func TestLoadToleratesClaudeCodeForms(t *testing.T) {
 		t.Errorf("%+v", s)
 	}
 }
+
+func writeFileErr(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(text), 0o644)
+}
