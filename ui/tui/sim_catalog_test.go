@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,57 @@ func TestCatalogCompletionAndRun(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Errorf("help lacks %q:\n%s", w, got)
 		}
+	}
+}
+
+// TestCatalogBangCommandInWorkbench: a command's !`cmd` runs at the turn's
+// start as a Bash call of the turn, shown in the transcript, its output in
+// what the model gets; one that asks waits in the approval queue for y.
+func TestCatalogBangCommandInWorkbench(t *testing.T) {
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.Text("done"), providertest.Text("done again")}}
+	b := startBench(t, 160, 40, Options{})
+	ag, root := newTestAgent(t, prov)
+	cat := skill.NewCatalog(
+		skill.Skill{Name: "st", Body: "Tree: !`echo bang-output`", Origin: skill.OriginProject, Kind: skill.KindCommand, UserInvocable: true},
+		skill.Skill{Name: "mk", Body: "Made: !`touch made-by-bang && echo ok`", Origin: skill.OriginProject, Kind: skill.KindCommand, UserInvocable: true},
+	)
+	be := backendOf(ag)
+	be.ListCommands = func() []app.Command {
+		return []app.Command{{Name: "/st", Origin: "project"}, {Name: "/mk", Origin: "project"}}
+	}
+	be.Invoke = func(line string) (agent.TurnInput, bool) {
+		s, ok := cat.Lookup(strings.TrimPrefix(strings.TrimSpace(line), "/"))
+		if !ok {
+			return agent.TurnInput{}, false
+		}
+		return agent.TurnInput{Text: line, Expand: func(ctx context.Context, run agent.PreTurn) (string, error) {
+			e, err := skill.Expand(ctx, s, "", skill.GatherEnv{}, run)
+			return e.Text, err
+		}}, true
+	}
+	s, err := ag.CreateSession(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.w.Attach(be, s.ID)
+	b.waitText(shortID(s.ID) + " · idle")
+	b.send("/st")
+	b.waitModel("the turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted })
+	msgs := prov.Request(0).Messages
+	if got := msgs[len(msgs)-1].Text(); got != "Tree: bang-output" {
+		t.Fatalf("the model got %q", got)
+	}
+	b.waitText("echo bang-output")
+
+	b.send("/mk")
+	b.waitText("touch made-by-bang")
+	time.Sleep(700 * time.Millisecond) // the approval's 400 ms on screen before a key answers it
+	b.typeText("y")
+	b.waitModel("the second turn to end", func(m *Model) bool { return m.Status.Turn == TurnCompleted && prov.Calls() == 2 })
+	if got := prov.Request(1).Messages; !strings.Contains(got[len(got)-1].Text(), "Made: ok") {
+		t.Fatalf("the model got %q", got[len(got)-1].Text())
+	}
+	if _, err := os.Stat(filepath.Join(root, "made-by-bang")); err != nil {
+		t.Fatalf("approved, but not run: %v", err)
 	}
 }
