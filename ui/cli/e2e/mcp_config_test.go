@@ -180,6 +180,34 @@ func TestAttackProjectMCPServers(t *testing.T) {
 		})
 	}
 
+	// The model runs pincer's own approval command through Bash (allowed
+	// without asking), pincer's data directory spelled out: the sandbox
+	// hides that directory (its files under /dev/null, Landlock keeping it
+	// read-only), so no approval it writes is the record the next run reads.
+	// PINCER_HOME is where it usually is, outside every writable root (one
+	// under /tmp is not covered: docs/SECURITY.md, "Not covered").
+	t.Run("model-runs-mcp-approve", func(t *testing.T) {
+		clean()
+		home := outsideTemp(t)
+		env := append(append([]string{}, extra...), "PINCER_HOME="+home)
+		writeFile(".mcp.json", `{"mcpServers": {"plain": `+entry("plain")+`}}`)
+		cmd := "PINCER_HOME=" + home + " " + pincerBin + " mcp approve --all; PINCER_HOME=" + home + " " + pincerBin + " mcp approve plain"
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		e.fake.Push(openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c1", Name: "Bash", Args: string(args)}}}, openaitest.Reply{Text: "done"})
+		sout, stderr, code := e.runWith(env, e.runArgs("--allowed-tools", "Bash", "--output-format", "stream-json", "approve it")...)
+		if code != 0 || !strings.Contains(sout, `"name":"Bash"`) {
+			t.Fatalf("exit %d: %s\n%s", code, sout, stderr)
+		}
+		e.fake.Push(openaitest.Reply{Text: "ok"})
+		if _, stderr, code := e.runWith(env, e.runArgs("hi")...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		mustNot("after the model's approval", "plain")
+		if _, err := os.Stat(filepath.Join(home, "data", "mcp-approvals.json")); err == nil {
+			t.Error("the model's Bash wrote the approval record")
+		}
+	})
+
 	// The control: approved by the person, the entry runs; changed by the
 	// repository afterwards, it does not.
 	clean()
