@@ -176,3 +176,47 @@ func TestAttackProjectSkillsGrantNothing(t *testing.T) {
 		t.Errorf("a huge @file came whole: %d bytes", len(got))
 	}
 }
+
+// TestUserSkillFilesReadableOutsideWorkspace: the model loads one of your
+// skills (~/.claude/skills/u) and reads the file beside it, outside the
+// workspace, headless (no approval); a file next to the skill's directory is
+// not covered, and nothing there can be written. (The files beside a skill in
+// pincer's own config directory, $PINCER_HOME/skills, stay hidden from Read as
+// the rest of that directory.)
+func TestUserSkillFilesReadableOutsideWorkspace(t *testing.T) {
+	e := newEnv(t)
+	home := t.TempDir()
+	skills := filepath.Join(home, ".claude", "skills")
+	dir := filepath.Join(skills, "u")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\ndescription: your u skill\n---\nRead ref.md here.\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "ref.md"), []byte("USER-SKILL-REF\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(skills, "beside.txt"), []byte("BESIDE-MARKER\n"), 0o644)
+	e.fake.Push(
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "s1", Name: "Skill", Args: `{"skill":"u"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{
+			{ID: "r1", Name: "Read", Args: `{"file_path":"` + filepath.Join(dir, "ref.md") + `"}`},
+			{ID: "r2", Name: "Read", Args: `{"file_path":"` + filepath.Join(skills, "beside.txt") + `"}`},
+		}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "w1", Name: "Write", Args: `{"file_path":"` + filepath.Join(dir, "ref.md") + `","content":"x"}`}}},
+		openaitest.Reply{Text: "done"},
+	)
+	cmd := e.command(e.runArgs("use u")...)
+	cmd.Env = append(cmd.Env, "HOME="+home)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	reqs := e.fake.Requests()
+	res := toolResults(reqs[len(reqs)-1])
+	if !strings.Contains(res, "USER-SKILL-REF") {
+		t.Errorf("the skill's file was not read:\n%s", res)
+	}
+	if strings.Contains(res, "BESIDE-MARKER") {
+		t.Errorf("a file outside the skill's directory was read:\n%s", res)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "ref.md")); string(b) != "USER-SKILL-REF\n" {
+		t.Errorf("the skill's file was written: %q", b)
+	}
+}
