@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
