@@ -257,21 +257,32 @@ func servers(d *config.Document, wrapper string) (map[string]any, string) {
 	return d.Tree, ""
 }
 
+// serverSource is one table of server entries: the document it is in, the
+// table, and the key path prefix its entries' errors name.
+type serverSource struct {
+	d      *config.Document
+	m      map[string]any
+	prefix string
+}
+
+// serverSources are the server tables of one kind (key "mcpServers" or
+// "lspServers"): the default file (def) and the manifest's files (paths),
+// then the manifest's inline table when inline.
+func (l *loader) serverSources(def, key string, paths []string, inline bool) []serverSource {
+	var srcs []serverSource
+	for _, d := range l.files(l.paths(def, key, paths)) {
+		m, prefix := servers(d, key)
+		srcs = append(srcs, serverSource{d, m, prefix})
+	}
+	if inline {
+		srcs = append(srcs, serverSource{l.m.doc, l.m.doc.Tree[key].(map[string]any), key + "."})
+	}
+	return srcs
+}
+
 // loadMCP reads .mcp.json, the manifest's server files and its inline servers.
 func (l *loader) loadMCP() {
-	type src struct {
-		d      *config.Document
-		m      map[string]any
-		prefix string
-	}
-	var srcs []src
-	for _, d := range l.files(l.paths(".mcp.json", "mcpServers", l.m.MCPServers)) {
-		m, prefix := servers(d, "mcpServers")
-		srcs = append(srcs, src{d, m, prefix})
-	}
-	if l.m.InlineMCP {
-		srcs = append(srcs, src{l.m.doc, l.m.doc.Tree["mcpServers"].(map[string]any), "mcpServers."})
-	}
+	srcs := l.serverSources(".mcp.json", "mcpServers", l.m.MCPServers, l.m.InlineMCP)
 	seen := map[string]string{}
 	lookup := func(v string) (string, bool) {
 		if v == "CLAUDE_PLUGIN_ROOT" || v == "PINCER_PLUGIN_ROOT" {
@@ -301,19 +312,7 @@ func (l *loader) loadMCP() {
 
 // loadLSP reads .lsp.json, the manifest's LSP files and its inline servers.
 func (l *loader) loadLSP() {
-	type src struct {
-		d      *config.Document
-		m      map[string]any
-		prefix string
-	}
-	var srcs []src
-	for _, d := range l.files(l.paths(".lsp.json", "lspServers", l.m.LSPServers)) {
-		m, prefix := servers(d, "lspServers")
-		srcs = append(srcs, src{d, m, prefix})
-	}
-	if l.m.InlineLSP {
-		srcs = append(srcs, src{l.m.doc, l.m.doc.Tree["lspServers"].(map[string]any), "lspServers."})
-	}
+	srcs := l.serverSources(".lsp.json", "lspServers", l.m.LSPServers, l.m.InlineLSP)
 	for _, s := range srcs {
 		for _, name := range sortedKeys(s.m) {
 			key := s.prefix + name
