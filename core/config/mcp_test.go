@@ -197,12 +197,12 @@ func TestMCPEntryErrors(t *testing.T) {
 // TestMCPBadNames: a name that is not letters, digits, '-' and '_', or holds
 // "__", starts no server.
 func TestMCPBadNames(t *testing.T) {
-	for _, name := range []string{"a__b", "a b", "a/b", "", "é", "x.y", "mcp__x", strings.Repeat("n", 65)} {
+	for _, name := range []string{"a__b", "a b", "a/b", "", "é", "x.y", "mcp__x", "_x", "x_", strings.Repeat("n", 65)} {
 		if ValidMCPName(name) == nil {
 			t.Errorf("%q accepted", name)
 		}
 	}
-	for _, name := range []string{"a", "a_b", "a-b", "Server9", "_x"} {
+	for _, name := range []string{"a", "a_b", "a-b", "Server9", "-x", "x-"} {
 		if err := ValidMCPName(name); err != nil {
 			t.Errorf("%q: %v", name, err)
 		}
