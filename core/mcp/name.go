@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"errors"
-	"fmt"
+	"pincer/core/config"
 	"strings"
 )
 
@@ -39,24 +39,15 @@ func nameRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
 }
 
-// CheckServerName says why name cannot name a server: empty, a character
-// outside [A-Za-z0-9_-], or "__" inside it (mcp__a__b__c would then parse
-// as two different server/tool pairs, and a rule for one server could match
-// another's tools). A leading or trailing "_" is refused for the same reason.
-// nil means the name is fine. Configuration readers report it with FILE:LINE.
+// CheckServerName says why name cannot name a server: empty, or refused by
+// config.ValidMCPName, the one rule (a character outside [A-Za-z0-9_-], "__"
+// inside it — mcp__a__b__c would then parse as two different server/tool
+// pairs, and a rule for one server could match another's tools —, a leading
+// or trailing "_" for the same reason, more than 64 characters). nil means the
+// name is fine. Configuration readers report it with FILE:LINE.
 func CheckServerName(name string) error {
-	switch {
-	case name == "":
+	if name == "" {
 		return errors.New("an MCP server needs a name")
-	case strings.Contains(name, "__"):
-		return fmt.Errorf("MCP server name %q contains \"__\", which separates server and tool in mcp__SERVER__TOOL", name)
-	case strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_"):
-		return fmt.Errorf("MCP server name %q starts or ends with \"_\", which would join the \"__\" separating server and tool", name)
 	}
-	for _, r := range name {
-		if !nameRune(r) {
-			return fmt.Errorf("MCP server name %q has %q: only letters, digits, \"_\" and \"-\" are allowed", name, r)
-		}
-	}
-	return nil
+	return config.ValidMCPName(name)
 }
