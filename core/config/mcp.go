@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
+	"pincer/core/mcp/mcpname"
 	"slices"
 	"strings"
 )
@@ -58,27 +58,9 @@ var MCPTypes = []string{"stdio", "http", "sse"}
 // mcpEntryKeys are the keys an entry may hold.
 var mcpEntryKeys = []string{"type", "command", "args", "env", "url", "headers"}
 
-// mcpNameRE is what a server's name may be: Claude Code's `mcp add` rule
-// (letters, digits, '-' and '_'), and never "__", nor '_' first or last, which
-// would make or join the "__" separating the server from the tool in
-// mcp__SERVER__TOOL (a name parsing two ways): core/mcp.CheckServerName's rule,
-// checked here too so the entry's FILE:LINE says so.
-var mcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
-// ValidMCPName returns why name cannot name an MCP server, nil when it can.
-func ValidMCPName(name string) error {
-	switch {
-	case !mcpNameRE.MatchString(name):
-		return fmt.Errorf("%q cannot name an MCP server: use letters, digits, '-' and '_'", name)
-	case strings.Contains(name, "__"):
-		return fmt.Errorf("%q cannot name an MCP server: \"__\" separates server and tool in mcp__SERVER__TOOL", name)
-	case strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_"):
-		return fmt.Errorf("%q cannot name an MCP server: a leading or trailing \"_\" would join the \"__\" separating server and tool", name)
-	case len(name) > 64:
-		return fmt.Errorf("%q cannot name an MCP server: at most 64 characters", name)
-	}
-	return nil
-}
+// ValidMCPName returns why name cannot name an MCP server, nil when it can
+// (mcpname.Check, the one rule; checked here so the entry's FILE:LINE says so).
+func ValidMCPName(name string) error { return mcpname.Check(name) }
 
 // MCPServers returns the MCP servers of the sources — one per name, the most
 // specific source winning (see above) — in name order, with every problem.

@@ -1,8 +1,7 @@
 package mcp
 
 import (
-	"errors"
-	"pincer/core/config"
+	"pincer/core/mcp/mcpname"
 	"strings"
 )
 
@@ -39,15 +38,6 @@ func nameRune(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-'
 }
 
-// CheckServerName says why name cannot name a server: empty, or refused by
-// config.ValidMCPName, the one rule (a character outside [A-Za-z0-9_-], "__"
-// inside it — mcp__a__b__c would then parse as two different server/tool
-// pairs, and a rule for one server could match another's tools —, a leading
-// or trailing "_" for the same reason, more than 64 characters). nil means the
-// name is fine. Configuration readers report it with FILE:LINE.
-func CheckServerName(name string) error {
-	if name == "" {
-		return errors.New("an MCP server needs a name")
-	}
-	return config.ValidMCPName(name)
-}
+// CheckServerName says why name cannot name a server (mcpname.Check, the one
+// rule shared with the configuration readers); nil means the name is fine.
+func CheckServerName(name string) error { return mcpname.Check(name) }
