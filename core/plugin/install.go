@@ -29,12 +29,15 @@ var gitProtocols = []string{
 
 // Install installs the plugin at source — a local directory (copied) or a git
 // URL (cloned shallow with real git, its repository helpers disabled) — into
-// Dir as Dir/NAME, NAME from its manifest, records where it came from and
+// Dir as Dir/NAME, NAME from its manifest (else the directory's or the
+// repository's name, as Claude Code), records where it came from and
 // enables it for scope (ScopeProject: for workspace). A plugin that does not
 // load (Plugin.Errors), a name already installed, a symbolic link in the
 // plugin leading out of it, a file that is neither a regular file, a
-// directory nor such a link, and a refused git URL (CheckGitURL) are errors;
-// nothing is left behind then.
+// directory nor such a link, a refused git URL (CheckGitURL) and a marketplace
+// reference (PLUGIN@MARKETPLACE, not supported yet) are errors; nothing is
+// left behind then. The errors name the plugin's files under source, never
+// the temporary copy.
 func Install(ctx context.Context, paths config.Paths, source string, scope Scope, workspace string) (*Plugin, error) {
 	dir, err := Dir(paths)
 	if err != nil {
@@ -48,7 +51,9 @@ func Install(ctx context.Context, paths config.Paths, source string, scope Scope
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	stage := filepath.Join(tmp, "plugin")
+	// The staged copy bears the source's name: a plugin without a manifest is
+	// named after its directory (or its repository).
+	stage := filepath.Join(tmp, stageName(source))
 	from, git := source, false
 	if st, serr := os.Stat(source); serr == nil && st.IsDir() {
 		if from, err = filepath.Abs(source); err != nil {
@@ -68,6 +73,8 @@ func Install(ctx context.Context, paths config.Paths, source string, scope Scope
 		if err := checkTree(stage); err != nil {
 			return nil, err
 		}
+	} else if serr != nil && marketplaceRef.MatchString(source) {
+		return nil, errMarketplace(source)
 	} else if serr != nil {
 		return nil, fmt.Errorf("%s: %w (a plugin is installed from a directory or a git URL)", source, serr)
 	} else {
@@ -75,7 +82,7 @@ func Install(ctx context.Context, paths config.Paths, source string, scope Scope
 	}
 	p := Load(stage)
 	if len(p.Errors) > 0 {
-		return p, fmt.Errorf("%s does not load as a plugin: %w", source, errors.Join(p.Errors...))
+		return p, fmt.Errorf("%s does not load as a plugin: %w", source, stagedErr(errors.Join(p.Errors...), stage, source))
 	}
 	dest := filepath.Join(dir, p.Name)
 	if _, err := os.Lstat(dest); err == nil {

@@ -17,9 +17,9 @@ import (
 // contribution list is empty) and only Name, Root and Manifest (when it
 // parsed) are left for listing.
 type Plugin struct {
-	Name     string // the manifest's name; the directory's when the manifest has none
-	Root     string // the plugin's directory, absolute
-	Manifest *Manifest
+	Name     string    // the manifest's name; the directory's when there is no manifest
+	Root     string    // the plugin's directory, absolute
+	Manifest *Manifest // nil when the plugin has none (it is optional, as in Claude Code)
 
 	// SkillDirs are the skills directories to scan (each holds NAME/SKILL.md,
 	// or is itself a skill's directory): skills/ and the manifest's "skills".
@@ -86,6 +86,14 @@ func Load(root string) *Plugin {
 	p.Manifest = m
 	if m != nil && m.Name != "" {
 		p.Name = m.Name
+	}
+	if m == nil && len(errs) == 0 {
+		// No manifest: as Claude Code, the directory names the plugin and its
+		// components are in the default locations.
+		if err := ValidName(p.Name); err != nil {
+			errs = append(errs, fmt.Errorf("%s: a plugin without a manifest (%s) is named after its directory: %v", root, strings.Join(ManifestPaths, " or "), err))
+		}
+		m = &Manifest{}
 	}
 	if len(errs) > 0 {
 		p.Errors = errs

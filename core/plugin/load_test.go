@@ -154,7 +154,6 @@ func TestLoad(t *testing.T) {
 		{name: "bad name slash", files: map[string]string{"plugin.json": `{"name": "a/b"}`}, err: `not a plugin name`},
 		{name: "bad name __", files: map[string]string{"plugin.json": `{"name": "a__b"}`}, err: `no "__"`},
 		{name: "name not a string", files: map[string]string{"plugin.json": `{"name": 3}`}, err: `name must be a string`},
-		{name: "no manifest", files: map[string]string{"README": "x"}, err: `no plugin manifest`},
 		{name: "two manifests", files: map[string]string{"plugin.json": `{"name":"a"}`, ".claude-plugin/plugin.json": `{"name":"a"}`}, err: `two plugin manifests`},
 		{
 			name:  "commands path escaping",

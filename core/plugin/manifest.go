@@ -33,7 +33,8 @@ type Manifest struct {
 // (npm's "Name <email> (url)" form, kept whole as Name).
 type Author struct{ Name, Email, URL string }
 
-// readManifest finds and reads root's manifest. realRoot bounds its links.
+// readManifest finds and reads root's manifest: nil and no error when there
+// is none (it is optional). realRoot bounds its links.
 func readManifest(root, realRoot string) (*Manifest, []error) {
 	var found []string
 	for _, rel := range ManifestPaths {
@@ -45,7 +46,7 @@ func readManifest(root, realRoot string) (*Manifest, []error) {
 	}
 	switch len(found) {
 	case 0:
-		return nil, []error{fmt.Errorf("%s: no plugin manifest (%s)", root, strings.Join(ManifestPaths, " or "))}
+		return nil, nil
 	case 2:
 		return nil, []error{fmt.Errorf("%s: two plugin manifests (%s): keep one", root, strings.Join(ManifestPaths, " and "))}
 	}

@@ -22,6 +22,7 @@ const pluginUsage = `Usage:
   pincer plugin remove NAME
 The project scope is this directory's project; its choice beats the user's there.
 Plugins live in pincer's data directory; a repository cannot enable one.
+Marketplaces (PLUGIN@MARKETPLACE) are not supported yet: install the plugin's directory or git URL.
 `
 
 // cmdPlugin is `pincer plugin ...`: install, list, enable, disable, remove,
