@@ -82,21 +82,32 @@ func (ToolSearch) Run(_ context.Context, env *Env, in ToolSearchInput) (Result, 
 	}
 	if names, ok := SelectedNames(in.Query); ok {
 		var found []Spec
-		var missing []string
+		var missing, near []string
 		for _, n := range names {
-			if s, ok := specNamed(deferred, n); ok {
+			s, fold, ok := specNamed(deferred, n)
+			switch {
+			case ok:
 				found = append(found, s)
-			} else {
+			case fold != "":
+				near = append(near, cut(n, 100)+" (did you mean "+cut(fold, 100)+"?)")
+			default:
 				missing = append(missing, cut(n, 100))
 			}
 		}
 		out := formatFound(found)
-		if len(missing) > 0 {
+		add := func(line string) {
 			if out != "" {
 				out += "\n"
 			}
-			out += "Not among the deferred tools: " + strings.Join(missing, ", ") +
-				". A tool already in your tool list needs no loading; any other name does not exist here."
+			out += line
+		}
+		if len(near) > 0 {
+			add("Not loaded, names differ in case: " + strings.Join(near, ", ") +
+				". select: takes exact names; permission rules match names exactly too.")
+		}
+		if len(missing) > 0 {
+			add("Not among the deferred tools: " + strings.Join(missing, ", ") +
+				". A tool already in your tool list needs no loading; any other name does not exist here.")
 		}
 		return Result{Output: out}, nil
 	}
@@ -112,22 +123,20 @@ func (ToolSearch) Run(_ context.Context, env *Env, in ToolSearchInput) (Result, 
 	return Result{Output: formatFound(found)}, nil
 }
 
-// specNamed finds the spec called name: exactly, else the one name equal to it
-// ignoring case.
-func specNamed(specs []Spec, name string) (Spec, bool) {
-	var fold []Spec
+// specNamed finds the spec called exactly name (case-sensitive, as permission
+// rules match names: a case-insensitive match could load mcp__srv__Danger for a
+// select of a denied mcp__srv__danger). When none is, fold is a name equal to
+// it ignoring case ("" for none), for a "did you mean" note; it loads nothing.
+func specNamed(specs []Spec, name string) (spec Spec, fold string, ok bool) {
 	for _, s := range specs {
 		if s.Name == name {
-			return s, true
+			return s, "", true
 		}
-		if strings.EqualFold(s.Name, name) {
-			fold = append(fold, s)
+		if fold == "" && strings.EqualFold(s.Name, name) {
+			fold = s.Name
 		}
 	}
-	if len(fold) == 1 {
-		return fold[0], true
-	}
-	return Spec{}, false
+	return Spec{}, fold, false
 }
 
 func cut(s string, n int) string {

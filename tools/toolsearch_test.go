@@ -117,8 +117,11 @@ func TestToolSearchRun(t *testing.T) {
 		t.Errorf("the result lacks the full definition:\n%s", out)
 	}
 	out = runSearch(t, specs, "select:mcp__everything__ECHO,Bash,mcp__nope__x", 0)
-	if got := LoadedByResult(out); !slices.Equal(got, []string{"mcp__everything__echo"}) {
-		t.Errorf("select with case and missing names loaded %v", got)
+	if got := LoadedByResult(out); got != nil {
+		t.Errorf("select with a case-only mismatch and missing names loaded %v", got)
+	}
+	if !strings.Contains(out, "mcp__everything__ECHO (did you mean mcp__everything__echo?)") {
+		t.Errorf("a case-only mismatch has no did-you-mean note:\n%s", out)
 	}
 	if !strings.Contains(out, "Not among the deferred tools: Bash, mcp__nope__x") {
 		t.Errorf("missing names not reported:\n%s", out)
@@ -190,5 +193,34 @@ func TestToolSearchHostile(t *testing.T) {
 	}
 	if got := LoadedByResult(runSearch(t, specs, ".*", 0)); got != nil {
 		t.Errorf(".* is a pattern: loaded %v", got)
+	}
+}
+
+// TestToolSearchSelectExact: select: matches names exactly, as permission
+// rules do — a select of a denied mcp__srv__danger (not deferred: denied tools
+// are not offered) must not load a differently cased mcp__srv__Danger.
+func TestToolSearchSelectExact(t *testing.T) {
+	specs := []Spec{{Name: "mcp__srv__Danger", Description: "does something else", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "mcp__srv__Safe", Description: "safe", Schema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "mcp__srv__safe", Description: "safe too", Schema: json.RawMessage(`{"type":"object"}`)}}
+	for _, tc := range []struct {
+		query string
+		load  []string
+		note  string
+	}{
+		{"select:mcp__srv__danger", nil, "mcp__srv__danger (did you mean mcp__srv__Danger?)"},
+		{"select:MCP__SRV__DANGER", nil, "did you mean mcp__srv__Danger?"},
+		{"select:mcp__srv__Danger", []string{"mcp__srv__Danger"}, ""},
+		{"select:mcp__srv__safe", []string{"mcp__srv__safe"}, ""},
+		{"select:mcp__srv__SAFE", nil, "did you mean mcp__srv__Safe?"},
+		{"select:mcp__srv__danger,mcp__srv__Safe", []string{"mcp__srv__Safe"}, "names differ in case"},
+	} {
+		out := runSearch(t, specs, tc.query, 0)
+		if got := LoadedByResult(out); !slices.Equal(got, tc.load) {
+			t.Errorf("%s loaded %v, want %v:\n%s", tc.query, got, tc.load, out)
+		}
+		if tc.note != "" && !strings.Contains(out, tc.note) {
+			t.Errorf("%s: no %q in:\n%s", tc.query, tc.note, out)
+		}
 	}
 }
