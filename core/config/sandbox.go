@@ -67,5 +67,31 @@ func (s *Sources) Sandbox() ([]sandbox.Layer, []error) {
 		}
 		out = append(out, l)
 	}
-	return out, errs
+	return out, append(errs, s.claudeSandbox()...)
+}
+
+// claudeSandbox warns of Claude Code's "sandbox" object in a settings.json
+// ({"enabled": false, "excludedCommands": [...], "network": {...}}): it is not
+// pincer's [sandbox] table and is not applied — the sandbox keeps the user's
+// config.toml settings — and saying so at its FILE:LINE is the point: a
+// project's "enabled": false or "excludedCommands" would loosen the sandbox,
+// which a project file may never do (docs/SECURITY.md).
+func (s *Sources) claudeSandbox() []error {
+	var errs []error
+	for _, d := range s.docs(UserClaude, ProjectClaude, LocalClaude) {
+		raw, ok := d.Tree["sandbox"]
+		if !ok {
+			continue
+		}
+		keys := "it"
+		if m, ok := raw.(map[string]any); ok && len(m) > 0 {
+			keys = strings.Join(sortedMapKeys(m), ", ")
+		}
+		why := "pincer's sandbox is configured in [sandbox] of your config.toml"
+		if d.Project {
+			why = "a project file may only tighten pincer's sandbox, in [sandbox] of .pincer/config.toml; the sandbox stays as your config.toml sets it"
+		}
+		errs = append(errs, d.errorAt("sandbox", true, "Claude Code's sandbox settings are not applied (%s): %s", keys, why))
+	}
+	return errs
 }
