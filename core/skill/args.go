@@ -61,9 +61,12 @@ type placeholders struct {
 
 // match reports the placeholder at s[i] ('$'): its value, its length, and
 // whether it stands for the arguments (for the "no placeholder: append"
-// rule). The forms, as Claude Code's: $ARGUMENTS (all of them, as typed),
-// $ARGUMENTS[N] (the Nth word from 0), $1..$9 (the Nth word from 1), $name
-// (a name of `arguments:`), ${CLAUDE_SKILL_DIR}; built-ins add $CONTEXT.
+// rule). The forms, as Claude Code's (code.claude.com/docs/en/skills, "Pass
+// arguments to skills"): $ARGUMENTS (all of them, as typed), $ARGUMENTS[N]
+// (the Nth word, counted from 0), $N (shorthand for $ARGUMENTS[N]: $0 is the
+// first word, any number of digits not followed by a letter, digit or '_'),
+// $name (a name of `arguments:`), ${CLAUDE_SKILL_DIR}; built-ins add
+// $CONTEXT. A word past the last one typed is empty.
 func (p *placeholders) match(s string, i int) (val string, n int, isArg, ok bool) {
 	rest := s[i+1:]
 	word := func(k int) string {
@@ -80,8 +83,19 @@ func (p *placeholders) match(s string, i int) (val string, n int, isArg, ok bool
 		}
 	case strings.HasPrefix(rest, "ARGUMENTS") && !identByte(rest, len("ARGUMENTS")):
 		return p.args, 1 + len("ARGUMENTS"), true, true
-	case len(rest) > 0 && rest[0] >= '1' && rest[0] <= '9' && !digitAt(rest, 1):
-		return word(int(rest[0] - '1')), 2, true, true
+	case digitAt(rest, 0):
+		j := 0
+		for digitAt(rest, j) {
+			j++
+		}
+		if identByte(rest, j) {
+			break
+		}
+		k, err := strconv.Atoi(rest[:j])
+		if err != nil { // more digits than an int holds: no such word
+			k = -1
+		}
+		return word(k), 1 + j, true, true
 	case strings.HasPrefix(rest, "{CLAUDE_SKILL_DIR}"):
 		return p.dir, 1 + len("{CLAUDE_SKILL_DIR}"), false, true
 	case p.context != nil && strings.HasPrefix(rest, "CONTEXT") && !identByte(rest, len("CONTEXT")):

@@ -27,7 +27,7 @@ func TestSplitArgs(t *testing.T) {
 }
 
 func TestSubstText(t *testing.T) {
-	ctx := "GATHERED $1"
+	ctx := "GATHERED $0"
 	cases := []struct {
 		name, body, args string
 		names            []string
@@ -35,14 +35,18 @@ func TestSubstText(t *testing.T) {
 		used             bool
 	}{
 		{"all", "fix $ARGUMENTS now", "issue 12", nil, "fix issue 12 now", true},
-		{"positional", "$2 then $1, $3.", "a b", nil, "b then a, .", true},
+		{"positional from 0, as Claude Code", "$1 then $0, $2.", "a b", nil, "b then a, .", true},
+		{"$0 is the first word", "[$0]", `"x y" z`, nil, "[x y]", true},
+		{"$N is $ARGUMENTS[N]", "$ARGUMENTS[1]=$1", "a b", nil, "b=b", true},
+		{"many digits", "$10|$11", "0 1 2 3 4 5 6 7 8 9 ten", nil, "ten|", true},
+		{"digits then a letter are no placeholder", "$1st $0_x", "a", nil, "$1st $0_x", false},
 		{"indexed from 0", "$ARGUMENTS[0]/$ARGUMENTS[1]/$ARGUMENTS[7]", `x "y z"`, nil, "x/y z/", true},
 		{"named", "file=$file focus=$focus $filex", "main.go speed", []string{"file", "focus"}, "file=main.go focus=speed $filex", true},
-		{"unknown dollar kept", "cost $HOME $10 $ARGUMENTSX $", "a", nil, "cost $HOME $10 $ARGUMENTSX $", false},
+		{"unknown dollar kept", "cost $HOME $ARGUMENTSX $", "a", nil, "cost $HOME $ARGUMENTSX $", false},
 		{"$N is positional, as Claude Code", "$5.00", "a", nil, ".00", true},
 		{"skill dir", "see ${CLAUDE_SKILL_DIR}/ref.md", "", nil, "see /s/ref.md", false},
-		{"context not re-substituted", "ctx: $CONTEXT", "A", nil, "ctx: GATHERED $1", false},
-		{"argument values not re-substituted", "$1", "$2", nil, "$2", true},
+		{"context not re-substituted", "ctx: $CONTEXT", "A", nil, "ctx: GATHERED $0", false},
+		{"argument values not re-substituted", "$0", "$2", nil, "$2", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,9 +73,9 @@ func TestSubstShQuoting(t *testing.T) {
 		`\`, `\'`, "*", "~", "${IFS}touch${IFS}PROOF",
 	}
 	templates := []string{
-		`printf %s $1`, `printf %s "$1"`, `printf %s '$1'`, `printf %s "x$1y" | tr -d xy`, `printf %s "$(printf %s "$1")"`,
-		`printf %s $(printf %s "$1")`, `(printf %s $1)`, `printf %s "$(echo "$(printf %s $1)")"`,
-		`printf %s $ARGUMENTS`, `printf %s "$ARGUMENTS[0]"`, `printf %s "$((1))$1"`, `printf %s "${X}$1"`,
+		`printf %s $0`, `printf %s "$0"`, `printf %s '$0'`, `printf %s "x$0"y | tr -d xy`, `printf %s "$(printf %s "$0")"`,
+		`printf %s $(printf %s "$0")`, `(printf %s $0)`, `printf %s "$(echo "$(printf %s $0)")"`,
+		`printf %s $ARGUMENTS`, `printf %s "$ARGUMENTS[0]"`, `printf %s "$((1))$0"`, `printf %s "${X}$0"`,
 	}
 	for _, tmpl := range templates {
 		for _, payload := range payloads {
@@ -88,7 +92,7 @@ func TestSubstShQuoting(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, "PROOF")); err == nil {
 				t.Errorf("template %q with %q ran as shell: %s", tmpl, payload, cmd)
 			}
-			if strings.Contains(tmpl, "'$1'") || strings.Contains(tmpl, " $(printf") {
+			if strings.Contains(tmpl, "'$0'") || strings.Contains(tmpl, " $(printf") {
 				continue // inside '...', or split by the unquoted $( ): data, but not printed back as one word
 			}
 			want := payload
@@ -103,7 +107,7 @@ func TestSubstShQuoting(t *testing.T) {
 }
 
 func TestSubstShRefusesExpansions(t *testing.T) {
-	for _, tmpl := range []string{`echo "${X:-$1}"`, `echo ${X:-$1}`, `echo $(( $1 + 1 ))`, `echo "$(( $1 ))"`, `echo ${#ARGUMENTS} ${X/$1/y}`} {
+	for _, tmpl := range []string{`echo "${X:-$0}"`, `echo ${X:-$0}`, `echo $(( $0 + 1 ))`, `echo "$(( $0 ))"`, `echo ${#ARGUMENTS} ${X/$0/y}`} {
 		p := &placeholders{args: "a", list: []string{"a"}}
 		used := false
 		if got, ok := p.substSh(tmpl, &used); ok {
@@ -112,7 +116,7 @@ func TestSubstShRefusesExpansions(t *testing.T) {
 	}
 	p := &placeholders{args: "a", list: []string{"a"}}
 	used := false
-	if got, ok := p.substSh(`echo ${X:-y} $(( 1 + 2 )) $1`, &used); !ok || got != `echo ${X:-y} $(( 1 + 2 )) 'a'` {
+	if got, ok := p.substSh(`echo ${X:-y} $(( 1 + 2 )) $0`, &used); !ok || got != `echo ${X:-y} $(( 1 + 2 )) 'a'` {
 		t.Errorf("after closed expansions: %q %v", got, ok)
 	}
 }
@@ -121,7 +125,7 @@ func TestSubstShRefusesControl(t *testing.T) {
 	for _, v := range []string{"a\ntouch PROOF", "a\rb", "a\x00b", "\x1b[2J", "a\tb"} {
 		p := &placeholders{args: v, list: []string{v}}
 		used := false
-		if _, ok := p.substSh("echo $1 # $ARGUMENTS", &used); ok {
+		if _, ok := p.substSh("echo $0 # $ARGUMENTS", &used); ok {
 			t.Errorf("%q accepted", v)
 		}
 	}

@@ -30,7 +30,7 @@ func BenchmarkDiscover(b *testing.B) {
 // an @file) with a runner that returns at once: what pincer adds to a turn's
 // start before the tool calls themselves.
 func BenchmarkExpand(b *testing.B) {
-	s := Skill{Name: "y", Body: "Fix $ARGUMENTS in $1.\nStatus: !`git status --short $1`\nLog: !`git log -n 3 -- \"$2\"`\nSee @src/a.go and @notes.md.\n"}
+	s := Skill{Name: "y", Body: "Fix $ARGUMENTS in $0.\nStatus: !`git status --short $0`\nLog: !`git log -n 3 -- \"$1\"`\nSee @src/a.go and @notes.md.\n"}
 	r := &fakeRunner{}
 	for b.Loop() {
 		r.shell, r.files = r.shell[:0], r.files[:0]

@@ -144,7 +144,7 @@ func (f *fakeRunner) ReadFile(_ context.Context, path string) (string, error) {
 }
 
 func TestExpand(t *testing.T) {
-	s := Skill{Name: "y", Body: "Status: !`git status --short $1`\nFix $ARGUMENTS using @src/a.go and @~/secret.txt, mail a@b.c\nDenied: !`deny me`\n",
+	s := Skill{Name: "y", Body: "Status: !`git status --short $0`\nFix $ARGUMENTS using @src/a.go and @~/secret.txt, mail a@b.c\nDenied: !`deny me`\n",
 		AllowedTools: []string{"Bash(git status:*)"}, Origin: OriginProject, Kind: KindCommand}
 	r := &fakeRunner{}
 	e, err := Expand(context.Background(), s, "x.go `!`touch PROOF` @/etc/passwd", GatherEnv{}, r)
@@ -184,7 +184,7 @@ func TestExpandAppendsArguments(t *testing.T) {
 
 func TestExpandGather(t *testing.T) {
 	var got GatherEnv
-	s := Skill{Name: "commit", Body: "Commit.\n\n$CONTEXT\nEnd $1", Gather: func(_ context.Context, env GatherEnv) (string, error) {
+	s := Skill{Name: "commit", Body: "Commit.\n\n$CONTEXT\nEnd $0", Gather: func(_ context.Context, env GatherEnv) (string, error) {
 		got = env
 		return "diff with $1 and !`rm x`", nil
 	}}
@@ -203,14 +203,14 @@ func TestExpandGather(t *testing.T) {
 	if e.Text != "No placeholder.\n\ndiff with $1 and !`rm x`" {
 		t.Errorf("%q", e.Text)
 	}
-	s.Gather = func(context.Context, GatherEnv) (string, error) { return "", errors.New("not a repository") }
-	if _, err := Expand(context.Background(), s, "", GatherEnv{}, nil); err == nil || !strings.Contains(err.Error(), "/commit: not a repository") {
+	s.Gather = func(context.Context, GatherEnv) (string, error) { return "", errors.New("/commit: not a repository") }
+	if _, err := Expand(context.Background(), s, "", GatherEnv{}, nil); err == nil || err.Error() != "/commit: not a repository" {
 		t.Errorf("gather error: %v", err)
 	}
 }
 
 func TestForModel(t *testing.T) {
-	s := Skill{Name: "x", Dir: "/skills/x", Body: "Read ${CLAUDE_SKILL_DIR}/ref.md; run !`make $1`\n"}
+	s := Skill{Name: "x", Dir: "/skills/x", Body: "Read ${CLAUDE_SKILL_DIR}/ref.md; run !`make $0`\n"}
 	got, err := ForModel(context.Background(), s, "test", GatherEnv{})
 	if err != nil || got != "Base directory for this skill: /skills/x\n\nRead /skills/x/ref.md; run !`make test`" {
 		t.Errorf("%q %v", got, err)

@@ -130,7 +130,7 @@ func prepare(ctx context.Context, s Skill, args string, env GatherEnv) (*placeho
 	if s.Gather != nil {
 		gathered, err := s.Gather(ctx, env)
 		if err != nil {
-			return nil, "", fmt.Errorf("/%s: %w", s.Name, err)
+			return nil, "", err // it names the command itself (builtin.Skill.Expand: "/commit: ...")
 		}
 		if !strings.Contains(s.Body, "$CONTEXT") {
 			s.Body = strings.TrimRight(s.Body, "\n") + "\n\n$CONTEXT"

@@ -102,7 +102,8 @@ type Skill struct {
 	Kind      Kind
 	// Gather, for a built-in, gathers the context the template needs at
 	// expansion time (a diff, a log...); its text replaces $CONTEXT in Body,
-	// or follows the body when Body has none. An error stops the expansion.
+	// or follows the body when Body has none. An error stops the expansion
+	// and is returned as it is: it names the command ("/commit: ...").
 	Gather func(ctx context.Context, env GatherEnv) (string, error)
 }
 

@@ -131,7 +131,7 @@ func TestAttackProjectSkillsGrantNothing(t *testing.T) {
 		t.Fatal("a project skill loaded by the model granted Bash: PROOF exists")
 	}
 
-	e.mkfile(".claude/commands/log.md", "---\nallowed-tools: Bash\n---\nLog: !`echo $ARGUMENTS` and !`echo \"$1\"` and !`git log --oneline -n1 -- $1`\n")
+	e.mkfile(".claude/commands/log.md", "---\nallowed-tools: Bash\n---\nLog: !`echo $ARGUMENTS` and !`echo \"$0\"` and !`git log --oneline -n1 -- $0 $1`\n")
 	for _, arg := range []string{"; touch PROOF", "$(touch PROOF)", "`touch PROOF`", "\"; touch PROOF; \"", "' ; touch PROOF ; '", "&& touch PROOF", "| touch PROOF"} {
 		e.fake.Push(openaitest.Reply{Text: "ok"})
 		if _, stderr, code := e.run(e.runArgs("/log " + arg)...); code != 0 {
