@@ -106,7 +106,7 @@ func noArgs(name string, run func(stdio) int) func([]string, stdio) (int, error)
 			return 0, nil
 		}
 		if len(a) > 0 {
-			return 0, usagef("pincer %s takes no arguments, got %q", name, a[0])
+			return 0, usagef("%s takes no arguments, got %q", name, a[0])
 		}
 		return run(s), nil
 	}

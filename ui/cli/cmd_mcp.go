@@ -59,7 +59,7 @@ func cmdMCP(args []string, stdout, stderr io.Writer) (int, error) {
 	case "approve":
 		return mcpApprove(rest, stdout, stderr)
 	}
-	return 0, usagef("pincer mcp: unknown command %q (list, get, add, remove, approve)", sub)
+	return 0, usagef("mcp: unknown command %q (list, get, add, remove, approve)", sub)
 }
 
 // mcpFlags is a flag set for one mcp subcommand: errors are usage errors, help
@@ -109,7 +109,7 @@ func mcpList(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if len(pos) > 0 {
-		return 0, usagef("pincer mcp list takes no arguments, got %q", pos[0])
+		return 0, usagef("mcp list takes no arguments, got %q", pos[0])
 	}
 	cfg, err := loadMCP(stderr)
 	if err != nil {
@@ -177,7 +177,7 @@ func mcpGet(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if len(pos) != 1 {
-		return 0, usagef("pincer mcp get takes one server name")
+		return 0, usagef("mcp get takes one server name")
 	}
 	cfg, err := loadMCP(stderr)
 	if err != nil {
@@ -277,7 +277,7 @@ func mcpAdd(args []string, stdout io.Writer) (int, error) {
 				fmt.Fprint(stdout, mcpUsage)
 				return 0, nil
 			}
-			return 0, usagef("pincer mcp add: %v", err)
+			return 0, usagef("mcp add: %v", err)
 		}
 		rest = fs.Args()
 		if len(pos) == 1 || len(rest) == 0 {
@@ -287,7 +287,7 @@ func mcpAdd(args []string, stdout io.Writer) (int, error) {
 		pos, rest = append(pos, rest[0]), rest[1:]
 	}
 	if len(pos) < 2 {
-		return 0, usagef("pincer mcp add needs NAME and a command (stdio) or URL (http, sse); see pincer mcp --help")
+		return 0, usagef("mcp add needs NAME and a command (stdio) or URL (http, sse); see pincer mcp --help")
 	}
 	sc, err := mcpScopeFlag(scope, false)
 	if err != nil {
@@ -334,7 +334,7 @@ func mcpAdd(args []string, stdout io.Writer) (int, error) {
 		spec.Headers[k] = v
 	}
 	if err := spec.Check(); err != nil {
-		return 0, usagef("pincer mcp add: %v", err)
+		return 0, usagef("mcp add: %v", err)
 	}
 	root := ""
 	if sc == mcp.ScopeProject {
@@ -378,7 +378,7 @@ func mcpRemove(args []string, stdout io.Writer) (int, error) {
 		return 0, err
 	}
 	if len(pos) != 1 {
-		return 0, usagef("pincer mcp remove takes one server name")
+		return 0, usagef("mcp remove takes one server name")
 	}
 	sc, err := mcpScopeFlag(scope, true)
 	if err != nil {
@@ -404,7 +404,7 @@ func mcpApprove(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if *all == (len(pos) > 0) {
-		return 0, usagef("pincer mcp approve takes server names or --all")
+		return 0, usagef("mcp approve takes server names or --all")
 	}
 	cfg, err := loadMCP(stderr)
 	if err != nil {

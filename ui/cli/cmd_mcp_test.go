@@ -55,6 +55,9 @@ func TestMCPCommandUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(out+errs, c.want) {
 			t.Errorf("%v: exit %d, %q %q; want 2 and %q", c.args, code, out, errs, c.want)
 		}
+		if strings.Contains(errs, "pincer: pincer ") {
+			t.Errorf("%v: the prefix is doubled: %q", c.args, errs)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(os.Getenv("PINCER_HOME"), "config.toml")); err == nil {
 		t.Error("a refused add wrote the config")

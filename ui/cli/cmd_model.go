@@ -122,7 +122,7 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	case "set":
 		if err = nargs(2, 3, "set PROVIDER api-key [KEY]"); err == nil {
 			if rest[1] != "api-key" {
-				return 0, usagef("pincer model set: only api-key can be set (got %q); use configure for the rest", rest[1])
+				return 0, usagef("model set: only api-key can be set (got %q); use configure for the rest", rest[1])
 			}
 			if len(rest) == 3 {
 				fmt.Fprintln(stderr, "pincer: note: a key on the command line may stay in your shell history; `pincer model set "+rest[0]+" api-key` asks for it hidden")

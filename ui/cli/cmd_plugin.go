@@ -29,7 +29,7 @@ Marketplaces (PLUGIN@MARKETPLACE) are not supported yet: install the plugin's di
 // through core/app.
 func cmdPlugin(args []string, stdout io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("pincer plugin needs a subcommand: install, list, enable, disable, remove (see pincer plugin --help)")
+		return 0, usagef("plugin needs a subcommand: install, list, enable, disable, remove (see pincer plugin --help)")
 	}
 	sub, rest := args[0], args[1:]
 	if sub == "-h" || sub == "--help" || sub == "help" {
@@ -46,11 +46,11 @@ func cmdPlugin(args []string, stdout io.Writer) (int, error) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, usagef("pincer plugin %s: %v", sub, err.Error())
+		return 0, usagef("plugin %s: %v", sub, err.Error())
 	}
 	one := func() (string, error) {
 		if len(pos) != 1 {
-			return "", usagef("pincer plugin %s takes one argument, got %d", sub, len(pos))
+			return "", usagef("plugin %s takes one argument, got %d", sub, len(pos))
 		}
 		return pos[0], nil
 	}
@@ -68,7 +68,7 @@ func cmdPlugin(args []string, stdout io.Writer) (int, error) {
 		writeContributions(stdout, p)
 	case "list":
 		if len(pos) > 0 {
-			return 0, usagef("pincer plugin list takes no arguments")
+			return 0, usagef("plugin list takes no arguments")
 		}
 		list, err := app.ListPlugins()
 		if *asJSON {

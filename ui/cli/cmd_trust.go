@@ -14,7 +14,7 @@ func cmdTrust(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintln(stdout, "Usage: pincer trust   list this project's hooks (.pincer/config.toml, .claude/settings*.json) and trust them until a hook file changes")
 			return 0, nil
 		}
-		return 0, usagef("pincer trust takes no arguments")
+		return 0, usagef("trust takes no arguments")
 	}
 	ws, err := app.WorkspaceHere()
 	if err != nil {
