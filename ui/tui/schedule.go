@@ -40,13 +40,13 @@ type scheduleState struct {
 // slashLoop is /loop.
 func (w *Workbench) slashLoop(args []string) bool {
 	req, err := parseLoop(w.slashRest(args), w.now())
-	return w.schedule(req, err)
+	return w.schedule("/loop", req, err)
 }
 
 // slashSchedule is /schedule.
 func (w *Workbench) slashSchedule(args []string) bool {
 	req, err := parseSchedule(w.slashRest(args), w.now())
-	return w.schedule(req, err)
+	return w.schedule("/schedule", req, err)
 }
 
 // slashRest is the text after the command's name of the line runSlash runs
@@ -58,9 +58,10 @@ func (w *Workbench) slashRest(args []string) string {
 	return strings.Join(args, " ")
 }
 
-// schedule carries out a parsed /loop or /schedule line; it reports whether
-// the input box should be cleared.
-func (w *Workbench) schedule(req schedRequest, err error) bool {
+// schedule carries out a parsed /loop or /schedule line (cmd: the command
+// typed, which its answers name); it reports whether the input box should be
+// cleared.
+func (w *Workbench) schedule(cmd string, req schedRequest, err error) bool {
 	if err != nil {
 		w.Notify("warning", err.Error())
 		return false
@@ -69,7 +70,7 @@ func (w *Workbench) schedule(req schedRequest, err error) bool {
 	case schedList:
 		w.notice("info", w.scheduleList())
 	case schedCancel:
-		return w.cancelJobs(req.cancel)
+		return w.cancelJobs(cmd, req.cancel)
 	case schedAdd:
 		if why := schedulablePrompt(req.prompt, w.knownCommand()); why != "" {
 			w.Notify("warning", why)
@@ -79,7 +80,7 @@ func (w *Workbench) schedule(req schedRequest, err error) bool {
 		j := &schedJob{id: w.sched.nextID, prompt: req.prompt, every: req.every, next: req.at}
 		w.sched.jobs = append(w.sched.jobs, j)
 		w.armJob(j)
-		w.notice("info", "scheduled "+w.describeJob(j)+" (/loop cancel "+strconv.Itoa(j.id)+" stops it)")
+		w.notice("info", "scheduled "+w.describeJob(j)+" ("+cmd+" cancel "+strconv.Itoa(j.id)+" stops it)")
 	}
 	return true
 }
@@ -166,8 +167,8 @@ func (w *Workbench) freeForScheduled() bool {
 		w.queued == "" && !w.flowBusy && w.prompt == nil
 }
 
-// cancelJobs is "cancel ID" or "cancel all".
-func (w *Workbench) cancelJobs(which string) bool {
+// cancelJobs is "cancel ID" or "cancel all" of cmd (/loop, /schedule).
+func (w *Workbench) cancelJobs(cmd, which string) bool {
 	if which == "all" {
 		n := len(w.sched.jobs)
 		for len(w.sched.jobs) > 0 {
@@ -178,7 +179,7 @@ func (w *Workbench) cancelJobs(which string) bool {
 	}
 	id, err := strconv.Atoi(which)
 	if err != nil || w.job(id) == nil {
-		w.Notify("warning", "no scheduled prompt "+which+" (/loop list shows them)")
+		w.Notify("warning", "no scheduled prompt "+which+" ("+cmd+" list shows them)")
 		return false
 	}
 	j := w.job(id)
@@ -228,11 +229,16 @@ func (w *Workbench) scheduleList() string {
 	return "scheduled: " + strings.Join(parts, " · ")
 }
 
-// describeJob is one job as the list shows it: "#2 every 5m, next 14:05: check the deploy".
+// describeJob is one job as the list shows it: "#2 every 5m, next 14:05: check the deploy"
+// ("next now" for a /loop just made: it runs at once).
 func (w *Workbench) describeJob(j *schedJob) string {
-	when := "once at " + clockText(w.now(), j.next)
+	at := clockText(w.now(), j.next)
+	if !j.next.After(w.now()) {
+		at = "now"
+	}
+	when := "once at " + at
 	if j.every > 0 {
-		when = "every " + humanDuration(j.every) + ", next " + clockText(w.now(), j.next)
+		when = "every " + humanDuration(j.every) + ", next " + at
 	}
 	if j.due {
 		when += ", due: waits for the turn to end"

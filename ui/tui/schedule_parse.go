@@ -12,8 +12,9 @@ import (
 // /loop and /schedule: what a line asks for, decided purely from its words and
 // the time it was typed (schedule.go runs it).
 //
-//	/loop [INTERVAL] PROMPT     repeat PROMPT every INTERVAL (default loopDefault); also
-//	                            "/loop every INTERVAL PROMPT" and "/loop PROMPT every INTERVAL"
+//	/loop [INTERVAL] PROMPT     send PROMPT now, then every INTERVAL (default loopDefault), as
+//	                            Claude Code's /loop ("execute the prompt now, don't wait for the
+//	                            first fire"); also "/loop every INTERVAL PROMPT", "/loop PROMPT every INTERVAL"
 //	/schedule in DURATION PROMPT     once, DURATION from now
 //	/schedule every INTERVAL PROMPT  repeat
 //	/schedule at HH:MM PROMPT        once, at the next HH:MM (local time, 24-hour)
@@ -54,7 +55,18 @@ var errScheduleUsage = errors.New("usage: /loop [INTERVAL] PROMPT · /schedule i
 
 // parseLoop reads /loop's text (the line after the name) typed at now. The
 // prompt is the text after the interval as typed (its spaces and lines kept).
+// A loop is due at once (at: now), then every interval.
 func parseLoop(rest string, now time.Time) (schedRequest, error) {
+	r, err := parseLoopWords(rest, now)
+	if err == nil && r.op == schedAdd {
+		r.at = now
+	}
+	return r, err
+}
+
+// parseLoopWords is parseLoop's reading of the words; a repeat it finds is
+// due first one interval from now (as /schedule every's).
+func parseLoopWords(rest string, now time.Time) (schedRequest, error) {
 	args := strings.Fields(rest)
 	if r, ok, err := listOrCancel(args); ok {
 		return r, err

@@ -107,15 +107,24 @@ func lastUserText(req provider.Request) string {
 	return ""
 }
 
-// TestLoopRepeatsAPrompt: /loop 5m arms one timer and nothing else (no clock,
-// no redraw while idle); each time it fires the prompt is sent as a turn and
-// the next time is armed; the list shows it; cancel stops the timer.
+// TestLoopRepeatsAPrompt: /loop 5m sends its prompt at once (as Claude
+// Code's /loop), then every 5m: one timer at a time and nothing else (no
+// clock, no redraw while idle); each time it fires the prompt is sent as a
+// turn and the next time is armed; the list shows it; cancel stops the timer;
+// the answers name the command typed.
 func TestLoopRepeatsAPrompt(t *testing.T) {
-	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.Text("first pong"), providertest.Text("second pong")}}
+	prov := &providertest.Scripted{Steps: []providertest.Step{providertest.Text("first pong"), providertest.Text("second pong"), providertest.Text("third pong")}}
 	b, clk := scheduleBench(t, prov)
 	b.send("/loop 5m say ping")
-	b.waitText("scheduled #1 every 5m, next 13:35:00: say ping")
+	b.waitText("scheduled #1 every 5m, next now: say ping (/loop cancel 1 stops it)")
 	timers := waitArmed(b, clk, 1)
+	if timers[0].d != 0 {
+		t.Fatalf("the first run armed for %s, want now", timers[0].d)
+	}
+	clk.fire(timers[0])
+	b.waitText("first pong", "scheduled #1: say ping")
+	b.waitText(" · done")
+	timers = waitArmed(b, clk, 1)
 	if timers[0].d != 5*time.Minute {
 		t.Fatalf("armed for %s", timers[0].d)
 	}
@@ -127,13 +136,13 @@ func TestLoopRepeatsAPrompt(t *testing.T) {
 	if n := b.w.pump.draws.Load() - draws; n != 0 {
 		t.Errorf("%d redraws while idle with a job armed", n)
 	}
-	if prov.Calls() != 0 {
+	if prov.Calls() != 1 {
 		t.Fatal("sent before it was due")
 	}
 
 	clk.fire(timers[0])
-	b.waitText("first pong", "scheduled #1: say ping")
-	if got := lastUserText(prov.Request(0)); got != "say ping" {
+	b.waitText("second pong")
+	if got := lastUserText(prov.Request(1)); got != "say ping" {
 		t.Errorf("sent %q", got)
 	}
 	timers = waitArmed(b, clk, 1)
@@ -142,7 +151,7 @@ func TestLoopRepeatsAPrompt(t *testing.T) {
 	}
 	b.waitText(" · done")
 	clk.fire(timers[0])
-	b.waitText("second pong")
+	b.waitText("third pong")
 	b.waitText(" · done")
 
 	b.send("/loop list")
@@ -153,8 +162,8 @@ func TestLoopRepeatsAPrompt(t *testing.T) {
 	waitArmed(b, clk, 0)
 	b.send("/loop")
 	b.waitText("no scheduled prompts")
-	if prov.Calls() != 2 {
-		t.Errorf("%d model calls, want 2", prov.Calls())
+	if prov.Calls() != 3 {
+		t.Errorf("%d model calls, want 3", prov.Calls())
 	}
 }
 
@@ -223,7 +232,7 @@ func TestScheduleOnceAndAt(t *testing.T) {
 		t.Errorf("at 9:05 from 14:00: armed for %s", d)
 	}
 	b.send("/schedule every 1h /cost")
-	b.waitText("scheduled #3 every 1h")
+	b.waitText("scheduled #3 every 1h", "(/schedule cancel 3 stops it)")
 	cost := waitArmed(b, clk, 2)[1]
 	clk.fire(cost)
 	b.waitText("scheduled #3: /cost", "1 turns · ")
