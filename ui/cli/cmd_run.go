@@ -93,6 +93,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	if err != nil {
 		return 0, err
 	}
+	if err := refuseRunSlash(input, runSlashCheckFor(setup)); err != nil { // a /name typo costs no model call
+		return 0, err
+	}
 	ctx, stop := signalContext()
 	defer stop()
 	if strings.TrimSpace(input) == "/context" {

@@ -104,10 +104,32 @@ func TestSkillsAndCommandsAsClaudeCode(t *testing.T) {
 		t.Errorf("turn.started does not carry the line as sent: %s", out)
 	}
 
-	// An unknown /name still goes nowhere special: it is the model's prompt headless, as before.
-	e.fake.Push(openaitest.Reply{Text: "ok"})
-	if _, stderr, code := e.run(e.runArgs("/nope here")...); code != 0 {
-		t.Fatalf("/nope: exit %d %s", code, stderr)
+	// A /name the run does not know is refused before any model call (exit 2):
+	// an unknown one, a workbench-only command, a skill only the model loads.
+	// A first word that is a path is still a prompt.
+	e.mkfile(".claude/skills/quiet/SKILL.md", "---\ndescription: q\nuser-invocable: false\n---\nQ\n")
+	calls := len(e.fake.Requests())
+	for _, c := range []struct{ prompt, want string }{
+		{"/nope here", "unknown command /nope — `pincer run` knows: /compact, /context, /init, /commit"},
+		{"/help", "/help works in the workbench only"},
+		{"/loop 5m x", "/loop works in the workbench only"},
+		{"/mcp", "/mcp works in the workbench only"},
+		{"/quiet", "unknown command /quiet — it is a skill only the model loads"},
+	} {
+		out, stderr, code := e.run(e.runArgs(c.prompt)...)
+		if code != 2 || !strings.Contains(stderr, c.want) || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", c.prompt, code, out, stderr, c.want)
+		}
+	}
+	if n := len(e.fake.Requests()); n != calls {
+		t.Errorf("a refused /name called the model (%d calls)", n-calls)
+	}
+	e.fake.Push(openaitest.Reply{Text: "a path"})
+	if out, stderr, code := e.run(e.runArgs("/usr/bin is empty?")...); code != 0 || strings.TrimSpace(out) != "a path" {
+		t.Fatalf("a path prompt: exit %d %q %s", code, out, stderr)
+	}
+	if got := lastUserText(e.fake.Requests()[len(e.fake.Requests())-1]); got != "/usr/bin is empty?" {
+		t.Errorf("the model got %q", got)
 	}
 }
 

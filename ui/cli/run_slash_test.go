@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestRefuseRunSlash(t *testing.T) {
+	c := runSlashCheck{
+		known:         []string{"/compact", "/context", "/init", "/commit", "/y"},
+		workbenchOnly: []string{"/help", "/loop", "/mcp", "/model", "/schedule", "/exit"},
+		modelOnly:     func(name string) bool { return name == "/hidden" },
+		exists:        func(path string) bool { return path == "/usr" || path == "/tmp" },
+	}
+	cases := []struct {
+		in, want string // want "": sent as it is
+	}{
+		{"fix the bug", ""},
+		{"/commit", ""},
+		{"  /y the release", ""},
+		{"/compact keep the tests", ""},
+		{"/init", ""},
+		{"/context", ""},
+		{"/usr/bin is empty?", ""}, // a path: a second slash
+		{"/usr is empty?", ""},     // a path that exists, as Claude Code
+		{"/tmp", ""},               // the same alone
+		{"/mcp__srv__p a b", ""},   // an MCP prompt: the invocation decides
+		{"/1abc is odd", ""},       // no command name (a letter first)
+		{"/help", "/help works in the workbench only"},
+		{"/loop 5m check the deploy", "/loop works in the workbench only"},
+		{"/mcp", "/mcp works in the workbench only"},
+		{"/schedule in 5m x", "/schedule works in the workbench only"},
+		{"/model", "/model works in the workbench only"},
+		{"/exit", "/exit works in the workbench only"},
+		{"/nosuch thing", "unknown command /nosuch — `pincer run` knows: /compact, /context, /init, /commit, /y"},
+		{"/hidden x", "unknown command /hidden — it is a skill only the model loads (user-invocable: false)"},
+		{"/", "unknown command /"},
+		{"/front:lint", "unknown command /front:lint"},
+	}
+	for _, tc := range cases {
+		err := refuseRunSlash(tc.in, c)
+		var ue usageError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q refused: %v", tc.in, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		case tc.want != "" && !errors.As(err, &ue):
+			t.Errorf("%q: %v is no usage error (exit 2)", tc.in, err)
+		}
+	}
+}
