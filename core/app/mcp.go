@@ -23,6 +23,9 @@ const DefaultMCPTimeout = 10 * time.Second
 func (s *Setup) newMCP() *mcp.Manager {
 	o := mcpOptions(s.Workspace.Root(), "pincer")
 	o.Registry = s.Tools
+	// An attempt that gets no answer in MCP_TIMEOUT fails (and is retried), so
+	// /mcp says "timed out" rather than "connecting" for ever.
+	o.ConnectTimeout, o.TimeoutHint = mcpTimeout(os.Getenv("MCP_TIMEOUT")), "MCP_TIMEOUT"
 	if ms, err := strconv.Atoi(os.Getenv("MCP_TOOL_TIMEOUT")); err == nil && ms > 0 {
 		o.CallTimeout = time.Duration(ms) * time.Millisecond // Claude Code's variable, in milliseconds
 	}
@@ -72,6 +75,11 @@ func (r *Run) MCPWarnings() []string {
 	}
 	return out
 }
+
+// MCPTimeout is MCP_TIMEOUT (milliseconds, Claude Code's variable) as a
+// duration, DefaultMCPTimeout when unset or invalid: the default of `pincer mcp
+// list --timeout`.
+func MCPTimeout() time.Duration { return mcpTimeout(os.Getenv("MCP_TIMEOUT")) }
 
 // mcpTimeout parses MCP_TIMEOUT (milliseconds); empty or invalid: the default.
 func mcpTimeout(v string) time.Duration {

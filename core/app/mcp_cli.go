@@ -85,7 +85,9 @@ func ProbeMCPServers(ctx context.Context, root, version string, servers []mcp.Se
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = mcp.Probe(ctx, s, mcpOptions(root, version), timeout)
+			o := mcpOptions(root, version)
+			o.TimeoutHint = "--timeout / MCP_TIMEOUT"
+			out[i] = mcp.Probe(ctx, s, o, timeout)
 		}()
 	}
 	wg.Wait()

@@ -80,6 +80,11 @@ type ServerState struct {
 	Status Status
 	// Reason is why it failed, or why it waits ("" when ready).
 	Reason string
+	// LastError is the reason of the server's last failure without the
+	// "reconnecting in" part, kept while it reconnects (StatusConnecting) and
+	// cleared once it is ready: a view tells a new failure from a retry failing
+	// the same way by it.
+	LastError string
 	// Tools are the full names (mcp__SERVER__TOOL) it offers, once ready.
 	Tools []string
 	// Prompts and Resources are what it lists (names, URIs), once ready.

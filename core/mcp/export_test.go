@@ -16,3 +16,4 @@ func (m *Manager) PID(name string) int {
 	}
 	return s.proc.cmd.Process.Pid
 }
+var StderrTail = stderrTail

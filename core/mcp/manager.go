@@ -37,6 +37,9 @@ type Options struct {
 	ClientVersion string
 	// ConnectTimeout bounds initialize and the first lists; 0: DefaultConnectTimeout.
 	ConnectTimeout time.Duration
+	// TimeoutHint names what sets ConnectTimeout in a timeout's reason ("timed
+	// out after 10s (MCP_TIMEOUT)"); "": none named.
+	TimeoutHint string
 	// MinBackoff and MaxBackoff bound the wait before a reconnect, which doubles
 	// from MinBackoff after each failure and starts over once a server was ready;
 	// 0: DefaultMinBackoff, DefaultMaxBackoff.

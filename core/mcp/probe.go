@@ -10,7 +10,8 @@ import (
 // `pincer mcp list` and `pincer mcp get` (as `claude mcp list` checks each
 // server): the state it reached, StatusReady with its tools, prompts and
 // resources, or StatusFailed with the reason; an unapproved server is not
-// started (StatusNeedsApproval). It waits at most timeout (0: the Options'
+// started (StatusNeedsApproval); one that has not answered when timeout
+// passes is StatusFailed "timed out after TIMEOUT (Options.TimeoutHint)". It waits at most timeout (0: the Options'
 // ConnectTimeout) or until ctx ends. The tools are not kept anywhere.
 func Probe(ctx context.Context, cfg ServerConfig, opts Options, timeout time.Duration) ServerState {
 	opts.Registry = nil
@@ -24,6 +25,13 @@ func Probe(ctx context.Context, cfg ServerConfig, opts Options, timeout time.Dur
 	st, _ := m.State(cfg.Name)
 	if i := strings.LastIndex(st.Reason, "; reconnecting in "); i >= 0 {
 		st.Reason = st.Reason[:i] // a probe does not retry
+	}
+	if st.Status == StatusConnecting { // no answer in time (the attempt is still being torn down)
+		st.Status, st.Reason = StatusFailed, "timed out after "+m.opts.ConnectTimeout.String()
+		if opts.TimeoutHint != "" {
+			st.Reason += " (" + opts.TimeoutHint + ")"
+		}
+		st.LastError = st.Reason
 	}
 	return st
 }

@@ -113,7 +113,7 @@ func (s *server) run() {
 		}
 		reason := err.Error()
 		s.set(func(st *ServerState) {
-			st.Status, st.Reason = StatusFailed, fmt.Sprintf("%s; reconnecting in %s", reason, backoff)
+			st.Status, st.Reason, st.LastError = StatusFailed, fmt.Sprintf("%s; reconnecting in %s", reason, backoff), reason
 			st.Tools, st.Prompts, st.Resources = nil, nil, nil
 		}, true)
 		select {
@@ -148,7 +148,7 @@ func (s *server) session() (wasReady bool, err error) {
 	sess, err := client.Connect(cctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		s.closeProc(proc)
-		return false, connectError(err, cctx, proc)
+		return false, connectError(err, cctx, proc, opts)
 	}
 	s.mu.Lock()
 	s.sess, s.proc = sess, proc
@@ -218,7 +218,7 @@ func (s *server) list(ctx context.Context, sess *sdk.ClientSession) error {
 	names := s.register(sess, remote)
 	instr := cutInstructions(sess.InitializeResult().Instructions)
 	s.set(func(st *ServerState) {
-		st.Status, st.Reason = StatusReady, ""
+		st.Status, st.Reason, st.LastError = StatusReady, "", ""
 		st.Tools, st.Prompts, st.Resources, st.Instructions = names, prompts, resources, instr
 	}, true)
 	return nil
@@ -336,16 +336,22 @@ func (s *server) closeProc(p *stdioProcess) {
 	}
 }
 
-// connectError says why a connection attempt failed, with the server's exit
-// status when a stdio server died during it.
-func connectError(err error, ctx context.Context, p *stdioProcess) error {
+// connectError says why a connection attempt failed: "timed out after 10s
+// (HINT)" when the server did not answer within opts.ConnectTimeout, the exit
+// status when a stdio server died during it; a stdio server's last stderr
+// lines and log file follow (stderrNote).
+func connectError(err error, ctx context.Context, p *stdioProcess, opts Options) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no answer to initialize in time (%v)", err)
+		msg := "timed out after " + opts.ConnectTimeout.String()
+		if opts.TimeoutHint != "" {
+			msg += " (" + opts.TimeoutHint + ")"
+		}
+		return errors.New(msg + p.stderrNote())
 	}
 	if p != nil && p.cmd.ProcessState != nil {
-		return fmt.Errorf("server exited (%s): %v", p.cmd.ProcessState, err)
+		return fmt.Errorf("server exited (%s): %v%s", p.cmd.ProcessState, err, p.stderrNote())
 	}
-	return err
+	return fmt.Errorf("%w%s", err, p.stderrNote())
 }
 
 // disconnected says why an established connection ended.
@@ -357,7 +363,7 @@ func disconnected(err error, p *stdioProcess) error {
 	if p != nil && p.cmd.ProcessState != nil {
 		msg = "server exited (" + p.cmd.ProcessState.String() + ")"
 	}
-	return errors.New(msg)
+	return errors.New(msg + p.stderrNote())
 }
 
 // Describe is what a server runs or reaches, in one line: the command and

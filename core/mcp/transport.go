@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -24,6 +25,9 @@ const protocolVersion = "2025-11-25"
 type stdioProcess struct {
 	cmd *exec.Cmd
 	log *os.File
+	// logPath is the log's file, logStart where this start's output begins in it.
+	logPath  string
+	logStart int64
 }
 
 // transportFor builds the SDK transport of cfg. A stdio server is spawned in a
@@ -50,7 +54,8 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 				if err == nil {
 					fmt.Fprintf(f, "--- %s: starting %s\n", time.Now().Format(time.RFC3339), cfg.Command)
 					cmd.Stderr = f
-					p.log = f
+					p.log, p.logPath = f, f.Name()
+					p.logStart, _ = f.Seek(0, io.SeekEnd)
 				}
 			}
 		}

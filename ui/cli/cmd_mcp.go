@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"pincer/core/app"
 	"pincer/core/config"
@@ -103,7 +102,7 @@ func probeContext() (context.Context, context.CancelFunc) {
 
 func mcpList(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := mcpFlags("list")
-	timeout := fs.Duration("timeout", 10*time.Second, "how long each server may take to connect")
+	timeout := fs.Duration("timeout", app.MCPTimeout(), "how long each server may take to connect (default: MCP_TIMEOUT ms, else 10s)")
 	pos, help, err := parseMCPFlags(fs, args, stdout)
 	if help || err != nil {
 		return 0, err
@@ -171,7 +170,7 @@ func plural(n int, word string) string {
 
 func mcpGet(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := mcpFlags("get")
-	timeout := fs.Duration("timeout", 10*time.Second, "how long the server may take to connect")
+	timeout := fs.Duration("timeout", app.MCPTimeout(), "how long the server may take to connect (default: MCP_TIMEOUT ms, else 10s)")
 	pos, help, err := parseMCPFlags(fs, args, stdout)
 	if help || err != nil {
 		return 0, err

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"pincer/core/mcp"
 )
@@ -49,9 +50,10 @@ func (w *Workbench) mcpUpdate(st mcp.ServerState) {
 
 // mcpNotice is the notice of a server's change from prev (nil: first seen) to
 // next, if it deserves one: ready (and the tool count when a relist changed
-// it), failed with the reason, needing approval when first seen. Connecting,
-// a repeated failure and a disabled server say nothing. Pure, for the table
-// test.
+// it), failed with the reason — once: a reconnect attempt failing the same way
+// (same failureKind, kept through the connecting in between as LastError)
+// only updates /mcp —, needing approval when first seen. Connecting and a
+// disabled server say nothing. Pure, for the table test.
 func mcpNotice(prev *mcp.ServerState, next mcp.ServerState) (level, text string, ok bool) {
 	name := next.Config.Name
 	was := mcp.Status("")
@@ -67,7 +69,7 @@ func mcpNotice(prev *mcp.ServerState, next mcp.ServerState) (level, text string,
 			return "info", fmt.Sprintf("mcp: %s now offers %s", name, countOf(len(next.Tools), "tool")), true
 		}
 	case mcp.StatusFailed:
-		if was != mcp.StatusFailed {
+		if prev == nil || was == mcp.StatusReady || failureKind(*prev) != failureKind(next) {
 			return "warning", fmt.Sprintf("mcp: %s failed: %s", name, next.Reason), true
 		}
 	case mcp.StatusNeedsApproval:
@@ -76,4 +78,20 @@ func mcpNotice(prev *mcp.ServerState, next mcp.ServerState) (level, text string,
 		}
 	}
 	return "", "", false
+}
+
+// failureKind is what tells one failure of a server from another: its last
+// error (Reason when the state has none) without the retry delay and the
+// quoted stderr, which change from attempt to attempt; "" when it has not failed.
+func failureKind(st mcp.ServerState) string {
+	k := st.LastError
+	if k == "" && st.Status == mcp.StatusFailed {
+		k = st.Reason
+	}
+	for _, sep := range []string{"; stderr: ", "; log: ", "; reconnecting in "} {
+		if i := strings.Index(k, sep); i >= 0 {
+			k = k[:i]
+		}
+	}
+	return k
 }

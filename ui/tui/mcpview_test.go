@@ -36,8 +36,13 @@ func TestMCPNotice(t *testing.T) {
 		{"still ready", st(mcp.StatusReady, 12, ""), st(mcp.StatusReady, 12, ""), "", ""},
 		{"relisted", st(mcp.StatusReady, 12, ""), st(mcp.StatusReady, 13, ""), "info", "mcp: everything now offers 13 tools"},
 		{"failed", st(mcp.StatusReady, 12, ""), st(mcp.StatusFailed, 0, "EOF"), "warning", "mcp: everything failed: EOF"},
-		{"failed again", st(mcp.StatusFailed, 0, "EOF"), st(mcp.StatusFailed, 0, "refused"), "", ""},
+		{"failed otherwise", st(mcp.StatusFailed, 0, "EOF"), st(mcp.StatusFailed, 0, "refused"), "warning", "mcp: everything failed: refused"},
+		{"failed the same", st(mcp.StatusFailed, 0, "EOF; reconnecting in 1s"), st(mcp.StatusFailed, 0, "EOF; reconnecting in 2s"), "", ""},
 		{"reconnecting", st(mcp.StatusFailed, 0, "EOF"), st(mcp.StatusConnecting, 0, ""), "", ""},
+		{"retry fails the same", lastErr(st(mcp.StatusConnecting, 0, ""), "EOF; stderr: boom 1"), lastErr(st(mcp.StatusFailed, 0, "EOF; stderr: boom 2; reconnecting in 4s"), "EOF; stderr: boom 2"), "", ""},
+		{"retry fails otherwise", lastErr(st(mcp.StatusConnecting, 0, ""), "EOF"), lastErr(st(mcp.StatusFailed, 0, "timed out after 10s; reconnecting in 4s"), "timed out after 10s"), "warning", "mcp: everything failed: timed out after 10s; reconnecting in 4s"},
+		{"first connect fails", st(mcp.StatusConnecting, 0, ""), lastErr(st(mcp.StatusFailed, 0, "EOF; reconnecting in 1s"), "EOF"), "warning", "mcp: everything failed: EOF; reconnecting in 1s"},
+		{"fails after being ready", st(mcp.StatusReady, 3, ""), lastErr(st(mcp.StatusFailed, 0, "EOF"), "EOF"), "warning", "mcp: everything failed: EOF"},
 		{"back", st(mcp.StatusConnecting, 0, ""), st(mcp.StatusReady, 12, ""), "info", "mcp: everything ready, 12 tools"},
 		{"needs approval", nil, st(mcp.StatusNeedsApproval, 0, ""), "warning", "mcp: everything (from .mcp.json) needs your approval before it starts: /mcp"},
 		{"needs approval again", st(mcp.StatusNeedsApproval, 0, ""), st(mcp.StatusNeedsApproval, 0, ""), "", ""},
@@ -50,6 +55,9 @@ func TestMCPNotice(t *testing.T) {
 		}
 	}
 }
+
+// lastErr sets st's LastError.
+func lastErr(st *mcp.ServerState, e string) *mcp.ServerState { st.LastError = e; return st }
 
 // goldenMCPStates are fixed states for the view's frames.
 func goldenMCPStates(ws string) []mcp.ServerState {
