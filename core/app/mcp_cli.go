@@ -153,9 +153,26 @@ func RemoveMCPServerFrom(root string, scope mcp.Scope, name string) (string, err
 		return "", usagef("--scope %s: want user or project", scope)
 	}
 	if err == nil && !found {
+		if plug := pluginOfServer(root, name); plug != "" {
+			return path, fmt.Errorf("%w %q in %s: it comes from the plugin %s; `pincer plugin disable %s` stops it", ErrMCPNotFound, name, path, plug, plug)
+		}
 		err = fmt.Errorf("%w %q in %s", ErrMCPNotFound, name, path)
 	}
 	return path, err
+}
+
+// pluginOfServer is the enabled plugin whose server is called name at root
+// ("" for none): `pincer mcp remove plugin_P_S` points at `pincer plugin
+// disable P`, as a plugin's servers live in no file mcp remove edits.
+func pluginOfServer(root, name string) string {
+	paths := config.PathsFrom(os.Getenv)
+	var report configReport
+	for _, s := range withPluginServers(nil, paths, root, &report) {
+		if s.Name == name && s.Scope == mcp.ScopePlugin {
+			return s.Plugin
+		}
+	}
+	return ""
 }
 
 // hasMCPEntry reports whether the source kind of root's configuration has an

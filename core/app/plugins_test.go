@@ -164,3 +164,18 @@ func TestLoadMCPServersWithPlugins(t *testing.T) {
 		t.Errorf("plugin server: %+v %v", sc, ok)
 	}
 }
+
+// `pincer mcp remove plugin_P_S` points at `pincer plugin disable P`.
+func TestRemovePluginServerPointsAtPlugin(t *testing.T) {
+	s, err := pluginSetup(t, guardPlugin, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = RemoveMCPServerFrom(s.Workspace.Root(), "", "plugin_guard_db")
+	if !errors.Is(err, ErrMCPNotFound) || !strings.Contains(err.Error(), "pincer plugin disable guard") {
+		t.Errorf("remove: %v", err)
+	}
+	if _, err := RemoveMCPServerFrom(s.Workspace.Root(), "", "nosuch"); err == nil || strings.Contains(err.Error(), "plugin") {
+		t.Errorf("remove nosuch: %v", err)
+	}
+}
