@@ -190,10 +190,36 @@ func HeadlessDenial(mode Mode, req Input) Decision {
 	}
 	return Decision{
 		Behavior: Deny,
-		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s, or allow it with --allowed-tools",
-			req.Tool, flag),
+		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s, or allow it with %s",
+			req.Tool, flag, allowFlag(mode, req)),
 		By: "headless",
 	}
+}
+
+// allowFlag is the --allowed-tools value that would allow req next time: the
+// exact rules an "always allow" answer saves (AlwaysRules, so the workbench's
+// answer and the headless hint name the same rules), shell-quoted —
+// `--allowed-tools mcp__ev__echo`, `--allowed-tools 'Bash(npm test)'` — or the
+// bare flag when no rule can be named.
+func allowFlag(mode Mode, req Input) string {
+	rules := AlwaysRules(mode, RuleSet{}, req)
+	if len(rules) == 0 {
+		return "--allowed-tools"
+	}
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = r.String()
+	}
+	return "--allowed-tools " + shellWord(strings.Join(parts, " "))
+}
+
+// shellWord is s as one POSIX shell word: as is when it needs no quoting,
+// else in single quotes.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@=+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // byMode is the By of a decision the mode made.

@@ -68,6 +68,22 @@ func TestHeadlessDenialNamesFlag(t *testing.T) {
 	}
 }
 
+// The hint names the exact rule to pass (an "always" answer's rule).
+func TestHeadlessDenialNamesRule(t *testing.T) {
+	for _, c := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{Tool: "mcp__ev__echo", Kind: "execute"}, "allow it with --allowed-tools mcp__ev__echo"},
+		{Input{Tool: "Bash", Kind: "execute", Command: "npm test"}, "allow it with --allowed-tools 'Bash(npm test)'"},
+		{Input{Tool: "Bash", Kind: "execute", Command: "grep 'a b' f"}, `allow it with --allowed-tools 'Bash(grep '\''a b'\'' f)'`},
+	} {
+		if d := HeadlessDenial(ModeDefault, c.in); !strings.HasSuffix(d.Reason, c.want) {
+			t.Errorf("%s %q: %q; want suffix %q", c.in.Tool, c.in.Command, d.Reason, c.want)
+		}
+	}
+}
+
 func TestHeadlessDenialOutsideWorkspace(t *testing.T) {
 	d := HeadlessDenial(ModeAcceptEdits, Input{Tool: "Write", Kind: "edit", Paths: []string{"/tmp/x"}, Workspace: "/w"})
 	if d.Behavior != Deny || !strings.Contains(d.Reason, "outside the workspace") || strings.Contains(d.Reason, "bypassPermissions") {
