@@ -114,6 +114,9 @@ func ApproveMCPServer(root string, s mcp.ServerConfig) error {
 	if s.Scope != mcp.ScopeProject {
 		return fmt.Errorf("MCP server %s is not a project server (%s): it needs no approval", s.Name, s.Scope)
 	}
+	if s.Broken != "" {
+		return fmt.Errorf("MCP server %s cannot be approved: %s", s.Name, s.Broken)
+	}
 	if s.Fingerprint == "" {
 		return fmt.Errorf("MCP server %s: no fingerprint to approve", s.Name)
 	}

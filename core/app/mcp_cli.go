@@ -95,8 +95,12 @@ func ProbeMCPServers(ctx context.Context, root, version string, servers []mcp.Se
 }
 
 // UnstartedMCPState is the state of a server that is not started: disabled,
-// or needing approval with the command it would run as the reason.
+// or needing approval with the command it would run as the reason, or —
+// an entry that cannot start (ServerConfig.Broken) — failed with that reason.
 func UnstartedMCPState(s mcp.ServerConfig) mcp.ServerState {
+	if s.Broken != "" {
+		return mcp.ServerState{Config: s, Status: mcp.StatusFailed, Reason: s.Broken, LastError: s.Broken}
+	}
 	if s.Disabled {
 		return mcp.ServerState{Config: s, Status: mcp.StatusDisabled, Reason: "disabled in ~/.claude/settings.json (disabledMcpjsonServers)"}
 	}

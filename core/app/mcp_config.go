@@ -1,7 +1,9 @@
 package app
 
 import (
+	"fmt"
 	"os"
+	"sort"
 
 	"pincer/core/config"
 	"pincer/core/mcp"
@@ -46,7 +48,22 @@ func mcpServersFrom(src *config.Sources, report *configReport) []mcp.ServerConfi
 		s.Approved, s.Disabled = mcpApproval(s.Scope, s.Name, s.Fingerprint, recorded, claude)
 		out = append(out, s)
 	}
+	for _, b := range src.BrokenMCPServers(os.LookupEnv) {
+		out = append(out, brokenServer(b))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// brokenServer is the listing of an entry that cannot start: never approved,
+// its Broken reason "not started: PROBLEM (FILE:LINE)".
+func brokenServer(b config.MCPBrokenEntry) mcp.ServerConfig {
+	where := b.Path
+	if b.Line > 0 {
+		where = fmt.Sprintf("%s:%d", b.Path, b.Line)
+	}
+	return mcp.ServerConfig{Name: b.Name, Scope: mcpScopes[b.Kind], File: b.Path, Line: b.Line,
+		Broken: "not started: " + b.Problem + " (" + where + ")"}
 }
 
 // serverConfig is the mcp.ServerConfig of an entry (not yet approved).

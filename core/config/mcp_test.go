@@ -269,3 +269,26 @@ func TestMCPJSONApprovals(t *testing.T) {
 		t.Error("the user's enableAllProjectMcpServers not read")
 	}
 }
+
+// TestBrokenMCPServers: entries that cannot start are listed with their place
+// and problem, except a name another source configures well.
+func TestBrokenMCPServers(t *testing.T) {
+	src, servers, _, ws := mcpFixture(t, map[string]string{
+		"home:config.toml": "[mcp.servers.remote]\ntype = \"http\"\nurl = \"https://h/mcp\"\nheaders = { Authorization = \"Bearer ${MCP_TOKEN}\" }\n\n[mcp.servers.shadowed]\ncommand = \"${NOPE}\"\n",
+		"ws:.mcp.json":     "{\"mcpServers\": {\n  \"shadowed\": {\"command\": \"ok\"},\n  \"a__b\": {\"command\": \"x\"}\n}}\n",
+	})
+	if len(servers) != 1 || servers[0].Name != "shadowed" {
+		t.Fatalf("servers %v", servers)
+	}
+	got := src.BrokenMCPServers(func(string) (string, bool) { return "", false })
+	if len(got) != 2 {
+		t.Fatalf("broken %+v; want a__b and remote", got)
+	}
+	if b := got[0]; b.Name != "a__b" || b.Kind != ProjectMCP || b.Path != filepath.Join(ws, ".mcp.json") || b.Line != 3 || !strings.Contains(b.Problem, "__") {
+		t.Errorf("a__b: %+v", b)
+	}
+	if b := got[1]; b.Name != "remote" || b.Kind != UserConfig || b.Line != 1 ||
+		!strings.HasPrefix(b.Problem, "headers.Authorization: ${MCP_TOKEN}: the environment variable MCP_TOKEN is not set") {
+		t.Errorf("remote: %+v", b)
+	}
+}

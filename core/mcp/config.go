@@ -60,6 +60,12 @@ type ServerConfig struct {
 	// (disabledMcpjsonServers in ~/.claude/settings.json): Approved is false, it
 	// is listed as StatusDisabled and never started.
 	Disabled bool
+	// Broken is why a configured entry cannot start, as its views list it
+	// ("not started: the environment variable MCP_TOKEN is not set ...
+	// (FILE:LINE)"): an unset ${VAR}, a bad name, a wrong shape. Approved is
+	// false then; such a server is listed as StatusFailed with Broken as the
+	// reason and is never started (nor approved).
+	Broken string
 }
 
 // Status is a server's state as the views show it.

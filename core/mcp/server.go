@@ -39,6 +39,11 @@ func newServer(m *Manager, cfg ServerConfig) *server {
 
 // start runs the connection loop, or records why the server does not start.
 func (s *server) start() {
+	if s.cfg.Broken != "" {
+		close(s.done)
+		s.set(func(st *ServerState) { st.Status, st.Reason, st.LastError = StatusFailed, s.cfg.Broken, s.cfg.Broken }, true)
+		return
+	}
 	if err := CheckServerName(s.cfg.Name); err != nil {
 		close(s.done)
 		s.set(func(st *ServerState) { st.Status, st.Reason = StatusFailed, err.Error() }, true)

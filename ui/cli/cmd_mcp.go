@@ -125,7 +125,11 @@ func mcpList(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintln(tw, "NAME\tSCOPE\tTRANSPORT\tCOMMAND / URL\tSTATUS")
 	for _, st := range states {
 		c := st.Config
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Name, c.Scope, c.Transport, app.MCPServerCommand(c), mcpStatusLine(st))
+		transport, command := string(c.Transport), app.MCPServerCommand(c)
+		if c.Broken != "" {
+			transport, command = "-", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Name, c.Scope, transport, command, mcpStatusLine(st))
 	}
 	tw.Flush()
 	for _, st := range states {
@@ -144,6 +148,9 @@ func mcpStatusLine(st mcp.ServerState) string {
 	case mcp.StatusReady:
 		return "ready: " + mcpCounts(st)
 	case mcp.StatusFailed:
+		if st.Config.Broken != "" {
+			return st.Reason // "not started: PROBLEM (FILE:LINE)"
+		}
 		return "failed: " + st.Reason
 	}
 	return string(st.Status)
@@ -199,7 +206,7 @@ func mcpGet(args []string, stdout, stderr io.Writer) (int, error) {
 	fmt.Fprintf(stdout, "%s\n  scope:      %s (%s)\n  transport:  %s\n", s.Name, s.Scope, where, s.Transport)
 	if s.Command != "" {
 		fmt.Fprintf(stdout, "  command:    %s\n", app.MCPServerCommand(s))
-	} else {
+	} else if s.URL != "" {
 		fmt.Fprintf(stdout, "  url:        %s\n", app.MCPServerCommand(s))
 	}
 	fmt.Fprintf(stdout, "  status:     %s\n", mcpStatusLine(st))
@@ -412,7 +419,7 @@ func mcpApprove(args []string, stdout, stderr io.Writer) (int, error) {
 	var todo []mcp.ServerConfig
 	if *all {
 		for _, s := range cfg.Servers {
-			if s.Scope == mcp.ScopeProject && !s.Disabled {
+			if s.Scope == mcp.ScopeProject && !s.Disabled && s.Broken == "" {
 				todo = append(todo, s)
 			}
 		}
@@ -430,6 +437,9 @@ func mcpApprove(args []string, stdout, stderr io.Writer) (int, error) {
 			code = 1
 		case s.Scope != mcp.ScopeProject:
 			fmt.Fprintf(stdout, "%s is your own server (%s): it needs no approval\n", name, s.Scope)
+		case s.Broken != "":
+			fmt.Fprintf(stderr, "pincer: %s cannot be approved: %s\n", name, s.Broken)
+			code = 1
 		case s.Disabled:
 			fmt.Fprintf(stderr, "pincer: %s is refused by disabledMcpjsonServers in ~/.claude/settings.json; remove it there first\n", name)
 			code = 1

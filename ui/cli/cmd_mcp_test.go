@@ -119,3 +119,40 @@ func TestMCPCommandFlow(t *testing.T) {
 		t.Fatalf("list after: %d %s", code, out)
 	}
 }
+
+// TestMCPBrokenEntriesListed: an entry with an unset ${VAR} (or a bad name) is
+// a row of mcp list and mcp get, not only a warning; a crashing server's
+// reason quotes its stderr and log; a silent one times out; approve refuses
+// a broken entry.
+func TestMCPBrokenEntriesListed(t *testing.T) {
+	ws, home, run := mcpHere(t)
+	t.Setenv("MCP_TOKEN", "")
+	os.Unsetenv("MCP_TOKEN")
+	if code, out, errs := run("mcp", "add", "--transport", "http", "remote", "https://example.invalid/mcp", "-H", "Authorization: Bearer ${MCP_TOKEN}"); code != 0 {
+		t.Fatalf("add: %d %q %q", code, out, errs)
+	}
+	run("mcp", "add", "boom", "--", "sh", "-c", "echo boom >&2; exit 3")
+	run("mcp", "add", "slow", "--", "sleep", "30")
+	os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte("{\"mcpServers\": {\n  \"a__b\": {\"command\": \"x\"}\n}}\n"), 0o644)
+	code, out, errs := run("mcp", "list", "--timeout", "1s")
+	cfgPath := filepath.Join(home, "config.toml")
+	for _, want := range []string{
+		"remote", "not started: headers.Authorization: ${MCP_TOKEN}: the environment variable MCP_TOKEN is not set", "(" + cfgPath + ":",
+		"a__b", filepath.Join(ws, ".mcp.json") + ":2)",
+		"failed: server exited (exit status 3)", "stderr: boom (log: " + filepath.Join(home, "data", "mcp-logs", "boom.log") + ")",
+		"failed: timed out after 1s (--timeout / MCP_TIMEOUT)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %q: %d\n%s\n%s", want, code, out, errs)
+		}
+	}
+	if strings.Contains(out, "connecting") {
+		t.Errorf("list says connecting:\n%s", out)
+	}
+	if code, out, _ := run("mcp", "get", "remote"); code != 0 || !strings.Contains(out, "status:     not started: headers.Authorization") {
+		t.Errorf("get remote: %d %s", code, out)
+	}
+	if code, _, errs := run("mcp", "approve", "a__b"); code != 1 || !strings.Contains(errs, "cannot be approved") {
+		t.Errorf("approve a__b: %d %s", code, errs)
+	}
+}
