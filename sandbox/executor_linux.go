@@ -48,7 +48,11 @@ func (e *Executor) plan() (execPlan, error) {
 	if !pol.Network {
 		hide = append(hide, DaemonSockets()...)
 	}
-	hidden := hiddenFor(hide, e.visible(trees))
+	own, err := ensurePincerDirs(PincerDirs(os.Getenv, homeDir()), trees)
+	if err != nil {
+		return execPlan{report: r}, err
+	}
+	hidden := hiddenFor(hide, e.visible(trees), treePaths(trees))
 	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true
@@ -56,6 +60,11 @@ func (e *Executor) plan() (execPlan, error) {
 			flags |= syscall.CLONE_NEWNS
 		} else {
 			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable", r.MountNamespaceError))
+			var carved []string
+			spec.Trees, carved = carvePincerDirs(spec.Trees, own)
+			if len(carved) > 0 {
+				r.Degraded = append(r.Degraded, fmt.Sprintf("pincer's own directories %s lie in a writable root: without a mount namespace they are kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(carved, ", ")))
+			}
 		}
 	}
 	switch {
@@ -97,19 +106,23 @@ func (e *Executor) plan() (execPlan, error) {
 }
 
 // visible returns the paths hiding must leave visible: the writable trees
-// (workspace roots, temp dirs, caches, configured roots) and the working
-// directory.
+// (workspace roots, temp dirs, caches, configured roots), every directory
+// added to the workspace (the session's spill directory, also when it lies
+// inside the root) and the working directory.
 func (e *Executor) visible(trees []treeSpec) []string {
 	var out []string
 	for _, t := range trees {
 		out = append(out, t.Path)
+	}
+	if e.Workspace != nil {
+		out = append(out, e.Workspace.GrantedDirs()...)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		if real, err := filepath.EvalSymlinks(wd); err == nil {
 			out = append(out, real)
 		}
 	}
-	return out
+	return dedupe(out)
 }
 
 // expandHome makes "~/x" entries absolute under the home directory.

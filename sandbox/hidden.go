@@ -116,52 +116,86 @@ func dedupe(paths []string) []string {
 	return out
 }
 
+// hiddenPath is one path the helper covers (see hidePaths).
+type hiddenPath struct {
+	// Path is absolute and symlink-free.
+	Path string `json:"path"`
+	// Keep are the visible directories inside Path (a workspace root, an
+	// added directory such as the session's spill directory, the working
+	// directory): Path is covered whole and each is bound back in at its
+	// place, so nothing else in Path can be seen, written or created.
+	Keep []string `json:"keep,omitempty"`
+	// Pin are the directories from the writable tree holding Path down to
+	// Path's parent, each pinned with a bind mount of itself (a mount point
+	// cannot be renamed), so that no command can move Path away and put a
+	// directory of its own in its place.
+	Pin []string `json:"pin,omitempty"`
+}
+
 // hiddenFor turns the hidden paths into what the helper mounts over: each
-// existing path, resolved; one that holds a path that must stay visible (a
-// workspace root, the working directory) is replaced by its entries except the
-// one on the way there, recursively; one inside a visible path stays (it is
-// hidden within the workspace). Paths that do not exist are dropped.
-func hiddenFor(hidden, visible []string) []string {
-	var out []string
-	var walk func(p string, depth int)
-	walk = func(p string, depth int) {
-		if slices.Contains(visible, p) {
-			return // the workspace itself inside a hidden dir: stays visible
-		}
-		if !slices.ContainsFunc(visible, func(v string) bool { return within(p, v) }) {
-			out = append(out, p)
-			return
-		}
-		if depth > 8 {
-			return
-		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return
-		}
-		for _, e := range entries {
-			child := filepath.Join(p, e.Name())
-			if e.Type()&os.ModeSymlink != 0 {
-				real, err := filepath.EvalSymlinks(child)
-				if err != nil {
-					continue
-				}
-				child = real
-			}
-			walk(child, depth+1)
-		}
-	}
+// existing path, resolved, with the visible paths (workspace roots and added
+// directories, the working directory) inside it to keep and, for one inside
+// a writable tree (trees: their paths), the directories to pin. A hidden path
+// that is itself visible stays visible (the workspace is the hidden dir); one
+// inside another hidden path is dropped unless it lies in a kept directory
+// there. Outer paths come first, as they must be mounted. Paths that do not
+// exist are dropped.
+func hiddenFor(hidden, visible, trees []string) []hiddenPath {
+	var out []hiddenPath
 	for _, h := range hidden {
 		if h == "" || !filepath.IsAbs(h) {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(h)
-		if err != nil || real == "/" {
+		if err != nil || real == "/" || slices.Contains(visible, real) ||
+			slices.ContainsFunc(out, func(o hiddenPath) bool { return o.Path == real }) {
 			continue
 		}
-		walk(real, 0)
+		hp := hiddenPath{Path: real}
+		for _, v := range visible {
+			if v != real && within(real, v) && !slices.ContainsFunc(visible, func(o string) bool {
+				return o != v && o != real && within(real, o) && within(o, v)
+			}) && !slices.Contains(hp.Keep, v) {
+				hp.Keep = append(hp.Keep, v)
+			}
+		}
+		hp.Pin = pinChain(real, trees)
+		out = append(out, hp)
 	}
-	return dedupe(out)
+	slices.SortStableFunc(out, func(a, b hiddenPath) int { return len(a.Path) - len(b.Path) })
+	var kept []hiddenPath
+	for _, hp := range out {
+		inside := slices.ContainsFunc(kept, func(o hiddenPath) bool {
+			return within(o.Path, hp.Path) && !slices.ContainsFunc(o.Keep, func(k string) bool { return within(k, hp.Path) })
+		})
+		if !inside {
+			kept = append(kept, hp)
+		}
+	}
+	return kept
+}
+
+// pinChain returns the directories from the outermost tree of trees holding p
+// (p excluded) down to p's parent — a directory anywhere on the way could be
+// renamed through that tree; nil when no tree holds p.
+func pinChain(p string, trees []string) []string {
+	best := ""
+	for _, t := range trees {
+		if t != p && within(t, p) && (best == "" || len(t) < len(best)) {
+			best = t
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	var chain []string
+	for d := filepath.Dir(p); within(best, d); d = filepath.Dir(d) {
+		chain = append([]string{d}, chain...)
+		if d == best {
+			break
+		}
+	}
+	return chain
 }
 
 // DaemonSockets returns the sockets of local daemons that can start processes

@@ -108,18 +108,38 @@ func TestSandboxHiddenPaths(t *testing.T) {
 	}
 }
 
-// TestHiddenFor: a hidden dir holding a workspace root is replaced by its
-// other entries.
+// TestHiddenFor: a hidden dir holding a kept directory (the spill dir) is
+// hidden whole with it kept; one inside a writable tree has the directories
+// on the way pinned; the workspace that is a hidden dir stays visible; a
+// hidden path inside another is dropped unless it lies in a kept directory.
 func TestHiddenFor(t *testing.T) {
 	d := t.TempDir()
-	for _, p := range []string{"data/store/x", "data/tool-results/r", "secrets.json"} {
+	for _, p := range []string{"home/data/store/x", "home/data/tool-results/r/f", "home/secrets.json", "ssh/k", "home/data/tool-results/r/inner/x"} {
 		_ = os.MkdirAll(filepath.Dir(filepath.Join(d, p)), 0o700)
 		_ = os.WriteFile(filepath.Join(d, p), nil, 0o600)
 	}
-	got := hiddenFor([]string{d, filepath.Join(d, "missing")}, []string{filepath.Join(d, "data", "tool-results")})
-	want := []string{filepath.Join(d, "data", "store"), filepath.Join(d, "secrets.json")}
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("hiddenFor = %v, want %v", got, want)
+	j := func(p string) string { return filepath.Join(d, p) }
+	show := func(hs []hiddenPath) string { return fmt.Sprint(hs) }
+	for _, c := range []struct {
+		name                   string
+		hidden, visible, trees []string
+		want                   []hiddenPath
+	}{
+		{"spill dir kept", []string{j("home"), j("missing")}, []string{j("home/data/tool-results/r")}, nil,
+			[]hiddenPath{{Path: j("home"), Keep: []string{j("home/data/tool-results/r")}}}},
+		{"in a writable tree: pinned", []string{j("home/data")}, nil, []string{d},
+			[]hiddenPath{{Path: j("home/data"), Pin: []string{d, j("home")}}}},
+		{"visible itself", []string{j("home")}, []string{j("home")}, nil, nil},
+		{"inner dropped, outer first", []string{j("home/data"), j("home")}, nil, nil,
+			[]hiddenPath{{Path: j("home")}}},
+		{"inner in a kept dir stays", []string{j("home/data/tool-results/r/inner"), j("home")}, []string{j("home/data/tool-results/r")}, nil,
+			[]hiddenPath{{Path: j("home"), Keep: []string{j("home/data/tool-results/r")}}, {Path: j("home/data/tool-results/r/inner")}}},
+		{"nested kept dirs: the outer one", []string{j("home")}, []string{j("home/data/tool-results/r/inner"), j("home/data/tool-results/r")}, nil,
+			[]hiddenPath{{Path: j("home"), Keep: []string{j("home/data/tool-results/r")}}}},
+	} {
+		if got := hiddenFor(c.hidden, c.visible, c.trees); show(got) != show(c.want) {
+			t.Errorf("%s: hiddenFor = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
 

@@ -202,29 +202,87 @@ func loopbackUp() error {
 	return nil
 }
 
-// hidePaths covers each existing path of hidden: a directory with an empty,
-// read-only tmpfs, anything else (a file, a socket) with a read-only bind of
-// /dev/null. A symlink is followed: its target is covered. Mounts made here are
-// locked for any user namespace the command creates later, so it cannot
-// unmount them to look beneath.
-func hidePaths(hidden []string) error {
-	for _, p := range hidden {
+// hidePaths covers each existing path of hidden, in order: a directory with an
+// empty read-only tmpfs, anything else (a file, a socket) with a read-only bind
+// of /dev/null. A symlink is followed: its target is covered. The directories
+// of Pin are pinned first, each once (see hiddenPath), and each directory of Keep is
+// cloned (open_tree) before the tmpfs goes on, then moved back in at its place
+// (on mount points made in the still-writable tmpfs) before the tmpfs is made
+// read-only: the hidden directory is hidden whole, and nothing can be created
+// in it, wherever it lies. Mounts made here are locked for any user namespace
+// the command creates later, so it cannot unmount them to look beneath.
+func hidePaths(hidden []hiddenPath) error {
+	// Each directory is pinned once, outer ones first, before anything is
+	// covered: a recursive bind copies the mounts beneath it, so pinning one
+	// again for every hidden path would multiply them.
+	var pins []string
+	for _, hp := range hidden {
+		pins = append(pins, hp.Pin...)
+	}
+	pins = dedupe(pins)
+	slices.SortStableFunc(pins, func(a, b string) int { return len(a) - len(b) })
+	for _, d := range pins {
+		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pinning %s: %w", d, err)
+		}
+	}
+	for _, hp := range hidden {
+		p := hp.Path
 		fi, err := os.Stat(p)
 		if err != nil {
 			continue // nothing there to hide
 		}
-		if fi.IsDir() {
+		if !fi.IsDir() {
+			if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+				return fmt.Errorf("hiding %s: %w", p, err)
+			}
+			if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
+				return fmt.Errorf("hiding %s: %w", p, err)
+			}
+			continue
+		}
+		if len(hp.Keep) == 0 {
 			if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0700"); err != nil {
 				return fmt.Errorf("hiding %s: %w", p, err)
 			}
 			continue
 		}
-		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("hiding %s: %w", p, err)
+		if err := hideKeeping(p, hp.Keep); err != nil {
+			return err
 		}
-		if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
-			return fmt.Errorf("hiding %s: %w", p, err)
+	}
+	return nil
+}
+
+// hideKeeping covers the directory p with an empty tmpfs in which only the
+// directories keep (inside p) are bound back, then makes it read-only.
+func hideKeeping(p string, keep []string) error {
+	var fds []int
+	defer func() {
+		for _, fd := range fds {
+			unix.Close(fd)
 		}
+	}()
+	for _, k := range keep {
+		fd, err := unix.OpenTree(unix.AT_FDCWD, k, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("hiding %s around %s (open_tree, Linux 5.2+): %w", p, k, err)
+		}
+		fds = append(fds, fd)
+	}
+	if err := unix.Mount("tmpfs", p, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64k,mode=0700"); err != nil {
+		return fmt.Errorf("hiding %s: %w", p, err)
+	}
+	for i, k := range keep {
+		if err := os.MkdirAll(k, 0o700); err != nil {
+			return fmt.Errorf("hiding %s: making room for %s: %w", p, k, err)
+		}
+		if err := unix.MoveMount(fds[i], "", unix.AT_FDCWD, k, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("hiding %s: putting %s back: %w", p, k, err)
+		}
+	}
+	if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("making %s read-only: %w", p, err)
 	}
 	return nil
 }

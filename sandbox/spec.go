@@ -49,9 +49,10 @@ type helperSpec struct {
 	// (which binds root too) and RLIMIT_NPROC (per uid, not enforced for root).
 	// 0 leaves both alone.
 	MaxProcesses int `json:"maxProcesses,omitempty"`
-	// Hidden are absolute paths the helper covers, in its mount namespace, with
-	// an empty read-only tmpfs (directories) or /dev/null (files).
-	Hidden []string `json:"hidden,omitempty"`
+	// Hidden are the paths the helper covers, in its mount namespace, with
+	// an empty read-only tmpfs (directories, with their kept directories bound
+	// back in) or /dev/null (files); see hidePaths.
+	Hidden []hiddenPath `json:"hidden,omitempty"`
 	// DenyTCP blocks TCP connect and bind with Landlock (the fallback when no
 	// network namespace is available).
 	DenyTCP bool `json:"denyTCP,omitempty"`

@@ -25,6 +25,7 @@ type Workspace struct {
 
 	mu    sync.RWMutex
 	dirs  []string            // added roots: absolute, symlink-free, not inside root or each other
+	asked []string            // every directory given to AddDir, resolved (GrantedDirs)
 	roots map[string]*os.Root // opened lazily by rootOf, keyed by w.root or an added dir
 }
 
@@ -78,6 +79,9 @@ func (w *Workspace) AddDir(path string) error {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if !slices.Contains(w.asked, real) {
+		w.asked = append(w.asked, real)
+	}
 	if within(w.root, real) {
 		return nil
 	}
@@ -96,6 +100,17 @@ func (w *Workspace) Dirs() []string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	return slices.Clone(w.dirs)
+}
+
+// GrantedDirs returns every directory given to AddDir (absolute,
+// symlink-free), also those inside the root or another added directory, in
+// the order added: the sandbox keeps them visible inside a hidden directory
+// (the session's spill directory in pincer's data directory), and the file
+// tools reach into pincer's own directories only through them.
+func (w *Workspace) GrantedDirs() []string {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return slices.Clone(w.asked)
 }
 
 // Roots returns the root followed by the added directories.
@@ -118,7 +133,10 @@ func (w *Workspace) Abs(path string) string {
 // resolved and the rest appended, following dangling links to where a write would
 // land). Relative paths are relative to the root. It returns an error when the
 // path is empty, when it (or the target of a symlink in it) lies outside the
-// root and every added directory, or when resolving needs more than 40 symlinks.
+// root and every added directory, when it lies in one of pincer's own
+// directories (PincerDirs: config, data, run — also inside the workspace;
+// existing or to be created; see OwnDirFor), or when resolving needs more
+// than 40 symlinks.
 func (w *Workspace) Resolve(path string) (string, error) {
 	real, err := w.Real(path)
 	if err != nil {
@@ -131,7 +149,37 @@ func (w *Workspace) Resolve(path string) (string, error) {
 		}
 		return "", fmt.Errorf("path %s is outside the workspace %s", path, w.root)
 	}
+	if err := w.ownDir(path, real); err != nil {
+		return "", err
+	}
 	return real, nil
+}
+
+// InOwnDir reports whether the real path abs lies in one of pincer's own
+// directories and is not reachable through the workspace on purpose
+// (OwnDirFor with the roots and every directory given to AddDir), and which.
+// A walk of the workspace (Glob) skips such a directory.
+func (w *Workspace) InOwnDir(abs string) (dir string, ok bool) {
+	return OwnDirFor(abs, append(w.Roots(), w.GrantedDirs()...))
+}
+
+// OwnDirCheck is InOwnDir with pincer's directories and the workspace's
+// directories taken once, for a walk that asks for every entry.
+func (w *Workspace) OwnDirCheck() func(abs string) (dir string, ok bool) {
+	own, granted := ownDirsNow(), append(w.Roots(), w.GrantedDirs()...)
+	return func(abs string) (string, bool) { return ownDirIn(abs, own, granted) }
+}
+
+// ownDir refuses real (the location path resolved to) when it lies in one of
+// pincer's own directories (OwnDirFor), also where that directory lies inside
+// the workspace: what is there (and what is created there) is for the person
+// to write, never a tool. A directory of the workspace that itself lies in
+// pincer's directory (the session's spill directory) stays reachable.
+func (w *Workspace) ownDir(path, real string) error {
+	if d, ok := w.InOwnDir(real); ok {
+		return fmt.Errorf("path %s is in pincer's own directory %s (its configuration, approvals and secrets), which the file tools never read or write, as the sandbox hides it from commands", path, d)
+	}
+	return nil
 }
 
 // Real is Resolve without the workspace check: the real location of path
@@ -264,7 +312,8 @@ func resolveReal(abs string, hops *int) (string, error) {
 // contains path (made absolute and clean, not resolved), and path relative to
 // it ("." for the directory itself, slash-separated, as Root and its FS take
 // names). The Root is shared and stays open for the workspace's life: callers
-// must not close it. It fails for a path outside the workspace.
+// must not close it. It fails for a path outside the workspace, and for one in
+// pincer's own directories (see Resolve).
 func (w *Workspace) RootFor(path string) (*os.Root, string, error) {
 	if strings.ContainsRune(path, 0) {
 		return nil, "", fmt.Errorf("path %q contains a NUL byte", path)
@@ -285,6 +334,9 @@ func (w *Workspace) RootFor(path string) (*os.Root, string, error) {
 	}
 	if base == "" {
 		return nil, "", fmt.Errorf("path %s is outside the workspace %s", abs, w.root)
+	}
+	if err := w.ownDir(abs, abs); err != nil {
+		return nil, "", err
 	}
 	r, err := w.rootOf(base)
 	if err != nil {

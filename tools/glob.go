@@ -153,6 +153,7 @@ func globFiles(ctx context.Context, ws *sandbox.Workspace, dir, pattern string) 
 		return nil, err
 	}
 	fsys := root.FS()
+	inOwn := ws.OwnDirCheck()
 	var hits []fileHit
 	err = fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -171,6 +172,9 @@ func globFiles(ctx context.Context, ws *sandbox.Workspace, dir, pattern string) 
 		if start != "." {
 			rel = strings.TrimPrefix(p, start+"/")
 		}
+		if _, own := inOwn(filepath.Join(dir, filepath.FromSlash(rel))); own {
+			return skipEntry(d) // pincer's own directory inside the workspace: never listed
+		}
 		if d.IsDir() {
 			if d.Name() == ".git" || (maxDepth >= 0 && strings.Count(rel, "/")+1 >= maxDepth) {
 				return fs.SkipDir
@@ -188,6 +192,15 @@ func globFiles(ctx context.Context, ws *sandbox.Workspace, dir, pattern string) 
 		return nil
 	})
 	return hits, err
+}
+
+// skipEntry is what a WalkDir callback returns to leave d out: SkipDir for a
+// directory, nil (nothing listed) for anything else.
+func skipEntry(d fs.DirEntry) error {
+	if d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
 }
 
 // resolveDir resolves p (in the workspace, or an approved directory outside

@@ -40,7 +40,7 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 // this agent's workspace.
 func (t *turn) fileInput(tool, kind string, paths []string) permission.Input {
 	return permission.Input{Tool: tool, Kind: kind, Paths: paths, Workspace: t.a.cfg.Workspace.Root(),
-		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home, AddedDirs: t.a.cfg.Workspace.Dirs()}
+		Cwd: t.a.cfg.Workspace.Root(), Home: t.a.cfg.Home, AddedDirs: t.a.cfg.Workspace.GrantedDirs()}
 }
 
 // hardLinked returns the paths among paths that are regular files with more
