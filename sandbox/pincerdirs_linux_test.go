@@ -74,7 +74,9 @@ func TestSandboxPincerDirsInWritableRoot(t *testing.T) {
 			for _, rec := range pincerRecords {
 				abs := filepath.Join(home, rec)
 				for _, a := range pincerDirAttacks(abs, rec, "shipped-link") {
-					if res := sh(t, e, a); testing.Verbose() { t.Log(a, res.Output) }
+					if res := sh(t, e, a); testing.Verbose() {
+						t.Log(a, res.Output)
+					}
 					if _, err := os.Lstat(abs); err == nil {
 						t.Errorf("%q created %s", a, abs)
 						os.RemoveAll(filepath.Join(home, strings.Split(rec, "/")[0]))
