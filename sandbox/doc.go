@@ -70,8 +70,12 @@
 //     forges', clouds', registries' and AI CLIs' tokens, the keyrings, pass,
 //     browser profiles, histories; plus Policy.HiddenPaths): an empty
 //     read-only tmpfs over each directory, /dev/null over each file. A hidden
-//     directory holding a workspace root (pincer's tool-results dir) is hidden
-//     entry by entry around it. With Network false, DaemonSockets (Docker,
+//     directory is hidden whole, wherever it lies: the workspace directories
+//     inside it (the session's spill dir under pincer's data dir) are bound
+//     back in, the directories from a writable tree down to it pinned, and
+//     pincer's own directories made first when missing (see pincerdirs.go;
+//     without a mount namespace Landlock carves the trees around them). With
+//     Network false, DaemonSockets (Docker,
 //     containerd, Podman, D-Bus, systemd) are hidden as well: through them a
 //     command could start processes outside its namespace.
 //   - Network false (the default, as Codex's workspace-write mode): a network

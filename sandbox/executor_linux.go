@@ -48,7 +48,7 @@ func (e *Executor) plan() (execPlan, error) {
 	if !pol.Network {
 		hide = append(hide, DaemonSockets()...)
 	}
-	own, err := ensurePincerDirs(PincerDirs(os.Getenv, homeDir()), trees)
+	own, err := ensurePincerDirs(activePincerDirs(os.Getenv, homeDir()), trees)
 	if err != nil {
 		return execPlan{report: r}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -20,6 +21,26 @@ import (
 // the workspace — the session's spill directory — bound back in, the
 // directories on the way pinned); without one, Landlock keeps each read-only
 // by carving the writable trees around it (carvePincerDirs).
+
+// activePincerDirs is PincerDirs without the run dir's fallback
+// ($TMPDIR/pincer-<uid>) unless it is the run dir in use (neither PINCER_HOME
+// nor XDG_RUNTIME_DIR set): the directories made when missing and, without a
+// mount namespace, carved around (a carved /tmp accepts no new entries).
+func activePincerDirs(getenv func(string) string, home string) []string {
+	dirs := PincerDirs(getenv, home)
+	if getenv("PINCER_HOME") == "" && getenv("XDG_RUNTIME_DIR") == "" {
+		return dirs
+	}
+	tmp := getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	fallback := filepath.Clean(filepath.Join(tmp, fmt.Sprintf("pincer-%d", os.Getuid())))
+	if getenv("PINCER_HOME") != "" && within(getenv("PINCER_HOME"), fallback) {
+		return dirs // the fallback is inside PINCER_HOME itself
+	}
+	return slices.DeleteFunc(dirs, func(d string) bool { return d == fallback })
+}
 
 // homeDir is the user's home directory, "" when unknown.
 func homeDir() string {

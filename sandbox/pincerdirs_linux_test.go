@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -100,5 +101,26 @@ func TestSandboxPincerDirsInWritableRoot(t *testing.T) {
 				t.Errorf("pincer's directory is not hidden: %q", res.Output)
 			}
 		})
+	}
+}
+
+// TestActivePincerDirs: the run dir's fallback under the temp dir is made and
+// carved only when it is the run dir in use.
+func TestActivePincerDirs(t *testing.T) {
+	fb := filepath.Join("/t", "pincer-"+strconv.Itoa(os.Getuid()))
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"defaults: the fallback is the run dir", map[string]string{"TMPDIR": "/t"}, []string{"/h/.config/pincer", "/h/.local/share/pincer", fb}},
+		{"XDG_RUNTIME_DIR: no fallback", map[string]string{"TMPDIR": "/t", "XDG_RUNTIME_DIR": "/r"}, []string{"/h/.config/pincer", "/h/.local/share/pincer", "/r/pincer"}},
+		{"PINCER_HOME: no fallback", map[string]string{"TMPDIR": "/t", "PINCER_HOME": "/p"}, []string{"/p"}},
+		{"PINCER_HOME is the fallback", map[string]string{"TMPDIR": "/t", "PINCER_HOME": fb}, []string{fb}},
+	} {
+		got := activePincerDirs(func(k string) string { return c.env[k] }, "/h")
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

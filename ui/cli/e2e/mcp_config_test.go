@@ -185,7 +185,7 @@ func TestAttackProjectMCPServers(t *testing.T) {
 	// hides that directory (its files under /dev/null, Landlock keeping it
 	// read-only), so no approval it writes is the record the next run reads.
 	// PINCER_HOME is where it usually is, outside every writable root (one
-	// under /tmp is not covered: docs/SECURITY.md, "Not covered").
+	// under /tmp or in the workspace: TestAttackOwnDirsInWritableRoot).
 	t.Run("model-runs-mcp-approve", func(t *testing.T) {
 		clean()
 		home := outsideTemp(t)
