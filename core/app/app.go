@@ -159,6 +159,7 @@ func Prepare(opts Options) (*Setup, error) {
 		return nil, err
 	}
 	s.loadSkills()
+	s.warnRefusedInstructions()
 	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root(), s.Config)
 	s.Warnings = append(s.Warnings, mc.Warnings...)
 	var ue UsageError

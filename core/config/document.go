@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -43,30 +41,20 @@ type Document struct {
 // symbolic links ("" for none).
 func readDocument(src Source, workspace string) *Document {
 	d := &Document{Source: src}
-	st, err := os.Stat(src.Path)
+	place := smallfile.Place{} // the one reader: plain regular, never blocking, no kernel file
+	if src.Project && workspace != "" {
+		place.Root = workspace // a project file, or a link on its way, must not lead out of the workspace
+	}
+	f, err := place.Open(src.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return d
 	}
 	d.Exists = true
-	if err == nil && !st.Mode().IsRegular() { // a FIFO would block the read, a device never end
-		err = fmt.Errorf("not a regular file (%s)", st.Mode().Type())
-	}
 	if err != nil {
-		d.Err = &FileError{Path: src.Path, Err: err}
-		return d
-	}
-	f, err := smallfile.Open(src.Path) // not blocking: the path may have become a FIFO since the Stat
-	if err != nil {
-		d.Err = &FileError{Path: src.Path, Err: err}
+		d.Err = &FileError{Path: src.Path, Err: errors.New(strings.TrimPrefix(err.Error(), src.Path+": "))}
 		return d
 	}
 	defer f.Close()
-	if src.Project && workspace != "" {
-		if err := insideWorkspace(src.Path, workspace); err != nil {
-			d.Err = &FileError{Path: src.Path, Err: err}
-			return d
-		}
-	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		d.Err = &FileError{Path: src.Path, Err: err}
@@ -90,24 +78,6 @@ func readDocument(src Source, workspace string) *Document {
 	}
 	d.pos = tomlPositions(data)
 	return d
-}
-
-// insideWorkspace refuses a project file that is, or sits under, a symbolic
-// link leading out of the workspace: the project's configuration is what the
-// project holds, not a file elsewhere on the machine that a link names.
-func insideWorkspace(path, workspace string) error {
-	root, err := filepath.EvalSymlinks(workspace)
-	if err != nil {
-		return err
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("a symbolic link to %s, outside the workspace; pincer reads a project's configuration only from the project", real)
-	}
-	return nil
 }
 
 // Line returns the 1-based line and column of the key or value at path ("permissions.deny",

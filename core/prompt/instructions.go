@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"pincer/core/permission"
 	"pincer/core/smallfile"
 )
 
@@ -65,6 +66,11 @@ type Instructions struct {
 	// Notes say what was skipped and why: missing or refused imports, cut or
 	// unreadable files, the depth and size limits.
 	Notes []string
+	// Refused are the files read not at all for what they are or where they
+	// lead (a symbolic link out of the project, to a credentials location,
+	// to /proc; a FIFO or device), each "FILE: why": pincer warns about them
+	// at start. They are in Notes too.
+	Refused []string
 }
 
 // TotalBytes is the sum of the included files' Bytes.
@@ -106,7 +112,8 @@ func LoadInstructions(cwd, pincerHome, home string) (Instructions, error) {
 		return Instructions{}, err
 	}
 	root := projectRoot(cwd)
-	l := &loader{home: home, seen: map[string]bool{}, allowed: realPath(root)}
+	l := &loader{home: home, seen: map[string]bool{}, allowed: realPath(root),
+		project: permission.ProjectFiles(root, home), user: permission.UserFiles(home)}
 	for _, r := range []string{joinIf(home, ".claude"), pincerHome} {
 		// the user's configuration directories, unless the project is inside one
 		if r != "" && !within(realPath(r), l.allowed) {
@@ -128,7 +135,7 @@ func LoadInstructions(cwd, pincerHome, home string) (Instructions, error) {
 		l.load(filepath.Join(dir, ClaudeFile), ScopeProject, 0, "")
 		l.load(filepath.Join(dir, ClaudeLocalFile), ScopeLocal, 0, "")
 	}
-	return Instructions{Files: l.files, Text: strings.Join(l.sections, "\n\n"), Notes: l.notes}, nil
+	return Instructions{Files: l.files, Text: strings.Join(l.sections, "\n\n"), Notes: l.notes, Refused: l.refused}, nil
 }
 
 // loader accumulates files, sections and notes for LoadInstructions.
@@ -137,10 +144,13 @@ type loader struct {
 	allowed  string          // the real project root: project-scope files import only from inside it
 	userDirs []string        // the real $PINCER_HOME and ~/.claude: never imported by project-scope files
 	seen     map[string]bool // real paths already included
+	project  smallfile.Place // where a project's files may lead (core/smallfile reads them)
+	user     smallfile.Place // where the user's own files may lead
 	total    int
 	files    []InstructionFile
 	sections []string
 	notes    []string
+	refused  []string
 }
 
 // load includes the file at path and, depth first, what it imports. importer is
@@ -158,13 +168,25 @@ func (l *loader) load(path string, scope Scope, depth int, importer string) bool
 	if l.seen[real] {
 		return false
 	}
-	if importer != "" && scope != ScopeUser && !l.allowedPath(real) {
-		l.note(path, importer, "refused: a project file may import only from inside the project (not $PINCER_HOME or ~/.claude)")
+	if scope != ScopeUser && !l.allowedPath(real) { // one check for discovered and imported files alike
+		l.refused = append(l.refused, fmt.Sprintf("%s: a symbolic link to %s, outside the project: not read", path, real))
+		if importer == "" {
+			l.note(path, importer, fmt.Sprintf("refused: a symbolic link to %s; a project's instruction file is read only from inside the project (not $PINCER_HOME or ~/.claude)", real))
+		} else {
+			l.note(path, importer, "refused: a project file may import only from inside the project (not $PINCER_HOME or ~/.claude)")
+		}
 		return false
 	}
-	content, cut, err := readInstructionFile(real)
+	place := l.project
+	if scope == ScopeUser {
+		place = l.user
+	}
+	content, cut, err := readInstructionFile(place, path)
 	if err != nil {
-		l.note(path, importer, err.Error())
+		if errors.Is(err, smallfile.ErrRefused) {
+			l.refused = append(l.refused, path+": "+strings.TrimPrefix(err.Error(), path+": "))
+		}
+		l.note(path, importer, strings.TrimPrefix(err.Error(), path+": "))
 		return false
 	}
 	if strings.TrimSpace(content) == "" {
@@ -229,18 +251,12 @@ func realPath(p string) string {
 	return filepath.Clean(p)
 }
 
-// readInstructionFile reads a regular text file, cutting it at
-// MaxInstructionFileBytes (on a line boundary when there is one) and reporting
-// whether it did.
-func readInstructionFile(path string) (content string, cut bool, err error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", false, errors.New("not a regular file")
-	}
-	f, err := smallfile.Open(path) // not blocking: the path may have become a FIFO since the Stat
+// readInstructionFile reads a plain regular text file through place (where
+// it may lead; never blocking, never a kernel file: core/smallfile), cutting it
+// at MaxInstructionFileBytes (on a line boundary when there is one) and
+// reporting whether it did.
+func readInstructionFile(place smallfile.Place, path string) (content string, cut bool, err error) {
+	f, err := place.Open(path)
 	if err != nil {
 		return "", false, err
 	}

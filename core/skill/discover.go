@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"pincer/core/permission"
+	"pincer/core/smallfile"
 )
 
 // Plugin is one enabled plugin's contribution to discovery: its name (the
@@ -29,13 +32,21 @@ type Dirs struct {
 	// ProjectSkills, ProjectCommands: the workspace's .claude/skills and
 	// .pincer/skills (commands likewise).
 	ProjectSkills, ProjectCommands []string
+	// Project is where the project layer's files may lead (inside the
+	// workspace, never a hidden location: permission.ProjectFiles); User is
+	// the user's and the plugins' (anywhere but a hidden location or a kernel
+	// file: permission.UserFiles). DirsFor fills both.
+	Project, User smallfile.Place
 }
 
 // DirsFor is Dirs for a workspace root, a home directory and pincer's config
 // directory (core/config Paths.Config); ""
 // leaves a layer's directories out. Built-ins and plugins are the caller's to add.
 func DirsFor(root, home, configDir string) Dirs {
-	d := Dirs{}
+	d := Dirs{User: permission.UserFiles(home), Project: permission.ProjectFiles(root, home)}
+	if root == "" {
+		d.Project = d.User
+	}
 	if home != "" {
 		d.UserSkills = append(d.UserSkills, filepath.Join(home, ".claude", "skills"))
 		d.UserCommands = append(d.UserCommands, filepath.Join(home, ".claude", "commands"))
@@ -69,9 +80,10 @@ const maxDepth = 4
 
 // Discover reads every layer of d into a Catalog. A missing directory is no
 // problem; an unreadable or unparsable file is one (Catalog.Problems) and
-// contributes nothing. Symbolic links to directories are not followed (a
-// SKILL.md or command file may itself be a link: smallfile reads it only if it
-// is a regular file).
+// contributes nothing. Symbolic links to directories are not followed; a
+// SKILL.md or command file may itself be a link, read only where its layer's
+// Place lets it lead (a project's: inside the workspace, never ~/.ssh or
+// /proc/self/environ) and only if it is a plain regular file.
 func Discover(d Dirs) *Catalog {
 	c := &Catalog{byName: map[string]int{}}
 	for _, s := range d.Builtin {
@@ -79,18 +91,20 @@ func Discover(d Dirs) *Catalog {
 	}
 	for _, p := range d.Plugins {
 		origin, prefix := PluginOrigin(p.Name), p.Name+":"
-		c.layer(p.SkillDirs, p.CmdDirs, origin, prefix)
+		c.layer(p.SkillDirs, p.CmdDirs, origin, prefix, d.User)
 	}
-	c.layer(d.UserSkills, d.UserCommands, OriginUser, "")
-	c.layer(d.ProjectSkills, d.ProjectCommands, OriginProject, "")
+	c.layer(d.UserSkills, d.UserCommands, OriginUser, "", d.User)
+	c.layer(d.ProjectSkills, d.ProjectCommands, OriginProject, "", d.Project)
 	return c
 }
 
 // layer adds one layer: its skills first (a skill beats a command of its name).
-func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix string) {
+// Every file is read through place (core/smallfile): a refused one is a
+// Problem naming it.
+func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix string, place smallfile.Place) {
 	for _, dir := range skillDirs {
 		for _, sd := range subdirs(dir, c) {
-			s, err := LoadSkill(sd, origin, prefix)
+			s, err := LoadSkill(place, sd, origin, prefix)
 			if err != nil {
 				c.Problems = append(c.Problems, Problem{File: filepath.Join(sd, "SKILL.md"), Err: err})
 				continue
@@ -105,7 +119,7 @@ func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix strin
 				rel = filepath.Base(f)
 			}
 			name := prefix + strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(rel), ".md"), "/", ":")
-			s, err := LoadCommand(f, name, origin)
+			s, err := LoadCommand(place, f, name, origin)
 			if err != nil {
 				c.Problems = append(c.Problems, Problem{File: f, Err: err})
 				continue

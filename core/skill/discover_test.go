@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pincer/core/config"
+	"pincer/core/smallfile"
 )
 
 func write(t *testing.T, path, text string) {
@@ -220,7 +221,7 @@ func TestForModel(t *testing.T) {
 func TestLoadToleratesClaudeCodeForms(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "c.md"), "---\ndescription: Fix: the bug, then test\nargument-hint: [file] [focus]\nallowed-tools: Bash(git add:*), Read\narguments: [file, focus]\n---\nx\n")
-	s, err := LoadCommand(filepath.Join(dir, "c.md"), "c", OriginUser)
+	s, err := LoadCommand(smallfile.Place{}, filepath.Join(dir, "c.md"), "c", OriginUser)
 	if err != nil {
 		t.Fatal(err)
 	}

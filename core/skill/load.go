@@ -52,12 +52,12 @@ func checkName(name string) error {
 	return nil
 }
 
-// LoadSkill reads dir/SKILL.md as a skill of origin; prefix ("plugin:") is put
+// LoadSkill reads dir/SKILL.md (through place: where it may lead) as a skill of origin; prefix ("plugin:") is put
 // before its name. The name is the frontmatter's `name`, else the directory's.
 // Errors are *config.FileError (FILE:LINE) or a read error naming the file.
-func LoadSkill(dir string, origin Origin, prefix string) (Skill, error) {
+func LoadSkill(place smallfile.Place, dir string, origin Origin, prefix string) (Skill, error) {
 	file := filepath.Join(dir, "SKILL.md")
-	s, err := loadFile(file, origin, KindSkill)
+	s, err := loadFile(place, file, origin, KindSkill)
 	if err != nil {
 		return Skill{}, err
 	}
@@ -74,8 +74,8 @@ func LoadSkill(dir string, origin Origin, prefix string) (Skill, error) {
 
 // LoadCommand reads a command file; name is its /NAME without the slash
 // (Discover derives it from the path: dir/sub/x.md is "sub:x").
-func LoadCommand(file, name string, origin Origin) (Skill, error) {
-	s, err := loadFile(file, origin, KindCommand)
+func LoadCommand(place smallfile.Place, file, name string, origin Origin) (Skill, error) {
+	s, err := loadFile(place, file, origin, KindCommand)
 	if err != nil {
 		return Skill{}, err
 	}
@@ -86,11 +86,12 @@ func LoadCommand(file, name string, origin Origin) (Skill, error) {
 	return s, nil
 }
 
-// loadFile reads and parses one file (regular, size-capped: core/smallfile).
-func loadFile(file string, origin Origin, kind Kind) (Skill, error) {
-	data, err := smallfile.Read(file, MaxFileBytes)
+// loadFile reads and parses one file through place (where it may lead;
+// plain regular, size-capped, never blocking: core/smallfile).
+func loadFile(place smallfile.Place, file string, origin Origin, kind Kind) (Skill, error) {
+	data, err := place.Read(file, MaxFileBytes)
 	if err != nil {
-		return Skill{}, fmt.Errorf("%s: %w", file, err)
+		return Skill{}, err // smallfile's errors name the file
 	}
 	doc, err := frontmatter.ParseWith(file, data, frontmatter.Options{TextKeys: []string{"argument-hint", "description"}})
 	if err != nil {

@@ -1,0 +1,6 @@
+package smallfile
+
+import "syscall"
+
+// oNoFollow refuses a last component that became a symbolic link after Resolve.
+const oNoFollow = syscall.O_NOFOLLOW
