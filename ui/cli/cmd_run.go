@@ -96,7 +96,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	if err := refuseRunSlash(input, runSlashCheckFor(setup)); err != nil { // a /name typo costs no model call
 		return 0, err
 	}
-	ctx, stop := signalContext()
+	ctx, stop, started := signalContext()
 	defer stop()
 	if strings.TrimSpace(input) == "/context" {
 		return 0, showContext(ctx, setup, stdout)
@@ -111,6 +111,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 		fmt.Fprintf(stderr, "pincer: warning: %s\n", w)
 	}
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
+	started() // from here a signal stops the turn, which keeps its transcript
 	hopts := headless.Options{Format: format, Stdout: stdout, Stderr: stderr, After: run.After}
 	if in, ok := setup.Invocation(input); ok { // a skill, custom command or MCP prompt: /NAME args
 		hopts.Turn = &in
