@@ -26,7 +26,7 @@ func readAgent(path, realRoot string) (Agent, error) {
 	if _, err := regularInside(path, realRoot); err != nil {
 		return Agent{}, err
 	}
-	data, err := smallfile.Read(path, maxAgentFile)
+	data, err := smallfile.Place{Root: realRoot}.Read(path, maxAgentFile) // the one reader: stays inside the plugin, no kernel file
 	if err != nil {
 		return Agent{}, err
 	}
