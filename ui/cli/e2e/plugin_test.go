@@ -145,13 +145,14 @@ func TestPluginLifecycle(t *testing.T) {
 	if offered, _ := json.Marshal(reqs[len(reqs)-2]["tools"]); strings.Contains(string(offered), "plugin_demo") {
 		t.Errorf("a disabled plugin's MCP tools are offered: %s", offered)
 	}
-	e.fake.Push(openaitest.Reply{Text: "ok"})
-	if _, stderr, code = e.run(e.runArgs("/demo:greet Bob")...); code != 0 {
-		t.Fatalf("run: %d %s", code, stderr)
+	// A disabled plugin's command is no command at all: pincer run refuses the
+	// unknown /name before any model call (exit 2).
+	before := len(e.fake.Requests())
+	if _, stderr, code = e.run(e.runArgs("/demo:greet Bob")...); code != 2 || !strings.Contains(stderr, "unknown command") {
+		t.Errorf("a disabled plugin's command: exit %d, want 2 with unknown command; stderr:\n%s", code, stderr)
 	}
-	reqs = e.fake.Requests()
-	if sent, _ := json.Marshal(reqs[len(reqs)-1]["messages"]); strings.Contains(string(sent), "Greet Bob warmly") {
-		t.Errorf("a disabled plugin's command expanded: %s", sent)
+	if reqs = e.fake.Requests(); len(reqs) != before {
+		t.Errorf("a disabled plugin's command reached the model: %d requests, want %d", len(reqs), before)
 	}
 	if fired(marker) != 1 {
 		t.Error("a disabled plugin's hook fired")
