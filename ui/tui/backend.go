@@ -70,6 +70,9 @@ type Backend interface {
 	// prompts a sent "/NAME args" runs (Submit expands it), for completion
 	// and /help.
 	Commands() []app.Command
+	// EstimateContext is /context: the tokens the session's next model call
+	// would send (estimated, no model call), the window, the messages.
+	EstimateContext(ctx context.Context, sessionID string) (agent.ContextUse, error)
 }
 
 var _ Backend = (*app.Backend)(nil)

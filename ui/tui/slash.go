@@ -37,6 +37,7 @@ func init() {
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
+		{name: "/context", help: "how much of the model's window the next call would use", run: (*Workbench).slashContext},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},
 		{name: "/init", help: "ask the model to write an AGENTS.md", turn: true},
 		{name: "/loop", args: "[INTERVAL] PROMPT", help: "send PROMPT every INTERVAL (10m); list, cancel ID", run: (*Workbench).slashLoop},

@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"testing"
+
+	"pincer/core/agent"
+	"pincer/core/provider/providertest"
+)
+
+func TestContextText(t *testing.T) {
+	for _, c := range []struct {
+		use  agent.ContextUse
+		want string
+	}{
+		{agent.ContextUse{Tokens: 12345, Window: 128000, Messages: 14}, "context ~12.3k of 128.0k tokens (9.6%), 14 messages"},
+		{agent.ContextUse{Tokens: 800, Messages: 1}, "context ~800 tokens (window unknown: no automatic compaction), 1 messages"},
+	} {
+		if got := contextText(c.use); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.use, got, c.want)
+		}
+	}
+}
+
+// TestContextCommand: /context in the workbench answers on the notices line
+// from the backend's estimate, without a model call (README lists it).
+func TestContextCommand(t *testing.T) {
+	prov := &providertest.Scripted{}
+	b, _, _, _ := attached(t, 120, 40, prov)
+	b.slash("/context")
+	b.waitText("context ~", "messages")
+	if prov.Calls() != 0 {
+		t.Errorf("/context called the model %d times", prov.Calls())
+	}
+}
