@@ -141,10 +141,20 @@ func (s *Setup) Commands() []Command {
 // file's allowed-tools are granted for the turn (a person invoked it); a rule
 // that does not parse was refused when the file was read. Its model is used
 // when it names the session's provider's model.
+//
+// A prompt that is no /NAME line but mentions files (@README.md, @src/a.go:
+// skill.FileRefs) is one too: the line as typed, its files attached as a
+// command's @files are (skill.ExpandMentions: Read tool calls of the turn,
+// the same guard and rules), as Claude Code attaches an @-mentioned file.
 func (s *Setup) Invocation(line string) (agent.TurnInput, bool) {
 	name, args, ok := splitInvocation(line)
 	if !ok {
-		return agent.TurnInput{}, false
+		if len(skill.FileRefs(line)) == 0 {
+			return agent.TurnInput{}, false
+		}
+		return agent.TurnInput{Text: line, Expand: func(ctx context.Context, run agent.PreTurn) (string, error) {
+			return skill.ExpandMentions(ctx, line, run)
+		}}, true
 	}
 	root, getenv := s.Workspace.Root(), os.Getenv
 	env := skill.GatherEnv{Root: root, Home: config.PathsFrom(getenv).Home, Getenv: getenv}

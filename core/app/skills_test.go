@@ -148,3 +148,34 @@ func TestBuiltinErrorNamedOnce(t *testing.T) {
 		t.Errorf("outside a repository (%s): %v, want /commit: named once", root, err)
 	}
 }
+
+// readOnly is a PreTurn that reads files from a map (Shell is refused).
+type readOnly map[string]string
+
+func (r readOnly) Shell(context.Context, string) (string, error) { return "", os.ErrPermission }
+func (r readOnly) ReadFile(_ context.Context, p string) (string, error) {
+	if t, ok := r[p]; ok {
+		return t, nil
+	}
+	return "", os.ErrNotExist
+}
+
+// TestInvocationAttachesMentions: a typed prompt's @path is attached as a
+// custom command's @file (the turn's Read), in both front ends (they share
+// Invocation); a prompt without one is sent as typed.
+func TestInvocationAttachesMentions(t *testing.T) {
+	s, _, _ := skillSetup(t)
+	in, ok := s.Invocation("what does @README.md say?")
+	if !ok || in.Text != "what does @README.md say?" || in.Expand == nil {
+		t.Fatalf("%+v %v", in, ok)
+	}
+	text, err := in.Expand(context.Background(), readOnly{"README.md": "MARKER-README\n"})
+	if err != nil || text != "what does @README.md say?\n\n<file path=\"README.md\">\nMARKER-README\n</file>" {
+		t.Errorf("expanded %q %v", text, err)
+	}
+	for _, line := range []string{"plain prompt", "mail a@b.c", "ask @bob"} {
+		if _, ok := s.Invocation(line); ok {
+			t.Errorf("%q became an invocation", line)
+		}
+	}
+}

@@ -237,3 +237,18 @@ func writeFileErr(path, text string) error {
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
 }
+
+// TestExpandMentions: a typed prompt's @paths are read as a command's @files
+// (the same Runner call, the same blocks); a mail address or an @name is not a path.
+func TestExpandMentions(t *testing.T) {
+	r := &fakeRunner{}
+	got, err := ExpandMentions(context.Background(), "explain @README.md and @~/secret.txt, mail a@b.c, ask @bob", r)
+	want := "explain @README.md and @~/secret.txt, mail a@b.c, ask @bob\n\n<file path=\"README.md\">\nCONTENT of README.md\n</file>\n\n" +
+		"<file path=\"~/secret.txt\">\n[not included: hidden]\n</file>"
+	if err != nil || got != want {
+		t.Errorf("got %q %v\nwant %q", got, err, want)
+	}
+	if got, err := ExpandMentions(context.Background(), "no mention here", nil); err != nil || got != "no mention here" {
+		t.Errorf("no mention: %q %v", got, err)
+	}
+}

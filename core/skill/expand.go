@@ -89,14 +89,7 @@ func Expand(ctx context.Context, s Skill, args string, env GatherEnv, run Runner
 	if len(files) > 0 && run == nil {
 		return Expansion{}, fmt.Errorf("/%s: its @%s needs a turn to be read in", s.Name, files[0])
 	}
-	for _, f := range files {
-		content, err := run.ReadFile(ctx, f)
-		if err != nil {
-			text += fmt.Sprintf("\n\n<file path=%q>\n[not included: %v]\n</file>", f, err)
-			continue
-		}
-		text += fmt.Sprintf("\n\n<file path=%q>\n%s\n</file>", f, strings.TrimRight(content, "\n"))
-	}
+	text = appendFiles(ctx, text, files, run)
 	return Expansion{Name: s.Name, Origin: s.Origin, Text: strings.TrimSpace(text), AllowedTools: s.AllowedTools, Model: s.Model}, nil
 }
 
@@ -153,4 +146,36 @@ func FileRefs(body string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// appendFiles reads each file through run.ReadFile (a Read tool call of the
+// turn: the workspace guard, Read rules, hidden paths) and appends it to text
+// as a <file path="..."> block; a file that could not be read is named with
+// why, in its block.
+func appendFiles(ctx context.Context, text string, files []string, run Runner) string {
+	for _, f := range files {
+		content, err := run.ReadFile(ctx, f)
+		if err != nil {
+			text += fmt.Sprintf("\n\n<file path=%q>\n[not included: %v]\n</file>", f, err)
+			continue
+		}
+		text += fmt.Sprintf("\n\n<file path=%q>\n%s\n</file>", f, strings.TrimRight(content, "\n"))
+	}
+	return text
+}
+
+// ExpandMentions is a typed prompt with its @path mentions attached, as
+// Claude Code attaches a mentioned file: the prompt as typed, then each
+// file FileRefs finds in it read and appended exactly as a custom command's
+// @file (appendFiles: the same Read tool call, the same guard and rules).
+// A prompt without mentions is returned as it is.
+func ExpandMentions(ctx context.Context, prompt string, run Runner) (string, error) {
+	files := FileRefs(prompt)
+	if len(files) == 0 {
+		return prompt, nil
+	}
+	if run == nil {
+		return "", fmt.Errorf("@%s needs a turn to be read in", files[0])
+	}
+	return appendFiles(ctx, prompt, files, run), nil
 }

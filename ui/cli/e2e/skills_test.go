@@ -104,6 +104,16 @@ func TestSkillsAndCommandsAsClaudeCode(t *testing.T) {
 		t.Errorf("turn.started does not carry the line as sent: %s", out)
 	}
 
+	// A typed @path is attached as a command's @file is (a Read of the turn).
+	e.fake.Push(openaitest.Reply{Text: "read it"})
+	if _, stderr, code := e.run(e.runArgs("what do @notes.md say?")...); code != 0 {
+		t.Fatalf("@notes.md: exit %d %s", code, stderr)
+	}
+	reqs = e.fake.Requests()
+	if got := lastUserText(reqs[len(reqs)-1]); !strings.Contains(got, "what do @notes.md say?") || !strings.Contains(got, "<file path=\"notes.md\">") || !strings.Contains(got, "NOTES-FILE-TEXT") {
+		t.Errorf("the model got %q, want the prompt and notes.md attached", got)
+	}
+
 	// A /name the run does not know is refused before any model call (exit 2):
 	// an unknown one, a workbench-only command, a skill only the model loads.
 	// A first word that is a path is still a prompt.
