@@ -84,7 +84,7 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	case ActNewline:
 		return tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone) // the text area inserts a line
 	case ActFocusNext:
-		if w.focus == paneInput && (w.completeSlash() || w.completeModel(w.input.GetText())) {
+		if w.focus == paneInput && (w.completeSlash() || w.completeModel(w.input.GetText()) || w.completeMention()) {
 			return nil
 		}
 		w.setFocus((w.focus + 1) % paneCount)
