@@ -66,7 +66,7 @@ func (r *Run) MCPWarnings() []string {
 	for _, st := range r.MCP.States() {
 		switch st.Status {
 		case mcp.StatusFailed:
-			out = append(out, "MCP server "+st.Config.Name+" failed: "+st.Reason)
+			out = append(out, "MCP server "+st.Config.Name+" failed: "+st.Config.Redact(st.Reason))
 		case mcp.StatusConnecting:
 			out = append(out, "MCP server "+st.Config.Name+" is still connecting (MCP_TIMEOUT): its tools join when it is ready")
 		case mcp.StatusNeedsApproval:

@@ -71,7 +71,7 @@ func serverConfig(e config.MCPServerEntry) mcp.ServerConfig {
 	return mcp.ServerConfig{
 		Name: e.Name, Transport: mcp.Transport(e.Type), Command: e.Command, Args: e.Args, Env: e.Env,
 		URL: e.URL, Headers: e.Headers, Scope: mcpScopes[e.Kind], File: e.Path, Line: e.Line,
-		Fingerprint: e.Fingerprint,
+		Fingerprint: e.Fingerprint, Written: mcp.Written(e.Written),
 	}
 }
 

@@ -50,6 +50,19 @@ type MCPServerEntry struct {
 	// args, env, url, headers before expansion): a project server's approval is
 	// bound to it, so a changed entry needs approving again.
 	Fingerprint string
+	// Written is the entry before expansion, what a view shows (mcp.Written
+	// converts from it).
+	Written MCPWritten
+}
+
+// MCPWritten is an entry's strings as its file writes them, ${VAR}
+// references unexpanded.
+type MCPWritten struct {
+	Command string
+	Args    []string
+	Env     map[string]string
+	URL     string
+	Headers map[string]string
 }
 
 // MCPTypes are the transports an entry's "type" may name.
@@ -317,6 +330,12 @@ func (d *Document) mcpEntry(key, name string, raw any, x *expander) (*MCPServerE
 	}
 	written["type"] = typ
 	e.Fingerprint = mcpFingerprint(written)
+	e.Written = MCPWritten{Command: command, URL: url}
+	for _, a := range args {
+		e.Written.Args = append(e.Written.Args, a.Text)
+	}
+	e.Written.Env, _ = written["env"].(map[string]string)
+	e.Written.Headers, _ = written["headers"].(map[string]string)
 	return e, errs
 }
 

@@ -39,6 +39,9 @@ type ServerConfig struct {
 	Env       map[string]string // added to the server's environment (stdio)
 	URL       string
 	Headers   map[string]string // sent with every request (http, sse)
+	// Written is the entry as its file spells it, before expansion: what the
+	// views show (CommandLine), never the values above.
+	Written Written
 
 	Scope Scope
 	// File is the file the entry was read from ("" for none), Line the line of

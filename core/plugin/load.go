@@ -312,7 +312,7 @@ func (l *loader) loadMCP() {
 			l.p.MCPServers = append(l.p.MCPServers, mcp.ServerConfig{
 				Name: ServerName(l.p.Name, e.Name), Transport: mcp.Transport(e.Type), Command: e.Command, Args: e.Args,
 				Env: e.Env, URL: e.URL, Headers: e.Headers, Scope: mcp.ScopePlugin, File: e.Path, Line: e.Line,
-				Fingerprint: e.Fingerprint, Plugin: l.p.Name, Approved: true,
+				Fingerprint: e.Fingerprint, Plugin: l.p.Name, Approved: true, Written: mcp.Written(e.Written),
 			})
 		}
 	}

@@ -133,6 +133,11 @@ func mcpList(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	tw.Flush()
 	for _, st := range states {
+		for _, w := range st.Config.Warnings() {
+			fmt.Fprintf(stdout, "warning: %s: %s\n", st.Config.Name, w)
+		}
+	}
+	for _, st := range states {
 		if st.Status == mcp.StatusNeedsApproval {
 			fmt.Fprintln(stdout, "\nApprove a project server with: pincer mcp approve NAME (or --all)")
 			break
@@ -149,9 +154,9 @@ func mcpStatusLine(st mcp.ServerState) string {
 		return "ready: " + mcpCounts(st)
 	case mcp.StatusFailed:
 		if st.Config.Broken != "" {
-			return st.Reason // "not started: PROBLEM (FILE:LINE)"
+			return st.Config.Redact(st.Reason) // "not started: PROBLEM (FILE:LINE)"
 		}
-		return "failed: " + st.Reason
+		return "failed: " + st.Config.Redact(st.Reason)
 	}
 	return string(st.Status)
 }
@@ -208,6 +213,9 @@ func mcpGet(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "  command:    %s\n", app.MCPServerCommand(s))
 	} else if s.URL != "" {
 		fmt.Fprintf(stdout, "  url:        %s\n", app.MCPServerCommand(s))
+	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(stdout, "  warning:    %s\n", w)
 	}
 	fmt.Fprintf(stdout, "  status:     %s\n", mcpStatusLine(st))
 	switch st.Status {
@@ -452,6 +460,9 @@ func mcpApprove(args []string, stdout, stderr io.Writer) (int, error) {
 			return 1, err
 		}
 		fmt.Fprintf(stdout, "Approved %s for %s (.mcp.json:%d): %s\n", s.Name, cfg.Root, s.Line, app.MCPServerCommand(s))
+		for _, w := range s.Warnings() {
+			fmt.Fprintf(stdout, "  warning: %s\n", w)
+		}
 	}
 	return code, nil
 }

@@ -70,7 +70,7 @@ func mcpNotice(prev *mcp.ServerState, next mcp.ServerState) (level, text string,
 		}
 	case mcp.StatusFailed:
 		if prev == nil || was == mcp.StatusReady || failureKind(*prev) != failureKind(next) {
-			return "warning", fmt.Sprintf("mcp: %s failed: %s", name, next.Reason), true
+			return "warning", fmt.Sprintf("mcp: %s failed: %s", name, next.Config.Redact(next.Reason)), true
 		}
 	case mcp.StatusNeedsApproval:
 		if prev == nil {

@@ -109,6 +109,9 @@ func mcpRows(list []mcp.ServerState, sel int, confirm, approveKey string, width 
 		} else if c.URL != "" {
 			add("text", "url: "+c.CommandLine())
 		}
+		for _, w := range c.Warnings() {
+			add("warning", "warning: "+w)
+		}
 		if c.File != "" {
 			where := c.File
 			if c.Line > 0 {
@@ -125,7 +128,7 @@ func mcpRows(list []mcp.ServerState, sel int, confirm, approveKey string, width 
 				add("warning", "not started: a project server runs only once you approve it ("+approveKey+" approves)")
 			}
 		case mcp.StatusFailed:
-			add("error", "failed: "+st.Reason)
+			add("error", "failed: "+c.Redact(st.Reason))
 		case mcp.StatusDisabled:
 			add("muted", st.Reason)
 		case mcp.StatusReady:

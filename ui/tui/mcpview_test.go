@@ -65,16 +65,18 @@ func goldenMCPStates(ws string) []mcp.ServerState {
 		{Config: mcp.ServerConfig{Name: "everything", Transport: mcp.TransportStdio, Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-everything"}, Scope: mcp.ScopeUser},
 			Status: mcp.StatusReady, Tools: []string{"mcp__everything__echo", "mcp__everything__get-sum"},
 			Prompts: []mcp.PromptInfo{{Name: "simple-prompt"}}, Resources: []mcp.ResourceInfo{{URI: "demo://a"}}, Instructions: "Use echo.\nMore."},
-		{Config: mcp.ServerConfig{Name: "local", Transport: mcp.TransportStdio, Command: "sh", Args: []string{"-c", "touch it"}, Env: map[string]string{"K": "secret"},
+		{Config: mcp.ServerConfig{Name: "local", Transport: mcp.TransportStdio, Command: "sh", Args: []string{"-c", "touch it"}, Env: map[string]string{"K": "secret", "NODE_OPTIONS": "--require ./e.js"},
+			Written: mcp.Written{Command: "sh", Args: []string{"-c", "touch it"}, Env: map[string]string{"K": "${GITHUB_TOKEN}", "NODE_OPTIONS": "--require ./e.js"}},
 			Scope: mcp.ScopeProject, File: filepath.Join(ws, ".mcp.json"), Line: 3, Fingerprint: "f"}, Status: mcp.StatusNeedsApproval},
-		{Config: mcp.ServerConfig{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://mcp.example/mcp", Headers: map[string]string{"Authorization": "Bearer x"}, Scope: mcp.ScopeUser},
+		{Config: mcp.ServerConfig{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://mcp.example/mcp", Headers: map[string]string{"Authorization": "Bearer x"},
+			Written: mcp.Written{URL: "https://mcp.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${API_TOKEN}"}}, Scope: mcp.ScopeUser},
 			Status: mcp.StatusFailed, Reason: "connection refused"},
 	}
 }
 
 // TestMCPViewRows: the selected server shows what it runs and where it
-// comes from; the approval question replaces the hint; values of env and
-// headers never show.
+// comes from, as its entry is written (${VAR} unexpanded, never the expanded
+// values), with warnings under it; the approval question replaces the hint.
 func TestMCPViewRows(t *testing.T) {
 	states := goldenMCPStates("/ws")
 	join := func(rows []mcpRow) string {
@@ -93,7 +95,9 @@ func TestMCPViewRows(t *testing.T) {
 		}
 	}
 	local := join(mcpRows(states, 1, "", "a", 100))
-	if !strings.Contains(local, "runs: sh -c 'touch it'  (env: K)") || !strings.Contains(local, "from /ws/.mcp.json:3") || !strings.Contains(local, "a approves") ||
+	if !strings.Contains(local, "runs: sh -c 'touch it'  (env: K=${GITHUB_TOKEN}, NODE_OPTIONS='--require ./e.js')") ||
+		!strings.Contains(local, "warning: NODE_OPTIONS='--require ./e.js' changes how the server's program loads code") ||
+		!strings.Contains(local, "warning: sends your GITHUB_TOKEN to the server (as env K)") || !strings.Contains(local, "from /ws/.mcp.json:3") || !strings.Contains(local, "a approves") ||
 		strings.Contains(local, "secret") || strings.Contains(local, "tools: ") {
 		t.Errorf("local:\n%s", local)
 	}
@@ -102,7 +106,7 @@ func TestMCPViewRows(t *testing.T) {
 		t.Errorf("question:\n%s", ask)
 	}
 	remote := join(mcpRows(states, 2, "", "a", 100))
-	if !strings.Contains(remote, "failed: connection refused") || !strings.Contains(remote, "(headers: Authorization)") || strings.Contains(remote, "Bearer") {
+	if !strings.Contains(remote, "failed: connection refused") || !strings.Contains(remote, "(headers: Authorization: 'Bearer ${API_TOKEN}')") || strings.Contains(remote, "Bearer x") {
 		t.Errorf("remote:\n%s", remote)
 	}
 	if none := join(mcpRows(nil, 0, "", "a", 100)); !strings.Contains(none, "No MCP servers configured") {
