@@ -67,7 +67,7 @@ func goldenMCPStates(ws string) []mcp.ServerState {
 			Prompts: []mcp.PromptInfo{{Name: "simple-prompt"}}, Resources: []mcp.ResourceInfo{{URI: "demo://a"}}, Instructions: "Use echo.\nMore."},
 		{Config: mcp.ServerConfig{Name: "local", Transport: mcp.TransportStdio, Command: "sh", Args: []string{"-c", "touch it"}, Env: map[string]string{"K": "secret", "NODE_OPTIONS": "--require ./e.js"},
 			Written: mcp.Written{Command: "sh", Args: []string{"-c", "touch it"}, Env: map[string]string{"K": "${GITHUB_TOKEN}", "NODE_OPTIONS": "--require ./e.js"}},
-			Scope: mcp.ScopeProject, File: filepath.Join(ws, ".mcp.json"), Line: 3, Fingerprint: "f"}, Status: mcp.StatusNeedsApproval},
+			Scope:   mcp.ScopeProject, File: filepath.Join(ws, ".mcp.json"), Line: 3, Fingerprint: "f"}, Status: mcp.StatusNeedsApproval},
 		{Config: mcp.ServerConfig{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://mcp.example/mcp", Headers: map[string]string{"Authorization": "Bearer x"},
 			Written: mcp.Written{URL: "https://mcp.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${API_TOKEN}"}}, Scope: mcp.ScopeUser},
 			Status: mcp.StatusFailed, Reason: "connection refused"},
