@@ -79,7 +79,7 @@ func TestMCPCommandFlow(t *testing.T) {
 	}
 	code, out, errs := run("mcp", "list", "--timeout", "20s")
 	if code != 0 || !strings.Contains(out, "greeter") || !strings.Contains(out, "ready: 1 tool") ||
-		!strings.Contains(out, "local") || !strings.Contains(out, "needs approval") || !strings.Contains(out, "sh -c 'touch "+marker+"'  (env: A)") {
+		!strings.Contains(out, "local") || !strings.Contains(out, "needs approval") || !strings.Contains(out, "sh -c 'touch "+marker+"'  (env: A=1)") {
 		t.Fatalf("list: %d\n%s\n%s", code, out, errs)
 	}
 	if got, _ := g.Headers.Load().(interface{ Get(string) string }); got == nil || got.Get("X-Team") != "core" {
