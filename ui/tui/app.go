@@ -96,6 +96,7 @@ type Workbench struct {
 	root       *rootView
 
 	layoutSave layoutSaver // keeps the chosen layout (layout_keep.go)
+	frame      frameState  // a focus move made inside a frame (frame_focus.go)
 
 	liveSession atomic.Pointer[string] // UIState.liveID, published for SessionID on other goroutines
 

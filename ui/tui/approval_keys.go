@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 )
 
 // Approval first (issue 12, Found 1). A request that arrives while the input
@@ -24,7 +23,6 @@ type approvalFocus struct {
 	seen   int  // pending requests at the last sync
 	moved  bool // the focus went to the queue for a request (or an answer was given there): return it
 	keepIn bool // Options.KeepInputFocus
-	resync bool // the frame moved the focus: tell tview at the next key (focusInFrame)
 	auto   bool // the focus is in the queue because a request arrived (no key put it there)
 	// shown is where and since when each pending request was drawn in the
 	// last frame (approval_shown.go): a key can answer only a request a
@@ -135,10 +133,6 @@ func (w *Workbench) queueKeysApply() bool {
 // the request appeared (answerable), or a letter typed into the queue a
 // request focused, goes back to the input box as typing.
 func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
-	if w.approvalFocus.resync {
-		w.approvalFocus.resync = false
-		w.app.SetFocus(w.pane(w.focus))
-	}
 	if w.held.active && w.heldKey(ev) {
 		return true
 	}
@@ -253,10 +247,7 @@ func (w *Workbench) syncApprovalFocus() {
 }
 
 // focusInFrame is setFocus for the frame's sync, which runs inside tview's
-// draw (its lock held: Application.SetFocus would deadlock). Keys follow
-// w.focus (the capture and rootView route by it), the panes' own focus flags
-// are set here for their drawing, and tview's record of the focused
-// primitive is brought in step at the next key (approvalKey).
+// draw (its lock held: Application.SetFocus would deadlock): see frameFocus.
 func (w *Workbench) focusInFrame(i int) {
 	w.focus = i
 	if i == paneTimeline || i == paneApprovals {
@@ -265,14 +256,7 @@ func (w *Workbench) focusInFrame(i int) {
 	if w.zoom >= 0 && i != paneInput {
 		w.zoom = i
 	}
-	for p := 0; p < paneCount; p++ {
-		if p == i {
-			w.pane(p).Focus(func(tview.Primitive) {})
-		} else {
-			w.pane(p).Blur()
-		}
-	}
-	w.approvalFocus.resync = true
+	w.frameFocus(w.pane(i))
 }
 
 // approvalsTitle is the queue's title in a pane width cells wide: its

@@ -17,6 +17,7 @@ const quitWindow = 2 * time.Second
 // state directly and never queues updates.
 func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	w.pump.drain() // a key acts on the state the background work has posted so far
+	w.applyFrameFocus()
 	if w.prompt != nil {
 		w.promptKey(ev)
 		return nil
@@ -217,7 +218,7 @@ func (w *Workbench) setFocus(i int) {
 	if w.zoom >= 0 && i != paneInput {
 		w.zoom = i
 	}
-	w.app.SetFocus(w.pane(i))
+	w.focusWidget(w.pane(i))
 }
 
 // toggleZoom zooms the focused pane to the whole area above the input box, or

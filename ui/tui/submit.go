@@ -136,7 +136,7 @@ func (w *Workbench) startReason() {
 	}
 	w.reason.SetText("")
 	w.focus = paneInput
-	w.app.SetFocus(w.reason)
+	w.focusWidget(w.reason)
 }
 
 // reasonKey handles a key while the reason field is open: Enter denies with

@@ -20,6 +20,8 @@ type syncRecord struct {
 // (the pump's inbox). It runs on the event loop (inside the
 // pump's QueueUpdateDraw).
 func (w *Workbench) syncFrame() {
+	w.frame.inFrame = true
+	defer func() { w.frame.inFrame = false }()
 	w.pump.drain() // the background work's messages, in order
 	w.syncApprovalFocus()
 	if w.resetView {
@@ -28,7 +30,7 @@ func (w *Workbench) syncFrame() {
 		w.view = w.newTranscriptView()
 		clear(w.synced)
 		if hadFocus {
-			w.app.SetFocus(w.view)
+			w.focusWidget(w.view)
 		}
 		for _, b := range w.model.Blocks {
 			w.syncBlock(b)
