@@ -137,6 +137,9 @@ type Status struct {
 	// reported none, and then the total is shown as unknown.
 	CostUSD     float64
 	CostUnknown bool
+	// ModelCalls counts the usage events (one a model call): 0 means no
+	// cost is known yet, not that it is zero.
+	ModelCalls int
 	// LastContextTokens is the prompt size of the latest model call (input
 	// plus cached tokens): the context in use.
 	LastContextTokens int64

@@ -58,10 +58,12 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 		parts = append(parts, statusField{w.approvalStatus(), prioApproval})
 	}
 	parts = append(parts, statusField{fmt.Sprintf("↑%s ↓%s tokens", humanTokens(s.InputTokens), humanTokens(s.OutputTokens)), prioTokens})
-	if s.CostUnknown {
+	switch cost := costText(s); cost {
+	case "": // no model call yet: no cost to show
+	case "?":
 		parts = append(parts, statusField{"cost ?", prioCost})
-	} else {
-		parts = append(parts, statusField{fmt.Sprintf("$%.4f", s.CostUSD), prioCost})
+	default:
+		parts = append(parts, statusField{cost, prioCost})
 	}
 	if window := w.contextWindow(); window > 0 {
 		parts = append(parts, statusField{fmt.Sprintf("ctx %d%%", s.LastContextTokens*100/window), prioCtx})

@@ -230,6 +230,7 @@ func (m *Model) permissionResolved(d event.PermissionResolvedData) {
 
 func (m *Model) usage(d event.UsageData) {
 	s := &m.Status
+	s.ModelCalls++
 	s.InputTokens += d.InputTokens
 	s.OutputTokens += d.OutputTokens
 	s.CacheReadTokens += d.CacheReadTokens

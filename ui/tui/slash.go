@@ -119,8 +119,11 @@ func (w *Workbench) slashSessions([]string) bool {
 // slashCost is /cost: the session's turns, tokens and cost, as its log says.
 func (w *Workbench) slashCost([]string) bool {
 	status := w.model.Status
-	cost := fmt.Sprintf("$%.4f", status.CostUSD)
-	if status.CostUnknown {
+	cost := costText(status)
+	switch cost {
+	case "":
+		cost = "none yet (no model call)"
+	case "?":
 		cost = "unknown (the provider reported no price)"
 	}
 	w.Notify("info", fmt.Sprintf("%d turns · %s input, %s output, %s cached tokens · cost %s",
