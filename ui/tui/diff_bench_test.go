@@ -25,6 +25,6 @@ func BenchmarkDiffPaneLayout(b *testing.B) {
 	d := benchDiff(100)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = layoutRows(diffLines("Why it asks: Edit needs approval", d, true), 77, true)
+		_ = layoutRows(diffLines(proseParts("Why it asks: Edit needs approval"), d, true, false), 77, true)
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -15,7 +16,7 @@ const maxCommandHeader = 4000
 // run), then why it asks and the keys. A command over maxCommandHeader
 // characters shows its start and says how many more follow; rest reports
 // that case (the pane's text then holds the whole command).
-func commandHeader(command, reason, keys string) (header string, rest bool) {
+func commandHeader(command, reason, keys string) (header []textPart, rest bool) {
 	shown := command
 	more := ""
 	if n := utf8.RuneCountInString(command); n > maxCommandHeader {
@@ -23,5 +24,9 @@ func commandHeader(command, reason, keys string) (header string, rest bool) {
 		more = fmt.Sprintf("\n… %d more characters: the whole command follows below (scroll down, or zoom the pane)", n-maxCommandHeader)
 		rest = true
 	}
-	return fmt.Sprintf("Bash command:\n%s%s\nWhy it asks: %s\n%s", shown, more, reason, keys), rest
+	return []textPart{
+		{Text: "Bash command:"},
+		{Text: shown, Code: true},
+		{Text: fmt.Sprintf("%sWhy it asks: %s\n%s", strings.TrimPrefix(more+"\n", "\n"), reason, keys)},
+	}, rest
 }

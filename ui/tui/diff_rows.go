@@ -12,6 +12,49 @@ type styledSpan struct {
 	Text  string
 	Token string
 	Mark  bool
+	// Prose marks a line of prose (a line's only span): it wraps at spaces,
+	// always, and its rows carry no continuation mark; code and diff lines
+	// wrap by cell with contMark.
+	Prose bool
+}
+
+// textPart is a piece of the diff pane's header: prose (what is asked, why,
+// the keys: wrapped at spaces) or Code (a command: wrapped by cell, marked
+// contMark, as a diff line, so that a line break is never mistaken for a
+// new line of the command).
+type textPart struct {
+	Text string
+	Code bool
+}
+
+// proseParts is text as a header of prose only.
+func proseParts(text string) []textPart { return []textPart{{Text: text}} }
+
+// partsText is a header's text, its parts joined by newlines.
+func partsText(parts []textPart) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// partsKey tells two headers apart for the layout cache.
+func partsKey(parts []textPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Code {
+			b.WriteByte('c')
+		} else {
+			b.WriteByte('p')
+		}
+		b.WriteString(p.Text)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // diffRow is one screen row of the diff pane: the spans it shows, and Cont
@@ -25,26 +68,27 @@ type diffRow struct {
 const contMark = "↪"
 
 // diffLines turns what the diff pane shows into logical lines of spans:
-// header (plain text: what is asked and why, shown first) then text — a
-// unified diff coloured by line (its ---/+++ labels left to the title), the
-// changed words of each paired -/+ line
-// marked (wordDiff), or plain text. Tabs become four spaces.
-func diffLines(header, text string, diff bool) [][]styledSpan {
+// header (what is asked and why, shown first: prose, and a command as code)
+// then text — a unified diff coloured by line (its ---/+++ labels left to the
+// title), the changed words of each paired -/+ line marked (wordDiff), or
+// plain text, prose when prose (a message, not an output). Tabs become four
+// spaces.
+func diffLines(header []textPart, text string, diff, prose bool) [][]styledSpan {
 	var out [][]styledSpan
-	plain := func(s, token string) {
+	plain := func(s, token string, prose bool) {
 		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
-			out = append(out, []styledSpan{{Text: expandTabs(l), Token: token}})
+			out = append(out, []styledSpan{{Text: expandTabs(l), Token: token, Prose: prose}})
 		}
 	}
-	if header != "" {
-		plain(header, "text")
-		if text != "" {
-			out = append(out, []styledSpan{{Token: "text"}})
-		}
+	for _, p := range header {
+		plain(p.Text, "text", !p.Code)
+	}
+	if len(header) > 0 && text != "" {
+		out = append(out, []styledSpan{{Token: "text"}})
 	}
 	if !diff {
-		if text != "" || header == "" {
-			plain(text, "text")
+		if text != "" || len(header) == 0 {
+			plain(text, "text", prose)
 		}
 		return out
 	}
@@ -121,14 +165,21 @@ func marked(sign string, spans []span, token string) []styledSpan {
 
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 
-// layoutRows lays logical lines out as screen rows width cells wide: with
-// wrap, a line longer than width continues on the next rows (Cont), cut at
-// grapheme boundaries; without, each line is one row (drawn from the pane's
-// sideways offset). width < 1 is taken as 1.
+// layoutRows lays logical lines out as screen rows width cells wide: a line
+// of prose wraps at spaces (wrapCells), always; with wrap, a longer code or
+// diff line continues on the next rows (Cont), cut at grapheme boundaries;
+// without, each such line is one row (drawn from the pane's sideways
+// offset). width < 1 is taken as 1.
 func layoutRows(lines [][]styledSpan, width int, wrap bool) []diffRow {
 	width = max(width, 1)
 	var rows []diffRow
 	for _, line := range lines {
+		if len(line) == 1 && line[0].Prose {
+			for _, r := range wrapCells(line[0].Text, width) {
+				rows = append(rows, diffRow{Spans: []styledSpan{{Text: r, Token: line[0].Token, Prose: true}}})
+			}
+			continue
+		}
 		if !wrap {
 			rows = append(rows, diffRow{Spans: line})
 			continue

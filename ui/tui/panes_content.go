@@ -143,7 +143,7 @@ func (w *Workbench) diffContent() diffContent {
 	}
 	row, ok := w.timeline.selected()
 	if !ok {
-		return diffContent{Key: "none", Text: "No tool calls yet. The diff of the selected timeline entry or pending approval shows here."}
+		return diffContent{Key: "none", Text: diffPlaceholder, Prose: true}
 	}
 	e, _ := w.model.Tool(row.Key)
 	if e.Status == ToolApproval && e.RequestID != "" && !w.readOnly {
@@ -158,7 +158,7 @@ func (w *Workbench) diffContent() diffContent {
 	case e.Output != "":
 		return diffContent{Key: key, Title: e.Summary + " (output)", Text: e.Output}
 	}
-	return diffContent{Key: key, Title: e.Summary, Text: fmt.Sprintf("%s: %s", e.Summary, e.Status)}
+	return diffContent{Key: key, Title: e.Summary, Text: fmt.Sprintf("%s: %s", e.Summary, e.Status), Prose: true}
 }
 
 // recordContent shows a request of the history: the diff its call
@@ -173,7 +173,7 @@ func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 	if r.Outcome == OutcomeInterrupted && r.Detail != "" {
 		text += "\n" + r.Detail
 	}
-	return diffContent{Key: key, Title: r.Summary + " (" + row.Detail + ")", Text: text}
+	return diffContent{Key: key, Title: r.Summary + " (" + row.Detail + ")", Text: text, Prose: true}
 }
 
 // wouldBeContent shows the diff a pending request would make, as its
@@ -181,7 +181,7 @@ func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 // call would fail.
 func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
-	c.Header = fmt.Sprintf("%s\nWhy it asks: %s\n%s", a.Summary, a.Reason, approvalHint(w.keys))
+	c.Header = proseParts(fmt.Sprintf("%s\nWhy it asks: %s\n%s", a.Summary, a.Reason, approvalHint(w.keys)))
 	if a.Command != "" {
 		var rest bool
 		c.Header, rest = commandHeader(a.Command, a.Reason, approvalHint(w.keys))
@@ -194,12 +194,15 @@ func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
 	case a.Diff != "":
 		c.Text, c.Diff = a.Diff, true
 	case a.PreviewError != "":
-		c.Text = "No preview: " + a.PreviewError
+		c.Text, c.Prose = "No preview: "+a.PreviewError, true
 	case a.Name == "Edit" || a.Name == "Write":
-		c.Text = "The call would change nothing."
+		c.Text, c.Prose = "The call would change nothing.", true
 	}
 	return c
 }
+
+// diffPlaceholder is the diff pane's text before any tool call.
+const diffPlaceholder = "No tool calls yet. The diff of the selected timeline entry or pending approval shows here."
 
 // shortID shortens a session ID for the status line.
 func shortID(id string) string {

@@ -16,9 +16,10 @@ import (
 type diffContent struct {
 	Key    string // changes when the pane shows something else: scroll resets
 	Title  string
-	Header string
+	Header []textPart
 	Text   string
 	Diff   bool
+	Prose  bool // Text is a message (wrapped at spaces), not an output or code
 }
 
 // hStep is how many columns h/l scroll sideways.
@@ -50,6 +51,7 @@ type diffPane struct {
 // the same width reuses it (the word diffs are not redone every frame).
 type rowsCache struct {
 	key, header, text string
+	prose             bool
 	diff, wrap        bool
 	width             int
 }
@@ -72,12 +74,12 @@ func (p *diffPane) refresh() diffContent {
 // layout lays c out for width text columns, reusing the last layout when
 // nothing changed.
 func (p *diffPane) layout(c diffContent, width int) {
-	k := rowsCache{c.Key, c.Header, c.Text, c.Diff, p.wrap, width}
+	k := rowsCache{c.Key, partsKey(c.Header), c.Text, c.Prose, c.Diff, p.wrap, width}
 	if k == p.cache && p.rows != nil {
 		return
 	}
 	p.cache, p.width = k, width
-	p.rows = layoutRows(diffLines(c.Header, c.Text, c.Diff), width, p.wrap)
+	p.rows = layoutRows(diffLines(c.Header, c.Text, c.Diff, c.Prose), width, p.wrap)
 }
 
 // scroll handles a navigation action, a sideways scroll or the wrap toggle.

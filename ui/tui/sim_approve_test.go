@@ -161,7 +161,7 @@ func TestDiffPaneWrapsReasons(t *testing.T) {
 		}
 		sim.SetSize(width, 20)
 		p := newDiffPane(func() diffContent {
-			return diffContent{Key: "k", Header: reason, Text: denied}
+			return diffContent{Key: "k", Header: proseParts(reason), Text: denied, Prose: true}
 		}, th.Style)
 		p.SetRect(0, 0, width, 20)
 		p.Draw(sim)

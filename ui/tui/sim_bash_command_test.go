@@ -24,7 +24,8 @@ func TestCommandHeader(t *testing.T) {
 		{maxCommandHeader + 1234, true, "… 1234 more characters"},
 	} {
 		cmd := strings.Repeat("é", tc.n)
-		h, rest := commandHeader(cmd, "why", "keys")
+		parts, rest := commandHeader(cmd, "why", "keys")
+		h := partsText(parts)
 		shown := min(tc.n, maxCommandHeader)
 		if rest != tc.rest || !strings.Contains(h, strings.Repeat("é", shown)) || strings.Contains(h, strings.Repeat("é", shown+1)) {
 			t.Errorf("%d characters: rest %v, header %d long", tc.n, rest, len(h))
