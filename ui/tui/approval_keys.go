@@ -260,18 +260,29 @@ func (w *Workbench) focusInFrame(i int) {
 }
 
 // approvalsTitle is the queue's title in a pane width cells wide: its
-// count, the decided count, while a request waits the notice with its keys,
-// then the zoom mark. It is fitted, never cut: the long notice ("approval
-// waiting — y once · ...") where it fits, else the short one ("⏵ y/s/a/n/N"),
-// then without the decided count, then the count alone, then the pane
+// count n, the count of decided requests listed below the queue, while a
+// request waits the notice with its keys, then the zoom mark. It is fitted,
+// never cut: the long notice ("approval waiting — y once · ...") where it
+// fits, else the short one ("⏵ y/s/a/n/N"); the decided count in its short
+// form ("(0 · 2 done)") before it is dropped, and it is dropped only after
+// the keys are the last words left; then the count alone, then the pane
 // number and the keys.
-func (w *Workbench) approvalsTitle(n int, decided, zoom string, width int) string {
+func (w *Workbench) approvalsTitle(n, decided int, zoom string, width int) string {
 	base := " 3 Approvals (" + itoa(n) + ")"
-	forms := []string{base + decided, base, " 3 Approvals", " 3"}
+	long, short, tiny := base, base, " 3 ("+itoa(n)+")"
+	if decided > 0 {
+		long = base + " · " + itoa(decided) + " decided"
+		short = " 3 Approvals (" + itoa(n) + " · " + itoa(decided) + " done)"
+		tiny = " 3 (" + itoa(n) + " · " + itoa(decided) + " done)"
+	}
+	forms := []string{long, short, tiny, base, " 3 Approvals", " 3"} // tiny before base: shorter
 	if n > 0 {
 		keys := "⏵ " + w.approvalKeyLetters()
-		forms = []string{base + decided + " · " + w.approvalWaiting(), base + decided + " · " + keys,
-			base + " · " + keys, base, " 3 " + keys, " 3"}
+		forms = []string{long + " · " + w.approvalWaiting(), long + " · " + keys, short + " · " + keys, base + " · " + keys}
+		if decided > 0 {
+			forms = append(forms, tiny+" "+keys, short, tiny)
+		}
+		forms = append(forms, base, " 3 "+keys, " 3")
 	}
 	for _, f := range forms {
 		// zoom is tview-escaped (" [zoomed[]"); tview's own width function

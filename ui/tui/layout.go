@@ -180,7 +180,7 @@ func (w *Workbench) setTitles(apprW int) {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
 	} else {
-		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedTitle(), zoomMark(paneApprovals), apprW))
+		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedCount(), zoomMark(paneApprovals), apprW))
 	}
 	if n > 0 {
 		w.approvals.SetTitleColor(w.theme.Color("warning"))

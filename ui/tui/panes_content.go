@@ -83,12 +83,12 @@ func (w *Workbench) approvalRows() []listRow {
 	}
 	rows := make([]listRow, 0, len(w.model.Approvals))
 	for _, a := range w.model.Approvals {
-		text := a.Summary
-		if text == "" {
-			text = a.Name
+		detail := firstLine(a.Reason)
+		if repeats(detail, a.Name, a.Summary) {
+			detail = ""
 		}
 		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: firstLine(text), Style: w.theme.Style("text"), Detail: firstLine(a.Reason)})
+			Text: approvalText(a.Name, a.Summary), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
 	}
 	pending := len(rows)
 	rows = append(rows, w.decidedRows()...)
@@ -101,10 +101,6 @@ func (w *Workbench) approvalRows() []listRow {
 // recordRow is a row of the approvals history: outcome icon, summary, and how
 // it was decided.
 func (w *Workbench) recordRow(r ApprovalRecord) listRow {
-	text := r.Summary
-	if text == "" {
-		text = r.Name
-	}
 	icon, token, detail := "?", "warning", "pending"
 	switch r.Outcome {
 	case OutcomeAllow:
@@ -120,8 +116,8 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 	if r.By != "" && r.Outcome != OutcomeInterrupted {
 		detail += " (" + r.By + ")"
 	}
-	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: firstLine(text),
-		Style: w.theme.Style("muted"), Detail: firstLine(detail)}
+	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: approvalText(r.Name, r.Summary),
+		Style: w.theme.Style("muted"), Detail: firstLine(detail), EndCut: true}
 }
 
 // diffContent is what the diff pane shows: the selected pending approval

@@ -1,7 +1,5 @@
 package tui
 
-import "fmt"
-
 // decidedPrefix starts the row key of a decided request in the approvals
 // pane, so a request's row changes key when it is answered (the selection
 // then falls back, and moves on to the next pending request).
@@ -35,12 +33,4 @@ func (w *Workbench) decidedCount() int {
 		}
 	}
 	return n
-}
-
-// decidedTitle is the approvals pane title's tail: " · N decided", or "".
-func (w *Workbench) decidedTitle() string {
-	if n := w.decidedCount(); n > 0 {
-		return fmt.Sprintf(" · %d decided", n)
-	}
-	return ""
 }

@@ -15,6 +15,10 @@ type listRow struct {
 	Style     tcell.Style
 	Right     string // right-aligned (a duration)
 	Detail    string // muted text after Text
+	// EndCut fits the row by cutting its end (fitApprovalRow: the approvals
+	// pane, whose text starts with the tool) instead of eliding the middles
+	// of text and detail (fitListRow: the timeline's paths keep their file).
+	EndCut bool
 }
 
 // listPane is a bordered list with a selection: the timeline and the approval
@@ -163,7 +167,11 @@ func (p *listPane) Draw(screen tcell.Screen) {
 		if i == sel {
 			textStyle = base
 		}
-		text, detailText := fitListRow(r.Text, r.Detail, avail)
+		fit := fitListRow
+		if r.EndCut {
+			fit = fitApprovalRow
+		}
+		text, detailText := fit(r.Text, r.Detail, avail)
 		n := printAt(screen, col, y+row, avail, text, textStyle)
 		if detailText != "" && n+2 < avail {
 			detail := p.theme("muted")
