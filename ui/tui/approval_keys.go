@@ -275,7 +275,10 @@ func (w *Workbench) approvalsTitle(n, decided int, zoom string, width int) strin
 		short = " 3 Approvals (" + itoa(n) + " · " + itoa(decided) + " done)"
 		tiny = " 3 (" + itoa(n) + " · " + itoa(decided) + " done)"
 	}
-	forms := []string{long, short, tiny, base, " 3 Approvals", " 3"} // tiny before base: shorter
+	forms := []string{base, " 3 Approvals", " 3"}
+	if decided > 0 {
+		forms = []string{long, short, tiny, base, " 3 Approvals", " 3"}
+	}
 	if n > 0 {
 		keys := "⏵ " + w.approvalKeyLetters()
 		forms = []string{long + " · " + w.approvalWaiting(), long + " · " + keys, short + " · " + keys, base + " · " + keys}

@@ -15,6 +15,7 @@ func TestApprovalsTitle(t *testing.T) {
 		want              string
 	}{
 		{0, 0, 40, " 3 Approvals (0) "},
+		{0, 0, 18, " 3 Approvals "},
 		{0, 2, 40, " 3 Approvals (0) · 2 decided "},
 		{0, 2, 28, " 3 Approvals (0 · 2 done) "},
 		{0, 2, 20, " 3 (0 · 2 done) "},
