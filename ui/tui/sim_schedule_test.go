@@ -131,8 +131,19 @@ func TestLoopRepeatsAPrompt(t *testing.T) {
 	if b.w.pump.clockRunning() {
 		t.Error("the clock runs while idle")
 	}
+	// The turn's last events may still draw; once they have (no frame for
+	// 300 ms), nothing may draw while idle: a clock ticking each second would
+	// show within the 1.2 s watched.
 	draws := b.w.pump.draws.Load()
-	time.Sleep(200 * time.Millisecond) // idle: nothing may draw
+	for settle := time.Now().Add(5 * time.Second); time.Now().Before(settle); {
+		time.Sleep(300 * time.Millisecond)
+		now := b.w.pump.draws.Load()
+		if now == draws {
+			break
+		}
+		draws = now
+	}
+	time.Sleep(1200 * time.Millisecond)
 	if n := b.w.pump.draws.Load() - draws; n != 0 {
 		t.Errorf("%d redraws while idle with a job armed", n)
 	}
