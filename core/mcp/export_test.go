@@ -16,4 +16,5 @@ func (m *Manager) PID(name string) int {
 	}
 	return s.proc.cmd.Process.Pid
 }
+
 var StderrTail = stderrTail
