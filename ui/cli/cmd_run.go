@@ -110,11 +110,15 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	for _, w := range run.MCPWarnings() {
 		fmt.Fprintf(stderr, "pincer: warning: %s\n", w)
 	}
+	inv, isInv := setup.Invocation(input)                          // a skill, custom command or MCP prompt: /NAME args
+	if err := refuseMCPPrompt(input, isInv, run.MCP); err != nil { // its server not ready: no model call
+		return 0, err
+	}
 	run.Agent.StartSession(ctx, run.SessionID, run.Source())
 	started() // from here a signal stops the turn, which keeps its transcript
 	hopts := headless.Options{Format: format, Stdout: stdout, Stderr: stderr, After: run.After}
-	if in, ok := setup.Invocation(input); ok { // a skill, custom command or MCP prompt: /NAME args
-		hopts.Turn = &in
+	if isInv {
+		hopts.Turn = &inv
 	}
 	code = headless.Run(ctx, run.Agent, run.SessionID, input, hopts)
 	run.Agent.EndSession(context.WithoutCancel(ctx), run.SessionID, "exit")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pincer/core/app"
+	"pincer/core/mcp"
 	"pincer/ui/tui"
 )
 
@@ -81,4 +82,25 @@ func runSlashCheckFor(setup *app.Setup) runSlashCheck {
 		},
 		exists: func(path string) bool { _, err := os.Stat(path); return err == nil },
 	}
+}
+
+// refuseMCPPrompt refuses (a usage error, exit 2) an input whose first word is
+// an MCP prompt (/mcp__SERVER__PROMPT) that is no invocation now, after the
+// run waited for its servers: its server is not approved, failed, still
+// connecting, or has no such prompt (mcp.PromptUnavailable says which) — it is
+// never sent to the model as text.
+func refuseMCPPrompt(input string, isInvocation bool, m *mcp.Manager) error {
+	t := strings.TrimSpace(input)
+	if isInvocation || !strings.HasPrefix(t, "/mcp__") {
+		return nil
+	}
+	first := strings.Fields(t)[0]
+	var states []mcp.ServerState
+	if m != nil {
+		states = m.States()
+	}
+	if why, ok := mcp.PromptUnavailable(states, first); ok {
+		return usagef("%s", why)
+	}
+	return usagef("%s: no MCP server offers this prompt now (pincer mcp list)", first)
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,5 +51,22 @@ func TestRefuseRunSlash(t *testing.T) {
 		case tc.want != "" && !errors.As(err, &ue):
 			t.Errorf("%q: %v is no usage error (exit 2)", tc.in, err)
 		}
+	}
+}
+
+// TestRunMCPPromptNotReady: `pincer run "/mcp__mini__greet Bob"` with mini a
+// project server not approved is refused (exit 2) with what would let it
+// start, and never reaches the model (here a port nothing answers).
+func TestRunMCPPromptNotReady(t *testing.T) {
+	t.Setenv("PINCER_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	ws := t.TempDir()
+	t.Chdir(ws)
+	os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte(`{"mcpServers": {"mini": {"command": "mini-server"}}}`), 0o644)
+	var out, errOut strings.Builder
+	code := Main([]string{"run", "--model", "local/m", "--base-url", "http://127.0.0.1:9/v1", "/mcp__mini__greet Bob"}, strings.NewReader(""), &out, &errOut)
+	if code != 2 || !strings.Contains(errOut.String(), "/mcp__mini__greet: MCP server mini (.mcp.json) is not approved for this project: `pincer mcp approve mini`") ||
+		strings.Contains(errOut.String(), "127.0.0.1:9") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pincer/core/app"
+	"pincer/core/mcp"
 )
 
 // slashCommand is a command typed in the input box: one row of the table that
@@ -75,6 +76,10 @@ func (w *Workbench) runSlash(line string) bool {
 	fields := strings.Fields(line)
 	c, ok := lookupSlash(fields[0])
 	if !ok || c.run == nil {
+		if why, ok := mcp.PromptUnavailable(w.mcp.list(), fields[0]); ok { // an MCP prompt whose server is not ready
+			w.notice("warning", why)
+			return false
+		}
 		w.notice("warning", "unknown command "+fields[0]+" — /help lists them")
 		return false
 	}
