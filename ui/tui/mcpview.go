@@ -80,19 +80,25 @@ func mcpRows(list []mcp.ServerState, sel int, confirm, approveKey string, width 
 	if len(list) == 0 {
 		return []mcpRow{{text: "No MCP servers configured: add one with pincer mcp add, or a .mcp.json in the project (README, \"MCP servers\").", style: "muted"}}
 	}
+	nameW := mcpNameWidth(list, width)
 	for i, st := range list {
 		c := st.Config
 		mark := "  "
 		if i == sel {
 			mark = "▸ "
 		}
-		head := fmt.Sprintf("%s%-16s %s", mark, c.Name, mcpStatusText(st))
+		name := cutCells(c.Name, nameW)
+		head := mark + name + strings.Repeat(" ", nameW-textWidth(name)) + "  " + mcpStatusText(st)
 		where := fmt.Sprintf("%s · %s", c.Scope, c.Transport)
 		if c.Plugin != "" {
 			where = "plugin " + c.Plugin + " · " + string(c.Transport)
+		} else if c.Transport == "" {
+			where = string(c.Scope)
 		}
-		if pad := width - textWidth(head) - textWidth(where) - 2; pad > 0 {
+		if pad := width - textWidth(head) - textWidth(where); pad >= 2 {
 			head += strings.Repeat(" ", pad) + where
+		} else {
+			head = cutCells(head, width)
 		}
 		rows = append(rows, mcpRow{text: head, style: mcpStatusStyle(st.Status), bold: i == sel, sel: i == sel})
 		if i != sel {
@@ -157,6 +163,46 @@ func mcpRows(list []mcp.ServerState, sel int, confirm, approveKey string, width 
 	return rows
 }
 
+// mcpNameWidth is the name column's width: the widest name, at most half of
+// width (a longer name is cut with "…"), at least 4 cells.
+func mcpNameWidth(list []mcp.ServerState, width int) int {
+	w := 4
+	for _, st := range list {
+		w = max(w, textWidth(st.Config.Name))
+	}
+	return min(w, max(4, width/2))
+}
+
+// cutCells is s cut to width cells, its last cell "…" when it was cut.
+func cutCells(s string, width int) string {
+	if textWidth(s) <= width {
+		return s
+	}
+	if width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	used := 0
+	for _, r := range s {
+		rw := textWidth(string(r))
+		if used+rw > width-1 {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	return b.String() + "…"
+}
+
+// mcpKeyBar is the key bar while /mcp is open: its own keys, or the
+// approval question's.
+func mcpKeyBar(confirming bool) []string {
+	if confirming {
+		return []string{"y approves", "n or Esc takes it back"}
+	}
+	return []string{"j/k select", "a approve a project server", "Esc close"}
+}
+
 // mcpStatusText is a state in a few words: "ready · 14 tools · 4 prompts".
 func mcpStatusText(st mcp.ServerState) string {
 	switch st.Status {
@@ -210,7 +256,7 @@ func (w *Workbench) drawMCPView(screen tcell.Screen, r rect) {
 	list := w.mcp.list()
 	w.mcp.sel = max(0, min(w.mcp.sel, len(list)-1))
 	head := fmt.Sprintf("MCP servers (%d) — j/k select · a approves a project server · Esc closes", len(list))
-	printAt(screen, r.X+2, r.Y, r.W-4, head, w.theme.Style("accent").Bold(true))
+	printAt(screen, r.X+2, r.Y, r.W-4, cutCells(head, r.W-4), w.theme.Style("accent").Bold(true))
 	rows := mcpRows(list, w.mcp.sel, w.mcp.confirm, "a", r.W-4)
 	height := r.H - 2
 	// Keep the selected server's row and the rows under it in view.
@@ -238,7 +284,7 @@ func (w *Workbench) drawMCPView(screen tcell.Screen, r rect) {
 		if row.bold {
 			st = st.Bold(true)
 		}
-		printAt(screen, r.X+2, r.Y+2+i-w.mcp.offset, r.W-4, row.text, st)
+		printAt(screen, r.X+2, r.Y+2+i-w.mcp.offset, r.W-4, cutCells(row.text, r.W-4), st)
 		if w.mcp.confirm != "" && strings.Contains(row.text, "y approves") {
 			confirmDrawn = true
 		}

@@ -119,6 +119,10 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	muted := w.theme.Style("muted")
 	fillRow(screen, r.X, r.Y, r.W, w.theme.Style("text"))
 	var items []string
+	if w.mcp.open { // the view's keys, not the input box's under it
+		printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(nil, mcpKeyBar(w.mcp.confirm != ""), r.W-1), muted)
+		return
+	}
 	if text := w.input.GetText(); w.focus == paneInput && strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \n") {
 		for _, c := range slashCommands {
 			if strings.HasPrefix(c.name, text) {
