@@ -157,6 +157,10 @@ func RemoveMCPServerFrom(root string, scope mcp.Scope, name string) (string, err
 		return "", usagef("--scope %s: want user or project", scope)
 	}
 	if err == nil && !found {
+		if hasMCPEntry(root, config.ClaudeState, name) {
+			home := config.PathsFrom(os.Getenv).Home
+			return path, fmt.Errorf("%w %q in %s: it is in %s (Claude Code's file, which pincer reads but does not write); `claude mcp remove %s` removes it", ErrMCPNotFound, name, path, config.ClaudeStatePath(home), name)
+		}
 		if plug := pluginOfServer(root, name); plug != "" {
 			return path, fmt.Errorf("%w %q in %s: it comes from the plugin %s; `pincer plugin disable %s` stops it", ErrMCPNotFound, name, path, plug, plug)
 		}

@@ -22,6 +22,18 @@ var mcpScopes = map[config.Kind]mcp.Scope{
 	config.UserConfig: mcp.ScopeUser,
 	config.ProjectMCP: mcp.ScopeProject,
 	config.MCPFlag:    mcp.ScopeFlag,
+	// ~/.claude.json: its top-level servers are the user scope, its servers
+	// of this project the local one (mcpScope).
+	config.ClaudeState: mcp.ScopeUser,
+}
+
+// mcpScope is the scope of an entry from kind (local: ~/.claude.json's
+// servers of this project).
+func mcpScope(kind config.Kind, local bool) mcp.Scope {
+	if kind == config.ClaudeState && local {
+		return mcp.ScopeLocal
+	}
+	return mcpScopes[kind]
 }
 
 // mcpServersFrom builds the servers of src (its --mcp-config documents already
@@ -62,7 +74,7 @@ func brokenServer(b config.MCPBrokenEntry) mcp.ServerConfig {
 	if b.Line > 0 {
 		where = fmt.Sprintf("%s:%d", b.Path, b.Line)
 	}
-	return mcp.ServerConfig{Name: b.Name, Scope: mcpScopes[b.Kind], File: b.Path, Line: b.Line,
+	return mcp.ServerConfig{Name: b.Name, Scope: mcpScope(b.Kind, b.Local), File: b.Path, Line: b.Line,
 		Broken: "not started: " + b.Problem + " (" + where + ")"}
 }
 
@@ -70,7 +82,7 @@ func brokenServer(b config.MCPBrokenEntry) mcp.ServerConfig {
 func serverConfig(e config.MCPServerEntry) mcp.ServerConfig {
 	return mcp.ServerConfig{
 		Name: e.Name, Transport: mcp.Transport(e.Type), Command: e.Command, Args: e.Args, Env: e.Env,
-		URL: e.URL, Headers: e.Headers, Scope: mcpScopes[e.Kind], File: e.Path, Line: e.Line,
+		URL: e.URL, Headers: e.Headers, Scope: mcpScope(e.Kind, e.Local), File: e.Path, Line: e.Line,
 		Fingerprint: e.Fingerprint, Written: mcp.Written(e.Written),
 	}
 }

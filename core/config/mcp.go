@@ -43,9 +43,12 @@ type MCPServerEntry struct {
 	Env     map[string]string
 	URL     string
 	Headers map[string]string
-	Kind    Kind   // UserConfig, ProjectMCP or MCPFlag
-	Path    string // the file ("--mcp-config" for inline JSON)
-	Line    int    // the line of the entry's name
+	Kind    Kind // UserConfig, ProjectMCP, MCPFlag or ClaudeState
+	// Local marks an entry of ~/.claude.json's projects[WORKSPACE].mcpServers
+	// (Claude Code's local scope); false for its top-level mcpServers (user).
+	Local bool
+	Path  string // the file ("--mcp-config" for inline JSON)
+	Line  int    // the line of the entry's name
 	// Fingerprint is the hex SHA-256 of the entry as written (type, command,
 	// args, env, url, headers before expansion): a project server's approval is
 	// bound to it, so a changed entry needs approving again.
@@ -85,15 +88,17 @@ func (s *Sources) MCPServers(lookup func(string) (string, bool)) ([]MCPServerEnt
 	errs := s.projectMCPTable()
 	byName := map[string]MCPServerEntry{}
 	rank := map[string]int{}
-	for _, d := range s.docs(UserConfig, ProjectMCP, MCPFlag) {
-		entries, derrs := d.mcpEntries(newExpander(lookup))
-		errs = append(errs, derrs...)
-		r := mcpRank(d)
-		for _, e := range entries {
-			if old, ok := rank[e.Name]; ok && old > r {
-				continue
+	for _, d := range s.docs(UserConfig, ProjectMCP, MCPFlag, ClaudeState) {
+		for _, t := range d.mcpTables(s.Workspace) {
+			entries, derrs := d.mcpEntriesOf(t, newExpander(lookup))
+			errs = append(errs, derrs...)
+			r := mcpRank(d, t.local)
+			for _, e := range entries {
+				if old, ok := rank[e.Name]; ok && old > r {
+					continue
+				}
+				byName[e.Name], rank[e.Name] = e, r
 			}
-			byName[e.Name], rank[e.Name] = e, r
 		}
 	}
 	out := make([]MCPServerEntry, 0, len(byName))
@@ -103,16 +108,24 @@ func (s *Sources) MCPServers(lookup func(string) (string, bool)) ([]MCPServerEnt
 	return out, errs
 }
 
-// mcpRank orders the sources of a server name: user < project < each
-// --mcp-config, a later flag over an earlier one (docs keep the flag order).
-func mcpRank(d *Document) int {
+// mcpRank orders the sources of a server name as Claude Code's local >
+// project > user: ~/.claude.json's user servers < the user's config.toml <
+// the project's .mcp.json < ~/.claude.json's servers of this project (local)
+// < each --mcp-config, a later flag over an earlier one (docs keep the flag
+// order).
+func mcpRank(d *Document, local bool) int {
 	switch d.Kind {
-	case UserConfig:
+	case ClaudeState:
+		if local {
+			return 3
+		}
 		return 0
-	case ProjectMCP:
+	case UserConfig:
 		return 1
+	case ProjectMCP:
+		return 2
 	}
-	return 2 + d.order
+	return 4 + d.order
 }
 
 // projectMCPTable warns of an [mcp] table in a project's .pincer/config.toml:
@@ -175,15 +188,16 @@ func (d *Document) mcpServersTable() (map[string]any, string, []error) {
 	return m, "mcp.servers", errs
 }
 
-// mcpEntries reads d's servers, expanding with x. An entry with a problem is
-// left out.
-func (d *Document) mcpEntries(x *expander) ([]MCPServerEntry, []error) {
-	table, base, errs := d.mcpServersTable()
+// mcpEntriesOf reads the servers of t, expanding with x. An entry with a
+// problem is left out.
+func (d *Document) mcpEntriesOf(t mcpTable, x *expander) ([]MCPServerEntry, []error) {
+	errs := t.errs
 	var out []MCPServerEntry
-	for _, name := range sortedMapKeys(table) {
-		e, eerrs := d.mcpEntry(base+"."+name, name, table[name], x)
+	for _, name := range sortedMapKeys(t.table) {
+		e, eerrs := d.mcpEntry(t.base+"."+name, name, t.table[name], x)
 		errs = append(errs, eerrs...)
 		if e != nil {
+			e.Local = t.local
 			out = append(out, *e)
 		}
 	}
@@ -458,9 +472,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // broken one too).
 func (s *Sources) HasMCPEntry(kind Kind, name string) bool {
 	for _, d := range s.docs(kind) {
-		table, _, _ := d.mcpServersTable()
-		if _, ok := table[name]; ok {
-			return true
+		for _, t := range d.mcpTables(s.Workspace) {
+			if _, ok := t.table[name]; ok {
+				return true
+			}
 		}
 	}
 	return false

@@ -47,6 +47,7 @@ func (d *Document) MCPEntriesIn(table map[string]any, base string, lookup func(s
 type MCPBrokenEntry struct {
 	Name    string
 	Kind    Kind
+	Local   bool // ~/.claude.json's local scope (MCPServerEntry.Local)
 	Path    string
 	Line    int
 	Problem string
@@ -63,32 +64,34 @@ func (s *Sources) BrokenMCPServers(lookup func(string) (string, bool)) []MCPBrok
 	good := map[string]bool{}
 	broken := map[string]MCPBrokenEntry{}
 	rank := map[string]int{}
-	for _, d := range s.docs(UserConfig, ProjectMCP, MCPFlag) {
-		table, base, _ := d.mcpServersTable()
-		x := newExpander(lookup)
-		r := mcpRank(d)
-		for _, name := range sortedMapKeys(table) {
-			e, errs := d.mcpEntry(base+"."+name, name, table[name], x)
-			if e != nil {
-				good[name] = true
-				continue
-			}
-			if old, ok := rank[name]; ok && old > r {
-				continue
-			}
-			b := MCPBrokenEntry{Name: name, Kind: d.Kind, Path: d.Path}
-			b.Line, _ = d.Line(base + "." + name)
-			for _, err := range errs {
-				var fe *FileError
-				if errors.As(err, &fe) && fe.Err != nil && strings.Contains(fe.Err.Error(), " not started: ") {
-					_, b.Problem, _ = strings.Cut(fe.Err.Error(), " not started: ")
-					break
+	for _, d := range s.docs(UserConfig, ProjectMCP, MCPFlag, ClaudeState) {
+		for _, t := range d.mcpTables(s.Workspace) {
+			table, base := t.table, t.base
+			x := newExpander(lookup)
+			r := mcpRank(d, t.local)
+			for _, name := range sortedMapKeys(table) {
+				e, errs := d.mcpEntry(base+"."+name, name, table[name], x)
+				if e != nil {
+					good[name] = true
+					continue
 				}
+				if old, ok := rank[name]; ok && old > r {
+					continue
+				}
+				b := MCPBrokenEntry{Name: name, Kind: d.Kind, Local: t.local, Path: d.Path}
+				b.Line, _ = d.Line(base + "." + name)
+				for _, err := range errs {
+					var fe *FileError
+					if errors.As(err, &fe) && fe.Err != nil && strings.Contains(fe.Err.Error(), " not started: ") {
+						_, b.Problem, _ = strings.Cut(fe.Err.Error(), " not started: ")
+						break
+					}
+				}
+				if b.Problem == "" && len(errs) > 0 {
+					b.Problem = errs[0].Error()
+				}
+				broken[name], rank[name] = b, r
 			}
-			if b.Problem == "" && len(errs) > 0 {
-				b.Problem = errs[0].Error()
-			}
-			broken[name], rank[name] = b, r
 		}
 	}
 	var out []MCPBrokenEntry

@@ -292,3 +292,41 @@ func TestBrokenMCPServers(t *testing.T) {
 		t.Errorf("remote: %+v", b)
 	}
 }
+
+// TestClaudeStateServers: ~/.claude.json's top-level mcpServers (user scope)
+// and projects[WORKSPACE].mcpServers (local) are read; local beats project
+// beats user; another project's servers are not read; a problem is a warning
+// at FILE:LINE.
+func TestClaudeStateServers(t *testing.T) {
+	home, userHome, ws := t.TempDir(), t.TempDir(), t.TempDir()
+	state := `{"numStartups": 3, "mcpServers": {"u": {"command": "u-srv"}, "shared": {"command": "from-user"}},
+ "projects": {"` + ws + `": {"history": [], "mcpServers": {
+   "shared": {"command": "from-local"},
+   "bad": {"type": "http", "url": "${NOPE}"}}},
+  "/elsewhere": {"mcpServers": {"other": {"command": "x"}}}}}`
+	os.WriteFile(filepath.Join(userHome, ".claude.json"), []byte(state), 0o600)
+	os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte(`{"mcpServers": {"shared": {"command": "from-project"}, "p": {"command": "p"}}}`), 0o644)
+	env := map[string]string{"PINCER_HOME": home, "HOME": userHome}
+	src := Read(PathsFrom(func(k string) string { return env[k] }), ws)
+	servers, errs := src.MCPServers(func(string) (string, bool) { return "", false })
+	got := map[string]MCPServerEntry{}
+	for _, s := range servers {
+		got[s.Name] = s
+	}
+	if len(got) != 3 || got["u"].Kind != ClaudeState || got["u"].Local || got["shared"].Command != "from-local" || !got["shared"].Local || got["p"].Kind != ProjectMCP {
+		t.Errorf("servers %+v", servers)
+	}
+	if len(errs) != 1 || !errs[0].(*FileError).Warning || !strings.Contains(errs[0].Error(), filepath.Join(userHome, ".claude.json")+":4:") ||
+		!strings.Contains(errs[0].Error(), "NOPE is not set") {
+		t.Errorf("errors %v", errs)
+	}
+	if b := src.BrokenMCPServers(nil); len(b) != 1 || b[0].Name != "bad" || !b[0].Local || b[0].Kind != ClaudeState {
+		t.Errorf("broken %+v", b)
+	}
+	// A ~/.claude.json that does not parse is a warning: nothing else is lost.
+	os.WriteFile(filepath.Join(userHome, ".claude.json"), []byte(`{"mcpServers": `), 0o600)
+	src = Read(PathsFrom(func(k string) string { return env[k] }), ws)
+	if fatal := Fatal(src.Errors()); len(fatal) != 0 {
+		t.Errorf("fatal %v", fatal)
+	}
+}

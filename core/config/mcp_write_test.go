@@ -113,3 +113,26 @@ func TestMCPAddRemoveProject(t *testing.T) {
 		t.Fatal("a file that does not parse was rewritten")
 	}
 }
+
+// TestMCPSpecFromJSON: add-json's entry, checked as add's.
+func TestMCPSpecFromJSON(t *testing.T) {
+	s, err := MCPSpecFromJSON("fs", `{"command": "npx", "args": ["-y", "srv"], "env": {"A": "1"}}`)
+	if err != nil || s.Type != "stdio" || s.Command != "npx" || len(s.Args) != 2 || s.Env["A"] != "1" {
+		t.Errorf("stdio: %+v %v", s, err)
+	}
+	s, err = MCPSpecFromJSON("r", `{"type": "http", "url": "https://h/mcp", "headers": {"Authorization": "Bearer ${T}"}}`)
+	if err != nil || s.Type != "http" || s.Headers["Authorization"] != "Bearer ${T}" {
+		t.Errorf("http: %+v %v", s, err)
+	}
+	for _, c := range []struct{ name, js, want string }{
+		{"x", `{"command": "a", "cwd": "/"}`, "unknown field"},
+		{"x", `{"command": 3}`, "cannot unmarshal"},
+		{"x", `{"command": "a"} {}`, "data after the object"},
+		{"a__b", `{"command": "a"}`, "separates server and tool"},
+		{"x", `{"type": "http", "url": "https://h", "headers": {"Authorization": "Bearer abc"}}`, "writes no secret"},
+	} {
+		if _, err := MCPSpecFromJSON(c.name, c.js); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.js, err, c.want)
+		}
+	}
+}

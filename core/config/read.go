@@ -33,7 +33,7 @@ func ReadSources(srcs []Source, workspace string) *Sources {
 	var seen []os.FileInfo
 	for _, src := range srcs {
 		d := readDocument(src, workspace)
-		if d.Kind == ProjectMCP && d.Err != nil {
+		if (d.Kind == ProjectMCP || d.Kind == ClaudeState) && d.Err != nil {
 			d.Err.Warning = true // none of its servers start; no rule, hook or sandbox setting is lost
 		}
 		if d.Exists {

@@ -29,6 +29,12 @@ const (
 	// MCPFlag is a --mcp-config file (or inline JSON) the person passed
 	// (Sources.MCPConfigArg): trusted, and its problems are fatal.
 	MCPFlag
+	// ClaudeState is ~/.claude.json, Claude Code's own state file, read only
+	// for its MCP servers (claude_json.go): top-level "mcpServers" (Claude
+	// Code's user scope) and "projects"[WORKSPACE]["mcpServers"] (its local
+	// scope, what `claude mcp add` writes by default). The person's own file:
+	// trusted as the user's config; its problems are warnings.
+	ClaudeState
 )
 
 // Format is a source's syntax.
@@ -62,15 +68,23 @@ func SourcesFor(paths Paths, workspace string) []Source {
 		out = append(out, Source{UserClaude, filepath.Join(paths.Home, ".claude", "settings.json"), "~/.claude/settings.json", JSON, false})
 	}
 	if workspace == "" {
-		return out
+		return withClaudeState(out, paths)
 	}
-	return append(out,
+	return withClaudeState(append(out,
 		Source{ProjectConfig, ProjectPath(workspace), ".pincer/config.toml", TOML, true},
 		Source{LocalSettings, LocalSettingsPath(workspace), ".pincer/settings.local.toml", TOML, true},
 		Source{ProjectClaude, filepath.Join(workspace, ".claude", "settings.json"), ".claude/settings.json", JSON, true},
 		Source{LocalClaude, filepath.Join(workspace, ".claude", "settings.local.json"), ".claude/settings.local.json", JSON, true},
 		Source{ProjectMCP, MCPJSONPath(workspace), ".mcp.json", JSON, true},
-	)
+	), paths)
+}
+
+// withClaudeState adds ~/.claude.json (ClaudeState) to out when there is a home.
+func withClaudeState(out []Source, paths Paths) []Source {
+	if paths.Home == "" {
+		return out
+	}
+	return append(out, Source{ClaudeState, ClaudeStatePath(paths.Home), "~/.claude.json", JSON, false})
 }
 
 // LocalSettingsPath is <workspace>/.pincer/settings.local.toml.

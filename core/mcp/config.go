@@ -23,7 +23,8 @@ type Scope string
 
 // Scopes.
 const (
-	ScopeUser    Scope = "user"    // [mcp.servers.NAME] in pincer's user config
+	ScopeUser    Scope = "user"    // [mcp.servers.NAME] in pincer's user config, or ~/.claude.json's mcpServers
+	ScopeLocal   Scope = "local"   // ~/.claude.json's projects[PROJECT].mcpServers (Claude Code's local scope)
 	ScopeProject Scope = "project" // the project's .mcp.json
 	ScopeFlag    Scope = "flag"    // a --mcp-config FILE the person passed
 	ScopePlugin  Scope = "plugin"  // an enabled plugin's mcpServers

@@ -27,13 +27,16 @@ const mcpUsage = `Usage: pincer mcp COMMAND
       NAME COMMAND_OR_URL [ARGS...]
                               add a server to your config.toml (user, the default) or the project's
                               .mcp.json (project); put -- before a command whose arguments start with -
+  add-json [--scope user|project] NAME JSON
+                              add a server from one .mcp.json entry's JSON, as claude mcp add-json
   remove [--scope user|project] NAME
                               remove a server from the file that has it
   approve NAME... | --all     let this project's .mcp.json servers start (prints what each runs);
                               an approval holds until the entry changes
 
-A project's .mcp.json servers start only once approved; yours (config.toml, --mcp-config) start
-without asking. Secrets do not go into config files: pass -e 'TOKEN=${TOKEN}' and export TOKEN.
+Read: your config.toml ([mcp.servers.NAME]), ~/.claude.json (Claude Code's user "mcpServers" and
+this project's "projects"[DIR]["mcpServers"], its local scope), the project's .mcp.json and each
+--mcp-config. A project's .mcp.json servers start only once approved; yours start without asking. Secrets do not go into config files: pass -e 'TOKEN=${TOKEN}' and export TOKEN.
 `
 
 // cmdMCP is `pincer mcp ...`, through core/app.
@@ -53,12 +56,14 @@ func cmdMCP(args []string, stdout, stderr io.Writer) (int, error) {
 		return mcpGet(rest, stdout, stderr)
 	case "add":
 		return mcpAdd(rest, stdout)
+	case "add-json":
+		return mcpAddJSON(rest, stdout)
 	case "remove", "rm":
 		return mcpRemove(rest, stdout)
 	case "approve":
 		return mcpApprove(rest, stdout, stderr)
 	}
-	return 0, usagef("mcp: unknown command %q (list, get, add, remove, approve)", sub)
+	return 0, usagef("mcp: unknown command %q (list, get, add, add-json, remove, approve)", sub)
 }
 
 // mcpFlags is a flag set for one mcp subcommand: errors are usage errors, help
@@ -265,7 +270,7 @@ func mcpScopeFlag(v string, allowEmpty bool) (mcp.Scope, error) {
 			return "", nil
 		}
 	case "local":
-		return "", usagef("--scope local: pincer has no local scope; use user (your config.toml) or project (.mcp.json)")
+		return "", usagef("--scope local: pincer has no local scope to write (Claude Code's, in ~/.claude.json, is read but not written: claude mcp add writes it); use user (your config.toml) or project (.mcp.json)")
 	}
 	return "", usagef("--scope %q: want user or project", v)
 }
@@ -350,6 +355,11 @@ func mcpAdd(args []string, stdout io.Writer) (int, error) {
 	if err := spec.Check(); err != nil {
 		return 0, usagef("mcp add: %v", err)
 	}
+	return mcpWrite(sc, spec, stdout)
+}
+
+// mcpWrite writes a checked spec into the file of scope sc and says so.
+func mcpWrite(sc mcp.Scope, spec config.MCPServerSpec, stdout io.Writer) (int, error) {
 	root := ""
 	if sc == mcp.ScopeProject {
 		ws, err := app.WorkspaceHere()
@@ -465,4 +475,29 @@ func mcpApprove(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return code, nil
+}
+
+// mcpAddJSON is `pincer mcp add-json [--scope user|project] NAME JSON`, as
+// Claude Code's: JSON is one .mcp.json entry, written where add writes.
+func mcpAddJSON(args []string, stdout io.Writer) (int, error) {
+	fs := mcpFlags("add-json")
+	var scope string
+	fs.StringVar(&scope, "scope", "user", "user (your config.toml) or project (.mcp.json)")
+	fs.StringVar(&scope, "s", "user", "short for --scope")
+	pos, help, err := parseMCPFlags(fs, args, stdout)
+	if help || err != nil {
+		return 0, err
+	}
+	if len(pos) != 2 {
+		return 0, usagef("mcp add-json takes NAME and the server's JSON ('{\"command\": \"npx\", \"args\": [...]}')")
+	}
+	sc, err := mcpScopeFlag(scope, false)
+	if err != nil {
+		return 0, err
+	}
+	spec, err := config.MCPSpecFromJSON(pos[0], pos[1])
+	if err != nil {
+		return 0, usagef("mcp add-json: %v", err)
+	}
+	return mcpWrite(sc, spec, stdout)
 }

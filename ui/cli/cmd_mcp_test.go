@@ -156,3 +156,34 @@ func TestMCPBrokenEntriesListed(t *testing.T) {
 		t.Errorf("approve a__b: %d %s", code, errs)
 	}
 }
+
+// TestMCPClaudeStateAndAddJSON: the servers of ~/.claude.json (user and this
+// project's local scope) are listed with their scope; add-json writes an
+// entry from its JSON.
+func TestMCPClaudeStateAndAddJSON(t *testing.T) {
+	ws, home, run := mcpHere(t)
+	state := `{"mcpServers": {"cuser": {"command": "sh", "args": ["-c", "exit 0"]}},
+ "projects": {"` + ws + `": {"mcpServers": {"clocal": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}}}`
+	os.WriteFile(filepath.Join(os.Getenv("HOME"), ".claude.json"), []byte(state), 0o600)
+	if code, out, errs := run("mcp", "add-json", "fromjson", `{"command": "sh", "args": ["-c", "exit 0"], "env": {"A": "1"}}`); code != 0 || !strings.Contains(out, "Added MCP server fromjson (user, stdio)") {
+		t.Fatalf("add-json: %d %q %q", code, out, errs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(home, "config.toml")); !strings.Contains(string(data), "[mcp.servers.fromjson]") {
+		t.Errorf("config.toml: %s", data)
+	}
+	if code, _, errs := run("mcp", "add-json", "x", `{"command": "a", "cwd": "/"}`); code != 2 || !strings.Contains(errs, "unknown field") {
+		t.Errorf("add-json bad: %d %s", code, errs)
+	}
+	code, out, errs := run("mcp", "list", "--timeout", "1s")
+	for _, want := range []string{"clocal  local", "cuser     user", "fromjson  user"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("list lacks %q: %d\n%s\n%s", want, code, out, errs)
+		}
+	}
+	if code, _, errs := run("mcp", "remove", "clocal"); code != 1 || !strings.Contains(errs, "claude mcp remove clocal") {
+		t.Errorf("remove clocal: %d %s", code, errs)
+	}
+	if code, out, _ := run("mcp", "get", "clocal"); code != 0 || !strings.Contains(out, "scope:      local ("+filepath.Join(os.Getenv("HOME"), ".claude.json")+":2)") {
+		t.Errorf("get clocal: %d %s", code, out)
+	}
+}
