@@ -36,7 +36,7 @@ var ProtectedInWorkspace = []string{
 	".git/config", ".git/config.worktree", ".git/hooks/", ".git/info/",
 	".git/modules/**/config", ".git/modules/**/hooks/", ".git/modules/**/info/",
 	".git/worktrees/*/config*",
-	".pincer/", ".claude/", ".mcp.json", ".envrc", ".vscode/", ".idea/",
+	".pincer/", ".claude/", ".mcp.json", ".claude.json", ".envrc", ".vscode/", ".idea/",
 	"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md",
 }
 

@@ -70,6 +70,8 @@ var protectedCommands = []string{
 	"echo '{}' > .claude/settings.json",
 	"echo '{}' > .claude/settings.local.json",
 	"echo '{}' > .mcp.json",
+	"echo '{\"mcpServers\": {}}' > .claude.json",
+	"cp x .claude.json",
 	"echo 'touch PROOF' > .envrc",
 	"echo '{}' > .vscode/tasks.json",
 	"echo x > .idea/workspace.xml",
@@ -149,7 +151,7 @@ func TestAttackProtectedPaths(t *testing.T) {
 	for _, tool := range []string{"Write", "Edit", "NotebookEdit", "MultiEdit"} {
 		for _, p := range []string{"/w/.git/config", "/w/.git/hooks/pre-commit", "/w/.git/info/exclude",
 			"/w/.git/modules/m/config", "/w/.git/worktrees/x/config", "/w/sub/.git/config", "/w/.pincer/settings.local.toml",
-			"/w/.pincer/config.toml", "/w/.claude/settings.json", "/w/.mcp.json", "/w/.envrc", "/w/.vscode/settings.json",
+			"/w/.pincer/config.toml", "/w/.claude/settings.json", "/w/.mcp.json", "/w/.claude.json", "/home/u/.claude.json", "/w/.envrc", "/w/.vscode/settings.json",
 			"/w/.idea/x.xml", "/w/AGENTS.md", "/w/docs/AGENTS.md", "/w/CLAUDE.md", "/w/CLAUDE.local.md", "/w/AGENTS.override.md",
 			"/w/.GIT/CONFIG", "/w/a/../.envrc", "/w/.Claude/settings.json", "/home/u/.config/pincer/config.toml"} {
 			as = append(as, everyMode(RuleSet{}, editCall(tool, "/w/a.go", p))...)

@@ -44,6 +44,7 @@ var ProtectedPaths = []string{
 	"**/.pincer/",
 	"**/.claude/",
 	"**/.mcp.json",
+	"**/.claude.json",
 	"**/.envrc",
 	"**/.vscode/",
 	"**/.idea/",
@@ -59,6 +60,7 @@ const (
 	whyPincer       = "pincer's settings (permission rules, sandbox, hooks)"
 	whyClaude       = "Claude Code's settings, which pincer reads for permission rules and hooks"
 	whyMCP          = "the MCP server list (each server is a program pincer starts)"
+	whyClaudeState  = "Claude Code's ~/.claude.json, whose MCP servers pincer starts without asking"
 	whyEnvrc        = "direnv's script, which runs when a shell enters the directory"
 	whyEditor       = "the editor's project settings, which can run tasks and programs"
 	whyInstructions = "project instructions, which pincer gives the model"
@@ -115,6 +117,10 @@ func protectedRel(c []string) (string, bool) {
 		case ".mcp.json":
 			if last {
 				return whyMCP, true
+			}
+		case ".claude.json":
+			if last {
+				return whyClaudeState, true
 			}
 		case ".envrc":
 			if last {
@@ -186,6 +192,7 @@ func userProtectedDirs(getenv func(string) string) []userDir {
 		add(filepath.Join(h, ".config", "pincer"), whyUserConfig)
 		add(filepath.Join(h, ".config", "git"), whyUserGit)
 		add(filepath.Join(h, ".gitconfig"), whyUserGit)
+		add(filepath.Join(h, ".claude.json"), whyClaudeState)
 	}
 	return out
 }

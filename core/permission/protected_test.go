@@ -17,7 +17,7 @@ func TestProtected(t *testing.T) {
 		"/w/.git/modules/lib/info/attributes", "/w/.git/modules/a/modules/b/config", "/w/.git/worktrees/wt/config.worktree",
 		"/w/.git/worktrees/wt/commondir", "/w/.git/worktrees/wt/gitdir", "/w/.git/commondir", "/w/.git/modules/m/commondir", "/w/sub/.git/config", "/w/sub/.git/hooks/x",
 		"/w/.pincer", "/w/.pincer/config.toml", "/w/.pincer/settings.local.toml", "/w/.claude/settings.json",
-		"/w/.mcp.json", "/w/.envrc", "/w/sub/.envrc", "/w/.vscode/tasks.json", "/w/.idea/x.xml", "/w/AGENTS.md",
+		"/w/.mcp.json", "/w/.claude.json", "/w/.envrc", "/w/sub/.envrc", "/w/.vscode/tasks.json", "/w/.idea/x.xml", "/w/AGENTS.md",
 		"/w/docs/AGENTS.md", "/w/CLAUDE.md", "/w/CLAUDE.local.md", "/w/AGENTS.override.md", "/w/.GIT/CONFIG",
 		"/w/Agents.md", "/w/a/../.envrc", "/extra/.git/config", "/tmp/repo/.git/hooks/x", "/w/.Pincer/x",
 	}
