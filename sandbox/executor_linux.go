@@ -48,7 +48,12 @@ func (e *Executor) plan() (execPlan, error) {
 	if !pol.Network {
 		hide = append(hide, DaemonSockets()...)
 	}
-	own, err := ensurePincerDirs(activePincerDirs(os.Getenv, homeDir()), trees)
+	claudeDirs, claudeFiles, err := claudeUserPaths(homeDir(), trees)
+	if err != nil {
+		return execPlan{report: r}, err
+	}
+	hide = append(append(hide, claudeDirs...), claudeFiles...)
+	own, err := ensurePincerDirs(append(activePincerDirs(os.Getenv, homeDir()), claudeDirs...), trees)
 	if err != nil {
 		return execPlan{report: r}, err
 	}
@@ -61,7 +66,7 @@ func (e *Executor) plan() (execPlan, error) {
 		} else {
 			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable", r.MountNamespaceError))
 			var carved []string
-			spec.Trees, carved = carvePincerDirs(spec.Trees, own)
+			spec.Trees, carved = carvePincerDirs(spec.Trees, append(own, claudeFiles...))
 			if len(carved) > 0 {
 				r.Degraded = append(r.Degraded, fmt.Sprintf("pincer's own directories %s lie in a writable root: without a mount namespace they are kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(carved, ", ")))
 			}
