@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"pincer/core/mcp/mcpname"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -70,6 +71,10 @@ type MCPWritten struct {
 
 // MCPTypes are the transports an entry's "type" may name.
 var MCPTypes = []string{"stdio", "http", "sse"}
+
+// envNameRE is what an entry's env name may be: a portable variable name
+// (POSIX: letters, digits and _, not starting with a digit).
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // mcpEntryKeys are the keys an entry may hold.
 var mcpEntryKeys = []string{"type", "command", "args", "env", "url", "headers"}
@@ -265,6 +270,12 @@ func (d *Document) mcpEntry(key, name string, raw any, x *expander) (*MCPServerE
 			s, ok := tab[n].(string)
 			if !ok {
 				out, ferrs := fail(key+"."+k+"."+n, "%s.%s must be a string, not %s", k, n, kindOf(tab[n]))
+				return out, append(errs, ferrs...)
+			}
+			if k == "env" && !envNameRE.MatchString(n) {
+				// "NODE_OPTIONS=--require ./x.js --title" would reach the
+				// server's environment as NODE_OPTIONS (red team 2).
+				out, ferrs := fail(key+"."+k+"."+n, "env name %q is not a variable name (letters, digits and _, not starting with a digit)", n)
 				return out, append(errs, ferrs...)
 			}
 			strs[n] = s

@@ -162,8 +162,13 @@ var (
 		"DOTNET_STARTUP_HOOKS", "GCONV_PATH", "PATH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG_GLOBAL",
 		"GIT_CONFIG_SYSTEM", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_REGISTRY", "PIP_INDEX_URL", "UV_INDEX_URL",
 		"GOFLAGS", "RUSTC_WRAPPER",
+		// Where a program reads a configuration that can name code to run (red team 2).
+		"HOME", "XDG_CONFIG_HOME", "GIT_ASKPASS", "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE", "PAGER", "GIT_PAGER",
+		"EDITOR", "VISUAL", "GIT_EDITOR", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "PIP_CONFIG_FILE", "UV_CONFIG_FILE",
+		"BUN_OPTIONS", "DENO_OPTIONS", "CC", "CXX", "GOTOOLCHAIN", "GOENV", "CARGO_HOME", "RUSTUP_HOME",
+		"GEM_HOME", "GEM_PATH", "BUNDLE_GEMFILE", "COMPOSER_HOME", "GNUPGHOME", "KUBECONFIG",
 	}
-	loaderPrefixes = []string{"LD_", "DYLD_", "CORECLR_", "COR_PROFILER", "GIT_CONFIG_"}
+	loaderPrefixes = []string{"LD_", "DYLD_", "CORECLR_", "COR_PROFILER", "GIT_CONFIG_", "NPM_CONFIG_", "YARN_", "PNPM_"}
 )
 
 // LoaderEnv reports whether the environment variable named name changes how
@@ -219,9 +224,10 @@ var authScheme = regexp.MustCompile(`^(?i:bearer|basic|token|bot|digest) +`)
 
 // displayValue is an env or header value for display: as written, but when
 // name looks secret each literal run — not a ${VAR} reference, nor a leading
-// "Bearer " — is ****.
+// "Bearer " — is ****. A loader variable (LoaderEnv: GIT_CONFIG_KEY_0,
+// NODE_OPTIONS, ...) is never masked: the person must see what it makes run.
 func displayValue(name, v string) string {
-	if !secretName(name) || v == "" {
+	if !secretName(name) || v == "" || LoaderEnv(name) { // a loader variable is shown: the approval must see what it runs
 		return v
 	}
 	scheme := authScheme.FindString(v)

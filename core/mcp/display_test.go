@@ -92,8 +92,12 @@ func TestWarnings(t *testing.T) {
 // TestLoaderEnv: the names that change how a program loads code.
 func TestLoaderEnv(t *testing.T) {
 	yes := []string{"NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONSTARTUP", "DYLD_INSERT_LIBRARIES",
-		"BASH_ENV", "ENV", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "PATH", "node_options"}
-	no := []string{"LOG_LEVEL", "TRACE_ID", "ENVIRONMENT", "NODE_ENV", "HOME", "DEBUG"}
+		"BASH_ENV", "ENV", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "PATH", "node_options",
+		// red team 2: npm reads its config names in either case; HOME=. makes npx read the repository's .npmrc
+		"npm_config_node_options", "NPM_CONFIG_PREFIX", "HOME", "XDG_CONFIG_HOME", "GIT_ASKPASS", "SSH_ASKPASS",
+		"PAGER", "EDITOR", "AWS_CONFIG_FILE", "DOCKER_CONFIG", "PIP_CONFIG_FILE", "UV_CONFIG_FILE", "BUN_OPTIONS", "CC",
+		"GIT_CONFIG_KEY_0"}
+	no := []string{"LOG_LEVEL", "TRACE_ID", "ENVIRONMENT", "NODE_ENV", "DEBUG", "API_KEY"}
 	for _, n := range yes {
 		if !LoaderEnv(n) {
 			t.Errorf("LoaderEnv(%q) = false", n)
@@ -103,6 +107,17 @@ func TestLoaderEnv(t *testing.T) {
 		if LoaderEnv(n) {
 			t.Errorf("LoaderEnv(%q) = true", n)
 		}
+	}
+}
+
+// TestLoaderValueShown: a loader variable's value is never masked, even when
+// its name looks secret (GIT_CONFIG_KEY_0=core.fsmonitor hid what git runs).
+func TestLoaderValueShown(t *testing.T) {
+	if got := displayValue("GIT_CONFIG_KEY_0", "core.fsmonitor"); got != "core.fsmonitor" {
+		t.Errorf("GIT_CONFIG_KEY_0 shown as %q", got)
+	}
+	if got := displayValue("API_KEY", "lit"); got != "****" {
+		t.Errorf("API_KEY shown as %q, want ****", got)
 	}
 }
 
