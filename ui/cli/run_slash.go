@@ -46,8 +46,17 @@ func refuseRunSlash(input string, c runSlashCheck) error {
 		return nil
 	}
 	first := strings.Fields(t)[0]
+	if strings.Count(first, "/") > 1 {
+		return nil // a path: "/usr/bin is empty?"
+	}
 	if first != "/" && !slashName.MatchString(first) {
-		return nil
+		// One segment that is no command name ("/nosuch.txt", "/loop?"): a
+		// path when it is one on disk (with or without a closing mark),
+		// else no prompt to send unasked (red team 2: each made a model call).
+		if c.exists != nil && (c.exists(first) || c.exists(strings.TrimRight(first, "?!.,;:"))) {
+			return nil
+		}
+		return usagef("unknown command %s — a prompt starting with / is a command; put a word before it to send it to the model", first)
 	}
 	if slices.Contains(c.known, first) || strings.HasPrefix(first, "/mcp__") {
 		return nil

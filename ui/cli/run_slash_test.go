@@ -28,7 +28,15 @@ func TestRefuseRunSlash(t *testing.T) {
 		{"/usr is empty?", ""},     // a path that exists, as Claude Code
 		{"/tmp", ""},               // the same alone
 		{"/mcp__srv__p a b", ""},   // an MCP prompt: the invocation decides
-		{"/1abc is odd", ""},       // no command name (a letter first)
+		{"/tmp? is it full", ""},   // a path with a closing mark
+		// red team 2: one segment that is no command name and no path made a model call
+		{"/1abc is odd", "unknown command /1abc"},
+		{"/nosuch.txt", "unknown command /nosuch.txt"},
+		{"/loop?", "unknown command /loop?"},
+		{"/loop, now", "unknown command /loop,"},
+		{"/.loop", "unknown command /.loop"},
+		{"/a+b", "unknown command /a+b"},
+		{"/ünï", "unknown command /ünï"},
 		{"/help", "/help works in the workbench only"},
 		{"/loop 5m check the deploy", "/loop works in the workbench only"},
 		{"/mcp", "/mcp works in the workbench only"},
