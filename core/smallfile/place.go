@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Place is where a file is read from, and so where it may lead: the rules a
@@ -84,6 +85,16 @@ func (p Place) Open(path string) (*os.File, error) {
 			return nil, pe
 		}
 		return nil, fmt.Errorf("%s: %w", path, unwrapNamed(err, real))
+	}
+	if p.Root != "" {
+		// A hard link has no target to check: a project's file with a second
+		// name may be ~/.ssh/id_rsa itself (red team 2: `ln ~/.ssh/id_rsa
+		// AGENTS.md`). git never checks one out; pincer reads only files of one name.
+		var st syscall.Stat_t
+		if err := syscall.Fstat(int(f.Fd()), &st); err == nil && st.Nlink > 1 {
+			f.Close()
+			return nil, fmt.Errorf("%s: a hard link (%d names; pincer reads a project's files only when they have one): %w", path, st.Nlink, ErrRefused)
+		}
 	}
 	return f, nil
 }

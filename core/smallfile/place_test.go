@@ -94,3 +94,31 @@ func TestPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceRefusesHardLinks (red team 2): `ln ~/.ssh/id_rsa AGENTS.md` put
+// the key in the system prompt: a project file with a second name is refused;
+// a user file (no Root) may have one.
+func TestPlaceRefusesHardLinks(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "id_rsa")
+	if err := os.WriteFile(secret, []byte("KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "AGENTS.md")
+	if err := os.Link(secret, link); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	if b, err := (Place{Root: root}).Read(link, 1<<20); err == nil || !errors.Is(err, ErrRefused) {
+		t.Errorf("project hard link read: %q, %v; want refused", b, err)
+	}
+	if b, err := (Place{}).Read(link, 1<<20); err != nil || string(b) != "KEY" {
+		t.Errorf("user file with two names: %q, %v; want read", b, err)
+	}
+	plain := filepath.Join(root, "CLAUDE.md")
+	if err := os.WriteFile(plain, []byte("ok"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := (Place{Root: root}).Read(plain, 1<<20); err != nil || string(b) != "ok" {
+		t.Errorf("plain project file: %q, %v", b, err)
+	}
+}
