@@ -148,8 +148,9 @@ func TestTurnInputAllowedToolsOneTurn(t *testing.T) {
 // real engine and real bash: no argument form runs as shell.
 func TestAttackCommandArgumentsAreData(t *testing.T) {
 	templates := []string{
-		"Log: !`echo $ARGUMENTS`", "Log: !`echo \"$1\"`", "Log: !`echo '$1'`", "Log: !`echo $(echo $1)`",
-		"Log: !`git log --oneline -n 1 -- $1`", "Log: !`echo \"x$ARGUMENTS[0]\"`",
+		// $0 is the first argument ($N is $ARGUMENTS[N], from 0, as Claude Code)
+		"Log: !`echo $ARGUMENTS`", "Log: !`echo \"$0\"`", "Log: !`echo '$0'`", "Log: !`echo $(echo $0)`",
+		"Log: !`git log --oneline -n 1 -- $0`", "Log: !`echo \"x$ARGUMENTS[0]\"`",
 	}
 	payloads := []string{
 		"; touch PROOF", "&& touch PROOF", "| touch PROOF", "`touch PROOF`", "$(touch PROOF)", "'; touch PROOF; '",

@@ -27,7 +27,9 @@ func rtJudge(t *testing.T, r *attackRun) []string {
 		if exists(c.Marker) {
 			eff = "MARKER"
 		}
-		if c.Form.Leak != "" && strings.Contains(c.Output, c.Form.Leak) {
+		// A denied call never ran: its result is pincer's own text, which
+		// quotes the command (the --allowed-tools rule to pass), leak words included.
+		if c.Form.Leak != "" && c.Decision != "deny" && strings.Contains(c.Output, c.Form.Leak) {
 			eff += " LEAK"
 		}
 		if c.Victim != "" {

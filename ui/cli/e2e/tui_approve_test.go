@@ -37,7 +37,7 @@ func TestTUIApproveWithYNoFocusKey(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	tm.waitText("edited", "3 Approvals (0)")
+	tm.waitText("edited", "3 (0 · 1 done)") // 80 columns: the queue title keeps its decided count
 	tm.typeText("zqxj")
 	sc = tm.waitText("zqxj")
 	if strings.Contains(sc, "approval waiting") {
