@@ -52,3 +52,14 @@ func RenderTodoInput(input string) (text string, ok bool) {
 	}
 	return tools.RenderTodos(in.Todos), true
 }
+
+// RenderTodosOf is the session's latest task list (TodosOf) rendered as
+// RenderTodoInput does, one item a line; ok is false when the transcript holds
+// none. For the command line's session view, which does not import tools.
+func RenderTodosOf(msgs []message.Message) (text string, ok bool) {
+	todos := TodosOf(msgs)
+	if todos == nil {
+		return "", false
+	}
+	return tools.RenderTodos(todos), true
+}

@@ -54,8 +54,8 @@ var onlyFrom = map[string][]string{
 	// holds a persist.Store. storetest is for tests only.
 	"persist/badger":    {"core/app", "persist/daemon"},
 	"persist/remote":    {"persist/daemon"},
-	"persist/daemon":    {"core/app", "ui/cli"},
-	"persist/memory":    {"ui/cli", "ui/tui/internal/benchmain"}, // an empty store when none exists yet; the benchmark's
+	"persist/daemon":    {"core/app"},
+	"persist/memory":    {"core/app", "ui/tui/internal/benchmain"}, // an empty store when none exists yet (OpenStoreForReading); the benchmark's
 	"persist/storetest": {},
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"pincer/persist"
 	"pincer/persist/badger"
 	"pincer/persist/daemon"
+	"pincer/persist/memory"
 )
 
 // ErrNoStore is returned by OpenExistingStore when pincer has never stored anything.
@@ -128,4 +130,22 @@ func openDaemonStore(dir string) (persist.Store, error) {
 		Command: []string{exe, StoreDaemonCommand, "--store", dir, "--socket", files.Socket,
 			"--idle", StoreIdle().String(), "--ready-fd", "3"},
 	})
+}
+
+// OpenStoreForReading is OpenExistingStore for the reading commands (pincer
+// sessions, audit): when pincer has never stored anything it is an empty
+// in-memory store — they list nothing and create nothing. The caller closes it.
+func OpenStoreForReading() (persist.Store, error) {
+	store, err := OpenExistingStore()
+	if errors.Is(err, ErrNoStore) {
+		return memory.New(), nil
+	}
+	return store, err
+}
+
+// StoreDaemonMain runs the store daemon process (`pincer store-daemon`:
+// persist/daemon.Main over this user's store directory and daemon files,
+// StoreDir and DaemonFiles) with the binary's version, and returns its exit code.
+func StoreDaemonMain(args []string, stderr io.Writer, version string) int {
+	return daemon.Main(args, stderr, daemon.Entry{Version: version, StoreDir: StoreDir, FilesFor: DaemonFiles})
 }

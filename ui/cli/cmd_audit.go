@@ -13,7 +13,6 @@ import (
 
 	"pincer/core/app"
 	"pincer/persist"
-	"pincer/persist/memory"
 	"pincer/ui/termtext"
 )
 
@@ -37,10 +36,8 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 	if len(pos) > 0 {
 		return 0, usagef("usage: pincer audit [--session ID] [--limit N] [--json]")
 	}
-	store, err := app.OpenExistingStore()
-	if errors.Is(err, app.ErrNoStore) {
-		store = memory.New()
-	} else if err != nil {
+	store, err := app.OpenStoreForReading()
+	if err != nil {
 		return 0, err
 	}
 	defer store.Close()

@@ -17,8 +17,6 @@ import (
 	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/persist"
-	"pincer/persist/memory"
-	"pincer/tools"
 	"pincer/ui/termtext"
 )
 
@@ -46,10 +44,8 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	default:
 		return 0, usagef("usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
 	}
-	store, err := app.OpenExistingStore()
-	if errors.Is(err, app.ErrNoStore) {
-		store = memory.New() // nothing stored yet: list nothing, create nothing
-	} else if err != nil {
+	store, err := app.OpenStoreForReading()
+	if err != nil {
 		return 0, err
 	}
 	defer store.Close()
@@ -119,8 +115,8 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	for _, m := range msgs {
 		writeMessage(w, m)
 	}
-	if todos := agent.TodosOf(msgs); todos != nil {
-		fmt.Fprintf(w, "\nTodos:\n%s\n", indent(tools.RenderTodos(todos), "  "))
+	if todos, ok := agent.RenderTodosOf(msgs); ok {
+		fmt.Fprintf(w, "\nTodos:\n%s\n", indent(todos, "  "))
 	}
 	fmt.Fprintf(w, "\nEvents (%d):\n", len(evs))
 	for _, ev := range evs {
