@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -14,17 +13,9 @@ import (
 // created or changed by any shell form, with or without a mount namespace.
 func TestSandboxClaudeUserFilesInWritableRoot(t *testing.T) {
 	records := []string{".claude/settings.json", ".claude/skills/zz/SKILL.md", ".claude/commands/zz.md", ".claude/CLAUDE.md", ".claude.json"}
-	for _, where := range []string{"tmp", "workspace", "tmp-landlock-only", "workspace-landlock-only"} {
+	for _, where := range writableRoots {
 		t.Run(where, func(t *testing.T) {
-			e, root := newSandbox(t, DefaultPolicy())
-			noMountNS := strings.HasSuffix(where, "-landlock-only")
-			if noMountNS {
-				e.probe = withoutMountNS
-			}
-			home := filepath.Join(t.TempDir(), "home")
-			if strings.HasPrefix(where, "workspace") {
-				home = filepath.Join(root, "home")
-			}
+			e, root, home, _ := writableRootSandbox(t, where, "home")
 			if err := os.MkdirAll(home, 0o700); err != nil {
 				t.Fatal(err)
 			}

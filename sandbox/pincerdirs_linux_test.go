@@ -16,6 +16,27 @@ var pincerRecords = []string{
 	"config.toml", "skills/evil/SKILL.md", "commands/evil.md",
 }
 
+// writableRoots are where the writable-root tests put a directory of pincer's
+// or the user's: under /tmp or in the workspace, with and without a mount namespace.
+var writableRoots = []string{"tmp", "workspace", "tmp-landlock-only", "workspace-landlock-only"}
+
+// writableRootSandbox is a sandbox for one of writableRoots and the path of a
+// directory named name there (not made): under a temporary directory, or in
+// the workspace root; noMountNS is set for the "-landlock-only" forms.
+func writableRootSandbox(t *testing.T, where, name string) (e *Executor, root, dir string, noMountNS bool) {
+	t.Helper()
+	e, root = newSandbox(t, DefaultPolicy())
+	noMountNS = strings.HasSuffix(where, "-landlock-only")
+	if noMountNS {
+		e.probe = withoutMountNS
+	}
+	dir = filepath.Join(t.TempDir(), name)
+	if strings.HasPrefix(where, "workspace") {
+		dir = filepath.Join(root, name)
+	}
+	return e, root, dir, noMountNS
+}
+
 // pincerDirAttacks are the shell forms that create rec (a path relative to
 // PINCER_HOME, whose absolute form is abs) from the workspace root; lnk is
 // a symlink the repository ships that leads to PINCER_HOME.
@@ -42,17 +63,9 @@ func pincerDirAttacks(abs, rec, lnk string) []string {
 // create one of pincer's record files, in any of many forms; the spill
 // directory stays writable, and the directory stays hidden.
 func TestSandboxPincerDirsInWritableRoot(t *testing.T) {
-	for _, where := range []string{"tmp", "workspace", "tmp-landlock-only", "workspace-landlock-only"} {
+	for _, where := range writableRoots {
 		t.Run(where, func(t *testing.T) {
-			e, root := newSandbox(t, DefaultPolicy())
-			noMountNS := strings.HasSuffix(where, "-landlock-only")
-			if noMountNS {
-				e.probe = withoutMountNS
-			}
-			home := filepath.Join(t.TempDir(), "pincer-home")
-			if strings.HasPrefix(where, "workspace") {
-				home = filepath.Join(root, "pincer-home")
-			}
+			e, root, home, noMountNS := writableRootSandbox(t, where, "pincer-home")
 			spill := filepath.Join(home, "data", "tool-results", "S1")
 			if err := os.MkdirAll(spill, 0o700); err != nil {
 				t.Fatal(err)
