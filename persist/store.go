@@ -55,6 +55,20 @@ type Session struct {
 	Status    string    `json:"status"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+
+	// ParentID is the session whose Agent tool call (ParentToolCallID) started
+	// this one as a subagent (a child session, as Claude Code's sidechain
+	// transcripts); both are "" for a top-level session.
+	ParentID         string `json:"parentId,omitempty"`
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	// AgentType is the subagent type a child session runs as ("Explore",
+	// "general-purpose", a .claude/agents definition's name); "" otherwise.
+	AgentType string `json:"agentType,omitempty"`
+	// Worktree is the git worktree the session works in (an absolute path) and
+	// Branch its branch, when the session was put in one (`pincer --worktree`,
+	// an Agent call with isolation "worktree"); both "" otherwise.
+	Worktree string `json:"worktree,omitempty"`
+	Branch   string `json:"branch,omitempty"`
 }
 
 // Lease is who holds a session and until when.

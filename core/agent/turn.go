@@ -277,6 +277,9 @@ func (t *turn) loop(ctx, bg context.Context) error {
 			return err
 		}
 		t.iter++
+		if err := t.deliverReminders(bg); err != nil {
+			return err
+		}
 		if err := t.maybeCompact(ctx, bg); err != nil {
 			t.notice(bg, "warning", "compaction", err.Error())
 		}

@@ -120,6 +120,8 @@ type Run struct {
 	// MCP runs the Setup's MCP servers (started by Start, in the background;
 	// closed by Close): their tools join Setup.Tools as they connect.
 	MCP *mcp.Manager
+
+	approver agent.Approver // Start's, for DeriveAgent
 }
 
 // Open prepares and starts a run (Prepare, then Setup.Start).
@@ -207,7 +209,7 @@ func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error
 		m.Close()
 		return nil, err
 	}
-	r := &Run{Setup: s, Agent: ag, Store: store, MCP: m}
+	r := &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err != nil {
 		m.Close()

@@ -52,6 +52,24 @@ const (
 	// running the turn acts on the first answer and records the outcome as
 	// permission.resolved, as for an answer given in its own workbench).
 	PermissionAnswered Type = "permission.answered"
+	// SubagentStarted: a tool call of the session (Agent, or a team member's
+	// start) started a subagent in a child session; its steps go to the child
+	// session's own log.
+	SubagentStarted Type = "subagent.started"
+	// SubagentCompleted: a subagent's run ended; for a background one this
+	// arrives whenever it ends (no turnId when the parent is between turns).
+	SubagentCompleted Type = "subagent.completed"
+	// ShellStarted: a Bash call with run_in_background started a background
+	// shell of the session; ShellExited: it ended (exited, killed by KillShell,
+	// or ended with the session's process).
+	ShellStarted Type = "shell.started"
+	ShellExited  Type = "shell.exited"
+	// TeamCreated / TeamDeleted: an agent team was started or ended by the
+	// session leading it. TeamMessage: a SendMessage between a team's lead and
+	// members, recorded in the sender's and the recipient's logs.
+	TeamCreated Type = "team.created"
+	TeamDeleted Type = "team.deleted"
+	TeamMessage Type = "team.message"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

@@ -35,6 +35,13 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	ModeChanged:         decodeAs[ModeChangedData],
 	ModelChanged:        decodeAs[ModelChangedData],
 	PermissionAnswered:  decodeAs[PermissionAnsweredData],
+	SubagentStarted:     decodeAs[SubagentStartedData],
+	SubagentCompleted:   decodeAs[SubagentCompletedData],
+	ShellStarted:        decodeAs[ShellStartedData],
+	ShellExited:         decodeAs[ShellExitedData],
+	TeamCreated:         decodeAs[TeamCreatedData],
+	TeamDeleted:         decodeAs[TeamDeletedData],
+	TeamMessage:         decodeAs[TeamMessageData],
 }
 
 // decodeAs decodes data into a T and returns the T (a value, not a pointer);

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"errors"
+	"os"
+
+	"pincer/core/agent"
+	"pincer/core/permission"
+	"pincer/sandbox"
+	"pincer/tools"
+)
+
+// AgentSpec says how an agent derived from a Run (DeriveAgent) differs from
+// the Run's own: a subagent's tool set, system prompt, budget and model, a
+// session in a git worktree. Zero fields keep the Run's.
+type AgentSpec struct {
+	// Workspace is where the agent's tools work (a worktree's); nil: the Run's.
+	Workspace *sandbox.Workspace
+	// Tools is the agent's registry (a subagent's subset); nil: the Run's.
+	Tools *tools.Registry
+	// SystemPrompt is written on the agent's sessions' first turn; "": the
+	// Run's prompt built for Workspace and Tools.
+	SystemPrompt string
+	// Mode is the permission mode; "": the mode the Run's agent has now.
+	Mode permission.Mode
+	// MaxIterations is the model calls per turn; 0: the Run's.
+	MaxIterations int
+	// OwnerCommand names the agent in its leases ("pincer subagent"); "":
+	// the Run's.
+	OwnerCommand string
+}
+
+// DeriveAgent builds another agent of the Run from the same composition: the
+// same store and event log, provider and model, rules, hooks, sandbox
+// policy (confining spec's Workspace), redactor, approval queue and MCP
+// servers — with spec's differences. Subagents (core/agent's Agent tool) and
+// sessions in their own worktree are built so; no front end builds an agent
+// itself. It fails when the Run has no agent.
+func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
+	if r == nil || r.Agent == nil {
+		return nil, errors.New("derive agent: the run has no agent")
+	}
+	s := r.Setup
+	ws, registry := s.Workspace, s.Tools
+	if spec.Workspace != nil {
+		ws = spec.Workspace
+	}
+	if spec.Tools != nil {
+		registry = spec.Tools
+	}
+	prompt := spec.SystemPrompt
+	if prompt == "" {
+		prompt = buildSystemPrompt(ws, registry, s.Model.ID(), s.skillSegments()...)
+	}
+	mode := spec.Mode
+	if mode == "" {
+		mode = r.Agent.Mode()
+	}
+	iters := spec.MaxIterations
+	if iters == 0 {
+		iters = s.Options.MaxIterations
+	}
+	owner := spec.OwnerCommand
+	if owner == "" {
+		owner = s.Options.Command
+	}
+	mc, m := s.Model, r.MCP
+	home, _ := os.UserHomeDir()
+	ag, err := agent.New(agent.Config{
+		Store: r.Store, Log: r.Agent.Log(), Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
+		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
+		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
+		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
+		Instructions:   func() string { return instructionsText(ws) },
+		PermissionMode: mode, MaxIterations: iters,
+		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
+		ToolSearch: s.ToolSearch,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if window, cost, ok := ModelInfo(mc); ok {
+		ag.SetModelInfo(window, cost)
+	}
+	return ag, nil
+}
