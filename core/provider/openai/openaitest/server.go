@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -35,6 +36,12 @@ type Reply struct {
 	ToolCalls []Call
 	Finish    string
 	Hold      time.Duration
+	// When, when set, makes the reply answer only a request whose first user
+	// message contains When (a subagent's prompt, a tab's first prompt), so
+	// sessions whose requests interleave each follow their own script: the
+	// first reply in script order that fits the request is used. A reply
+	// without When fits any request.
+	When string
 }
 
 // Server is a running fake. Replies are used in order; when they run out, Default is
@@ -72,15 +79,50 @@ func (s *Server) Push(replies ...Reply) {
 	s.replies = append(s.replies, replies...)
 }
 
-func (s *Server) next() Reply {
+// next takes the first reply that fits req (Reply.When), or Default.
+func (s *Server) next(req map[string]any) Reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.replies) == 0 {
-		return s.Default
+	first := firstUserText(req)
+	for i, r := range s.replies {
+		if r.When == "" || strings.Contains(first, r.When) {
+			s.replies = append(s.replies[:i:i], s.replies[i+1:]...)
+			return r
+		}
 	}
-	r := s.replies[0]
-	s.replies = s.replies[1:]
-	return r
+	return s.Default
+}
+
+// firstUserText is the text of the request's first user message that is not
+// a <system-reminder> ("" when none): a string content, or the text parts of
+// a list.
+func firstUserText(req map[string]any) string {
+	msgs, _ := req["messages"].([]any)
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		if mm["role"] != "user" {
+			continue
+		}
+		var text string
+		switch c := mm["content"].(type) {
+		case string:
+			text = c
+		case []any:
+			var b strings.Builder
+			for _, p := range c {
+				if pm, ok := p.(map[string]any); ok {
+					if t, ok := pm["text"].(string); ok {
+						b.WriteString(t)
+					}
+				}
+			}
+			text = b.String()
+		}
+		if !strings.HasPrefix(strings.TrimSpace(text), "<system-reminder>") {
+			return text
+		}
+	}
+	return ""
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
@@ -98,7 +140,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
-	rep := s.next()
+	rep := s.next(req)
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.Status)

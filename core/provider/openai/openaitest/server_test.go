@@ -86,3 +86,27 @@ func TestHoldEndsWithTheRequest(t *testing.T) {
 		t.Errorf("held reply: %+v", r)
 	}
 }
+
+// Replies with When answer only requests whose first user message holds it:
+// two sessions whose requests interleave each get their own script.
+func TestReplyWhenRoutesBySession(t *testing.T) {
+	srv := openaitest.New(
+		openaitest.Reply{When: "child A", Text: "for A"},
+		openaitest.Reply{When: "child B", Text: "for B"},
+		openaitest.Reply{Text: "anyone"},
+	)
+	defer srv.Close()
+	ctx := context.Background()
+	if got := stream(ctx, srv, "task for child B please").text; got != "for B" {
+		t.Fatalf("B got %q", got)
+	}
+	if got := stream(ctx, srv, "the parent").text; got != "anyone" {
+		t.Fatalf("the parent got %q", got)
+	}
+	if got := stream(ctx, srv, "child A: go").text; got != "for A" {
+		t.Fatalf("A got %q", got)
+	}
+	if got := stream(ctx, srv, "child A: again").text; got != "done" {
+		t.Fatalf("a used reply answered again: %q", got)
+	}
+}
