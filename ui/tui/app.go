@@ -85,7 +85,6 @@ type Workbench struct {
 	pump   *pump
 
 	// Widgets: created in New, touched only on the event loop.
-	view       *transcript.View
 	timeline   *listPane
 	approvals  *listPane
 	diff       *diffPane
@@ -98,7 +97,8 @@ type Workbench struct {
 	layoutSave layoutSaver // keeps the chosen layout (layout_keep.go)
 	frame      frameState  // a focus move made inside a frame (frame_focus.go)
 
-	liveSession atomic.Pointer[string] // UIState.liveID, published for SessionID on other goroutines
+	liveSession atomic.Pointer[string] // the shown tab's liveID, published for SessionID on other goroutines
+	firstTab    *sessionTab            // the tab New opens, which Attach shows the session in (set once: any goroutine reads it)
 
 	ctx    context.Context // ends when the workbench stops: turns, diff workers
 	cancel context.CancelFunc
@@ -136,14 +136,16 @@ func New(opts Options) (*Workbench, error) {
 	ctx, cancelCause := context.WithCancelCause(context.Background())
 	cancel := func() { cancelCause(nil) }
 	w := &Workbench{opts: opts, theme: th, keys: keys, app: tview.NewApplication(),
-		UIState: UIState{model: NewModel(), zoom: -1, now: time.Now, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
-			storeState: "opening store…", synced: map[string]syncRecord{},
+		UIState: UIState{zoom: -1, now: time.Now, in: inputState{history: newPromptHistory()}, mode: opts.Mode, focus: paneInput, lastList: paneApprovals,
+			storeState:    "opening store…",
 			approvalFocus: approvalFocus{keepIn: opts.KeepInputFocus}},
 		ctx: ctx, cancel: cancel, cancelCause: cancelCause}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
 	layout, lerr := loadLayout(opts.LayoutFile)
 	w.layout = layout
 	w.buildWidgets()
+	w.firstTab = w.newTab()
+	w.tabs, w.sessionTab = []*sessionTab{w.firstTab}, w.firstTab
 	if lerr != nil {
 		w.Notify("warning", "layout: "+lerr.Error())
 	}
@@ -161,7 +163,6 @@ func New(opts Options) (*Workbench, error) {
 // buildWidgets creates the panes and the input box.
 func (w *Workbench) buildWidgets() {
 	style := w.theme.Style
-	w.view = w.newTranscriptView()
 	w.timeline = newListPane(w.timelineRows, style, true)
 	w.approvals = newListPane(w.approvalRows, style, false)
 	w.diff = newDiffPane(w.diffContent, style)
@@ -201,37 +202,39 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 			w.notice("error", "event log: "+err.Error())
 		}
 	})
-	w.showSession(be, sessionID, false)
+	w.showSession(w.firstTab, be, sessionID, false)
 	w.watchMCP(be)
 	w.loadHabits(be)
 	w.sendInitialPrompt()
 }
 
-// showSession switches the panes to another session of be: the live one
-// (turns go to it), or one shown read-only. The model is rebuilt by
+// showSession switches tab t's panes to another session of be: the live
+// one (turns go to it), or one shown read-only. The model is rebuilt by
 // replaying the session's log from sequence 1; where the replay ends (the
 // last sequence stored now), a turn still open has no process behind it and
 // is shown as interrupted (Model.Interrupt) — unless another process holds
 // the session's lease: then its turn is live and the workbench is attached
 // to it (attach.go). It reads the store, so it runs
-// off the event loop, and never while this workbench runs a turn.
-func (w *Workbench) showSession(be Backend, sessionID string, readOnly bool) {
+// off the event loop, and never while t runs a turn.
+func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, readOnly bool) {
 	last, err := be.LastSequence(w.ctx, sessionID)
 	if err != nil {
 		w.Notify("error", "event log: "+err.Error())
 	}
 	runner, _ := be.Runner(w.ctx, sessionID) // after LastSequence: a turn open up to last whose lease is free has no process
-	w.pump.follow(be.Log(), sessionID, func() {
-		w.model, w.sessionID, w.readOnly, w.replayEnd = NewModel(), sessionID, readOnly, last
-		w.runner, w.queued = runner, ""
+	w.pump.follow(t.key, be.Log(), sessionID, func() {
+		t.model, t.sessionID, t.readOnly, t.replayEnd = NewModel(), sessionID, readOnly, last
+		t.runner, t.queued = runner, ""
 		if runner != "" {
-			w.notice("info", "attached: "+runner+" runs this session; its approvals can be answered here")
+			w.noticeFor(t, "info", "attached: "+runner+" runs this session; its approvals can be answered here")
 		}
 		if !readOnly {
-			w.liveID = sessionID
-			w.liveSession.Store(&sessionID)
+			t.liveID = sessionID
+			if t == w.sessionTab {
+				w.liveSession.Store(&sessionID)
+			}
 		}
-		w.resetView = true
+		t.resetView = true
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
 }
 
@@ -250,15 +253,20 @@ func (w *Workbench) SetStoreState(text string) {
 	w.pump.post(func() { w.storeState = text })
 }
 
-// applyEvent folds one event of the followed session into the model. The
-// pump's drain calls it, on the event loop.
-func (w *Workbench) applyEvent(ev event.Event) {
-	w.model.Apply(ev)
-	w.watchTurn(ev)
-	if w.replayEnd != 0 && ev.Sequence >= w.replayEnd {
-		w.replayEnd = 0
-		if (!w.running || w.readOnly) && w.runner == "" {
-			w.model.Interrupt()
+// applyEvent folds one event of the session followed for tab key into that
+// tab's model (a closed tab's are dropped). The pump's drain calls it, on
+// the event loop.
+func (w *Workbench) applyEvent(key int, ev event.Event) {
+	t := w.tabByKey(key)
+	if t == nil {
+		return
+	}
+	t.model.Apply(ev)
+	w.watchTurn(t, ev)
+	if t.replayEnd != 0 && ev.Sequence >= t.replayEnd {
+		t.replayEnd = 0
+		if (!t.running || t.readOnly) && t.runner == "" {
+			t.model.Interrupt()
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 // requests are listed, in its short form ("(0 · 2 done)") where the long one
 // does not fit; it goes only when not even the short form fits.
 func TestApprovalsTitle(t *testing.T) {
-	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{model: NewModel()}}
+	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{sessionTab: &sessionTab{model: NewModel()}}}
 	for _, tc := range []struct {
 		n, decided, width int
 		want              string

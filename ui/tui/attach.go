@@ -28,47 +28,54 @@ const (
 	runnerWait = agent.DefaultLeaseTTL + 5*time.Second
 )
 
-// othersTurn reports whether a turn of the shown session runs and it is not
-// this workbench's.
-func (w *Workbench) othersTurn() bool {
-	return !w.running && (w.runner != "" || w.model.Status.Turn == TurnRunning)
+// othersTurn reports whether a turn of the tab's session runs and it is not
+// this workbench's (w.othersTurn: the shown tab's).
+func (t *sessionTab) othersTurn() bool {
+	return !t.running && (t.runner != "" || t.model.Status.Turn == TurnRunning)
 }
 
 // attachedState is what the status line adds to a running turn of another
 // process: "by pid 4242 (pincer on box)"; "" for this workbench's own.
-func (w *Workbench) attachedState() string {
-	if w.running || w.runner == "" {
+func (t *sessionTab) attachedState() string {
+	if t.running || t.runner == "" {
 		return ""
 	}
-	return "by " + w.runner
+	return "by " + t.runner
 }
 
 // queuedTitle is the input box's title while another process's turn runs:
 // that a prompt waits for it, or would; "" otherwise.
-func (w *Workbench) queuedTitle() string {
-	who := w.runner
+func (t *sessionTab) queuedTitle() string {
+	who := t.runner
 	if who == "" {
 		who = "another process"
 	}
 	switch {
-	case w.queued != "":
+	case t.queued != "":
 		return " Input · queued: waits for the turn of " + who + " to end (Esc takes it back) "
-	case w.othersTurn() && !w.readOnly:
+	case t.othersTurn() && !t.readOnly:
 		return " Input · " + who + " runs a turn here: a prompt waits for it to end "
 	}
 	return ""
 }
 
-// unqueue puts a queued prompt back in the input box (Esc), reporting
-// whether there was one. Event loop only.
-func (w *Workbench) unqueue() bool {
-	if w.queued == "" {
+// unqueue puts the shown tab's queued prompt back in the input box (Esc),
+// reporting whether there was one. Event loop only.
+func (w *Workbench) unqueue() bool { return w.unqueueTab(w.sessionTab) }
+
+// unqueueTab is unqueue of tab t's prompt: the input box gets it at once
+// while t is shown, else when t is next shown with the box empty.
+func (w *Workbench) unqueueTab(t *sessionTab) bool {
+	if t.queued == "" {
 		return false
 	}
-	if w.input.GetText() == "" {
-		w.input.SetText(w.queued, true)
+	switch {
+	case t == w.sessionTab && w.input.GetText() == "":
+		w.input.SetText(t.queued, true)
+	case t != w.sessionTab:
+		t.restore = t.queued
 	}
-	w.queued = ""
+	t.queued = ""
 	w.Notify("info", "the queued prompt is back in the input box")
 	return true
 }
@@ -85,45 +92,45 @@ func (w *Workbench) queuePrompt(text string) {
 	w.Notify("info", strings.TrimSpace(w.queuedTitle()))
 }
 
-// watchTurn follows the turn state of the shown session as its live events
+// watchTurn follows the turn state of tab t's session as its live events
 // arrive (after the replay): a turn another process starts gets its runner
 // looked up; when one ends, the runner is cleared and a queued prompt runs
 // once the lease is free. Event loop only (applyEvent).
-func (w *Workbench) watchTurn(ev event.Event) {
-	if w.replayEnd != 0 || w.running {
+func (w *Workbench) watchTurn(t *sessionTab, ev event.Event) {
+	if t.replayEnd != 0 || t.running {
 		return
 	}
 	switch ev.Type {
 	case event.TurnStarted:
-		if be, id := w.be, w.sessionID; be != nil {
-			w.goBackground(func() { w.lookUpRunner(be, id) })
+		if be, id := w.be, t.sessionID; be != nil {
+			w.goBackground(func() { w.lookUpRunner(t, be, id) })
 		}
 	case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
-		w.runner = ""
-		if w.queued != "" && !w.readOnly {
-			be, id := w.be, w.liveID
-			w.goBackground(func() { w.sendQueuedWhenFree(be, id) })
+		t.runner = ""
+		if t.queued != "" && !t.readOnly {
+			be, id := w.be, t.liveID
+			w.goBackground(func() { w.sendQueuedWhenFree(t, be, id) })
 		}
 	}
 }
 
 // lookUpRunner asks who runs a session and shows it, if the session is still
-// the one shown and its turn still runs.
-func (w *Workbench) lookUpRunner(be Backend, sessionID string) {
+// the one tab t shows and its turn still runs.
+func (w *Workbench) lookUpRunner(t *sessionTab, be Backend, sessionID string) {
 	runner, err := be.Runner(w.ctx, sessionID)
 	if err != nil {
 		return
 	}
 	w.pump.post(func() {
-		if w.sessionID == sessionID && w.model.Status.Turn == TurnRunning && !w.running {
-			w.runner = runner
+		if t.sessionID == sessionID && t.model.Status.Turn == TurnRunning && !t.running {
+			t.runner = runner
 		}
 	})
 }
 
 // sendQueuedWhenFree waits (off the event loop) until no other process holds
-// the session, then sends the queued prompt there.
-func (w *Workbench) sendQueuedWhenFree(be Backend, sessionID string) {
+// the session, then sends tab t's queued prompt there.
+func (w *Workbench) sendQueuedWhenFree(t *sessionTab, be Backend, sessionID string) {
 	deadline := time.Now().Add(runnerWait)
 	for {
 		runner, err := be.Runner(w.ctx, sessionID)
@@ -135,7 +142,7 @@ func (w *Workbench) sendQueuedWhenFree(be Backend, sessionID string) {
 		}
 		if time.Now().After(deadline) {
 			w.pump.post(func() {
-				if w.unqueue() {
+				if w.unqueueTab(t) {
 					w.Notify("warning", "the session is still held by "+runner+": the queued prompt is back in the input box")
 				}
 			})
@@ -148,12 +155,12 @@ func (w *Workbench) sendQueuedWhenFree(be Backend, sessionID string) {
 		}
 	}
 	w.pump.post(func() {
-		if w.queued == "" || w.liveID != sessionID || w.othersTurn() {
-			return // sent, dropped, another session, or another turn began first
+		if t.queued == "" || t.liveID != sessionID || t.othersTurn() || w.tabByKey(t.key) == nil {
+			return // sent, dropped, another session, another turn began first, or the tab closed
 		}
-		text := w.queued
-		w.queued = ""
-		w.startTurn(be, sessionID, text)
+		text := t.queued
+		t.queued = ""
+		w.startTurnIn(t, be, sessionID, text)
 	})
 }
 

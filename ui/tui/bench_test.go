@@ -198,7 +198,7 @@ func BenchmarkFrame100kLines(b *testing.B) {
 					}
 					p.seq++ // past the log's end: the follower has nothing newer
 					ev.Sequence = p.seq
-					p.w.pump.post(func() { p.w.applyEvent(ev) })
+					p.w.pump.post(func() { p.w.applyEvent(p.w.key, ev) })
 					p.w.drawFrame()
 				}
 				b.ReportMetric(float64(p.lines), "transcript-lines")

@@ -170,9 +170,9 @@ func (w *Workbench) openSession(sum browser.Summary) string {
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
 	w.browser.Open = false
-	be := w.be
+	be, t := w.be, w.sessionTab
 	w.goBackground(func() {
-		w.showSession(be, sum.ID, true)
+		w.showSession(t, be, sum.ID, true)
 		w.Notify("info", "read-only: "+firstLine(sum.Title)+" — Esc returns to your session")
 	})
 	return ""
@@ -189,8 +189,8 @@ func (w *Workbench) resumeFromBrowser(sum browser.Summary) string {
 		return "a turn is running: wait for it, or press Esc in the panes to cancel it"
 	}
 	w.browser.Open = false
-	be, old := w.be, w.liveID
-	w.goBackground(func() { w.resumeSession(be, old, sum.ID) })
+	be, old, t := w.be, w.liveID, w.sessionTab
+	w.goBackground(func() { w.resumeSession(t, be, old, sum.ID) })
 	return ""
 }
 

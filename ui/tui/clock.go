@@ -62,12 +62,6 @@ func (p *pump) clockRunning() bool {
 	return p.clockStop != nil
 }
 
-// turnRunning is whether the status line shows a running turn: this
-// workbench's, or one the log says runs. Event loop only.
-func (w *Workbench) turnRunning() bool {
-	return w.running || w.model.Status.Turn == TurnRunning
-}
-
 // realTimer is tickerFunc over time.NewTimer: its channel fires once.
 func realTimer(d time.Duration) (<-chan time.Time, func()) {
 	t := time.NewTimer(d)

@@ -30,7 +30,7 @@ func TestCostText(t *testing.T) {
 // TestStatusCost: the status line shows no cost before the first model call,
 // the sum after a priced one, "cost ?" once one reported no price.
 func TestStatusCost(t *testing.T) {
-	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{model: NewModel()}}
+	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{sessionTab: &sessionTab{model: NewModel()}}}
 	line := func() string { return w.statusText(time.Time{}, 300) }
 	if got := line(); strings.Contains(got, "$") || strings.Contains(got, "cost") {
 		t.Errorf("before any model call: %q", got)

@@ -106,7 +106,7 @@ func TestGoldenFrames(t *testing.T) {
 					w := b.w
 					w.storeState, w.sessionID, w.liveID, w.running = "", goldenSession, goldenSession, true // this workbench runs the turn
 					for _, ev := range evs {
-						w.applyEvent(ev)
+						w.applyEvent(w.key, ev)
 					}
 				})
 				b.waitText("1 awaiting approval", "Edit main.go")

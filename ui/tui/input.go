@@ -169,14 +169,14 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 // resolves its pending requests as unanswered denials, app.CancelledReason): Esc cancels only
 // when nothing else is open to close.
 func (w *Workbench) cancelOrClose() {
-	cancel, readOnly, live, be := w.turnCancel, w.readOnly, w.liveID, w.be
+	cancel, readOnly, live, be, t := w.turnCancel, w.readOnly, w.liveID, w.be, w.sessionTab
 	switch { // what is open closes first; the turn is cancelled only when nothing is
 	case w.zoom >= 0:
 		w.zoom = -1
 	case w.unqueue():
 	case readOnly:
 		w.goBackground(func() {
-			w.showSession(be, live, false)
+			w.showSession(t, be, live, false)
 			w.Notify("info", "back to session "+live)
 		})
 	case cancel != nil:

@@ -32,10 +32,14 @@ type noticeState struct {
 // keeps it in the expanded view; warnings, errors and command output also
 // go into the transcript, where they happened. Event loop only; Notify is
 // the same from any goroutine.
-func (w *Workbench) notice(level, text string) {
+func (w *Workbench) notice(level, text string) { w.noticeFor(w.sessionTab, level, text) }
+
+// noticeFor is notice raised by tab t's work (its turn, its session's
+// switch): the transcript line goes to t's, shown or not. Event loop only.
+func (w *Workbench) noticeFor(t *sessionTab, level, text string) {
 	w.pushNotice(level, text)
 	mark := map[string]string{"warning": "warning: ", "error": "error: "}[level]
-	w.addNote(mark + text)
+	w.addNoteFor(t, mark+text)
 }
 
 // hint is a notice for the notices line and the expanded view only: a key's

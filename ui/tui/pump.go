@@ -15,8 +15,8 @@ const maxFrameRate = 30
 
 // pump is the workbench's only path from background work and the event log
 // to the screen. Everything reaches the event loop through one inbox: one
-// goroutine, the follower, follows the session's log and posts each event
-// there; background work posts its messages there (post). Every post marks
+// goroutine per followed session (a tab's follower, keyed by the tab)
+// follows that session's log and posts each event there; background work posts its messages there (post). Every post marks
 // the screen dirty; a second goroutine, the coalescer, calls draw (in
 // production app.QueueUpdateDraw of the frame's sync) when dirty, at most
 // maxFrameRate times a second, and the frame drains the inbox on the event
@@ -29,7 +29,7 @@ const maxFrameRate = 30
 // while the event loop still runs (before app.Stop) and never from the event
 // loop itself.
 type pump struct {
-	apply  func(event.Event)
+	apply  func(key int, ev event.Event) // an event of the follower of key (a tab)
 	draw   func()
 	minGap time.Duration
 
@@ -40,17 +40,17 @@ type pump struct {
 	inboxMu sync.Mutex
 	inbox   []message // posted, run on the event loop by drain
 
-	liveGen int64 // the follower whose events apply: set by its reset, read by drain (event loop only)
+	liveGen map[int]int64 // by key, the follower whose events apply: set by its reset, read by drain (event loop only)
 
-	mu       sync.Mutex
-	started  bool
-	stopped  bool
-	quit     chan struct{}
-	done     chan struct{} // closed when the coalescer returned
-	followWG sync.WaitGroup
-	cancelFn context.CancelFunc // of the current follower
-	followN  atomic.Int64       // generation of the current follower
-	guard    func()             // deferred in every goroutine: turns a panic into a clean stop
+	mu        sync.Mutex
+	started   bool
+	stopped   bool
+	quit      chan struct{}
+	done      chan struct{} // closed when the coalescer returned
+	followWG  sync.WaitGroup
+	followers map[int]*follower // the current follower of each key
+	followN   atomic.Int64      // the last generation handed out (every key's followers share the count)
+	guard     func()            // deferred in every goroutine: turns a panic into a clean stop
 
 	newTicker tickerFunc    // the clock's ticker (clock.go); a test's fake clock
 	newTimer  tickerFunc    // one-shot timers (after); a test's fake clock
@@ -58,12 +58,20 @@ type pump struct {
 	clockWG   sync.WaitGroup
 }
 
-// newPump returns a stopped pump; start runs its coalescer.
-func newPump(apply func(event.Event), draw func(), guard func()) *pump {
+// follower is one goroutine following a session's log for a key.
+type follower struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the goroutine returned
+}
+
+// newPump returns a stopped pump; start runs its coalescer. apply gets each
+// event with the key of the follower that posted it.
+func newPump(apply func(key int, ev event.Event), draw func(), guard func()) *pump {
 	if guard == nil {
 		guard = func() {}
 	}
 	return &pump{apply: apply, draw: draw, minGap: time.Second / maxFrameRate,
+		liveGen: map[int]int64{}, followers: map[int]*follower{},
 		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard,
 		newTicker: realTicker, newTimer: realTimer}
 }
@@ -80,11 +88,13 @@ func (p *pump) start() {
 }
 
 // message is one entry of the inbox: a change of the workbench's state
-// posted by background work (run), or an event of the follower of generation
-// gen (run nil), applied only while that follower is the live one.
+// posted by background work (run), or an event of the follower of key and
+// generation gen (run nil), applied only while that follower is key's live
+// one.
 type message struct {
 	run func()
 	ev  event.Event
+	key int
 	gen int64
 }
 
@@ -98,10 +108,10 @@ func (p *pump) post(msg func()) {
 	p.markDirty()
 }
 
-// postEvent queues an event of follower gen, as post does.
-func (p *pump) postEvent(ev event.Event, gen int64) {
+// postEvent queues an event of key's follower gen, as post does.
+func (p *pump) postEvent(ev event.Event, key int, gen int64) {
 	p.inboxMu.Lock()
-	p.inbox = append(p.inbox, message{ev: ev, gen: gen})
+	p.inbox = append(p.inbox, message{ev: ev, key: key, gen: gen})
 	p.inboxMu.Unlock()
 	p.markDirty()
 }
@@ -119,8 +129,8 @@ func (p *pump) drain() {
 		switch {
 		case m.run != nil:
 			m.run()
-		case m.gen == p.liveGen:
-			p.apply(m.ev)
+		case m.gen == p.liveGen[m.key]:
+			p.apply(m.key, m.ev)
 		}
 	}
 }
@@ -165,36 +175,30 @@ func (p *pump) coalesce() {
 	}
 }
 
-// follow replaces the followed session: it stops the current follower, posts
-// reset (run on the event loop before any event of the new follower, which
-// the model can be cleared for), then follows sessionID in log from sequence
-// 1, posting its events. Errors of the log go to onErr. Safe from any
+// follow replaces the session followed for key (a tab): it stops key's
+// current follower, posts reset (run on the event loop before any event of
+// the new follower, which the model can be cleared for), then follows
+// sessionID in log from sequence 1, posting its events with key. Followers
+// of other keys go on. Errors of the log go to onErr. Safe from any
 // goroutine, the event loop included (the follower never waits for it).
-func (p *pump) follow(log *event.Log, sessionID string, reset func(), onErr func(error)) {
-	p.mu.Lock()
-	if p.stopped {
-		p.mu.Unlock()
+func (p *pump) follow(key int, log *event.Log, sessionID string, reset func(), onErr func(error)) {
+	if !p.unfollowWait(key) {
 		return
 	}
-	if p.cancelFn != nil {
-		p.cancelFn()
-	}
-	p.mu.Unlock()
-	p.followWG.Wait()
-
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped {
 		return
 	}
-	if p.cancelFn != nil { // a concurrent follow started one meanwhile
-		p.cancelFn()
+	if old := p.followers[key]; old != nil { // a concurrent follow started one meanwhile
+		old.cancel()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p.cancelFn = cancel
+	f := &follower{cancel: cancel, done: make(chan struct{})}
+	p.followers[key] = f
 	gen := p.followN.Add(1)
 	p.post(func() {
-		p.liveGen = gen
+		p.liveGen[key] = gen
 		if reset != nil {
 			reset()
 		}
@@ -202,12 +206,13 @@ func (p *pump) follow(log *event.Log, sessionID string, reset func(), onErr func
 	p.followWG.Add(1)
 	go func() {
 		defer p.followWG.Done()
+		defer close(f.done)
 		defer p.guard()
 		err := log.Follow(ctx, sessionID, 0, func(ev event.Event) error {
-			if p.followN.Load() != gen { // a newer follow replaced this one
+			if ctx.Err() != nil { // a newer follow (or unfollow) replaced this one
 				return event.ErrStop
 			}
-			p.postEvent(ev, gen)
+			p.postEvent(ev, key, gen)
 			return nil
 		})
 		if err != nil && !errors.Is(err, context.Canceled) && onErr != nil {
@@ -218,7 +223,38 @@ func (p *pump) follow(log *event.Log, sessionID string, reset func(), onErr func
 	p.markDirty()
 }
 
-// stop ends the follower and the coalescer and waits for both. Idempotent.
+// unfollow stops key's follower (a tab closed); events it posted and not yet
+// drained are dropped. Safe from any goroutine.
+func (p *pump) unfollow(key int) {
+	p.mu.Lock()
+	if f := p.followers[key]; f != nil {
+		f.cancel()
+		delete(p.followers, key)
+	}
+	p.mu.Unlock()
+	p.post(func() { delete(p.liveGen, key) })
+}
+
+// unfollowWait cancels key's follower and waits for it to end; false once
+// the pump stopped.
+func (p *pump) unfollowWait(key int) bool {
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return false
+	}
+	f := p.followers[key]
+	if f != nil {
+		f.cancel()
+	}
+	p.mu.Unlock()
+	if f != nil {
+		<-f.done
+	}
+	return true
+}
+
+// stop ends the followers and the coalescer and waits for both. Idempotent.
 func (p *pump) stop() {
 	p.mu.Lock()
 	if p.stopped {
@@ -227,8 +263,8 @@ func (p *pump) stop() {
 		return
 	}
 	p.stopped = true
-	if p.cancelFn != nil {
-		p.cancelFn()
+	for _, f := range p.followers {
+		f.cancel()
 	}
 	started := p.started
 	close(p.quit)

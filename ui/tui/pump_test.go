@@ -23,12 +23,12 @@ func TestPumpCoalesces(t *testing.T) {
 	firstDraw, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	var p *pump
-	p = newPump(func(event.Event) { applied.Add(1) }, func() {
+	p = newPump(func(int, event.Event) { applied.Add(1) }, func() {
 		once.Do(func() { close(firstDraw); <-release })
 		p.drain() // as the frame's sync does on the event loop
 	}, nil)
 	p.start()
-	p.follow(log, "s", nil, nil)
+	p.follow(0, log, "s", nil, nil)
 	<-firstDraw
 	ctx := context.Background()
 	for i := 0; i < 1000; i++ {
@@ -54,15 +54,15 @@ func TestPumpCoalesces(t *testing.T) {
 func TestPumpStopEndsGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	log := event.NewLog(memory.New())
-	p := newPump(func(event.Event) {}, func() {}, nil)
+	p := newPump(func(int, event.Event) {}, func() {}, nil)
 	p.start()
 	resets := 0
-	p.follow(log, "a", func() { resets++ }, nil)
-	p.follow(log, "b", func() { resets++ }, nil)
+	p.follow(0, log, "a", func() { resets++ }, nil)
+	p.follow(0, log, "b", func() { resets++ }, nil)
 	_, _ = log.Emit(context.Background(), event.Notice, "b", "", event.NoticeData{Message: "hi"})
 	p.stop()
 	p.stop() // idempotent
-	p.follow(log, "c", func() { resets++ }, nil)
+	p.follow(0, log, "c", func() { resets++ }, nil)
 	p.drain() // the resets run on the event loop
 	if resets != 2 {
 		t.Errorf("%d resets, want 2 (none after stop)", resets)
@@ -86,7 +86,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // frame's sync on the event loop), run there in the order posted, once, and
 // each post asks for a frame.
 func TestPumpInboxRunsMessagesInOrderOnDrain(t *testing.T) {
-	p := newPump(func(event.Event) {}, func() {}, nil)
+	p := newPump(func(int, event.Event) {}, func() {}, nil)
 	var got []int
 	for i := range 3 {
 		p.post(func() { got = append(got, i) })
@@ -122,15 +122,15 @@ func TestPumpFollowerPostsToTheInbox(t *testing.T) {
 		}
 	}
 	var got []string // written by drain only
-	p := newPump(func(ev event.Event) { got = append(got, ev.SessionID+":"+fmt.Sprint(ev.Sequence)) }, func() {}, nil)
+	p := newPump(func(_ int, ev event.Event) { got = append(got, ev.SessionID+":"+fmt.Sprint(ev.Sequence)) }, func() {}, nil)
 	defer p.stop()
 	p.post(func() { got = append(got, "before") })
-	p.follow(log, "a", func() { got = append(got, "reset a") }, nil)
+	p.follow(0, log, "a", func() { got = append(got, "reset a") }, nil)
 	waitUntil(t, "a's events posted", func() bool { return p.pending() == 4 })
 	if len(got) != 0 {
 		t.Fatalf("ran before drain: %v", got)
 	}
-	p.follow(log, "b", func() { got = append(got, "reset b") }, nil)
+	p.follow(0, log, "b", func() { got = append(got, "reset b") }, nil)
 	waitUntil(t, "b's events posted", func() bool { return p.pending() == 7 })
 	p.post(func() { got = append(got, "after") })
 	p.drain()

@@ -143,14 +143,14 @@ func (w *Workbench) slashClear([]string) bool {
 	if !ok {
 		return false
 	}
-	old := w.liveID
+	old, t := w.liveID, w.sessionTab
 	w.goBackground(func() {
 		id, err := be.NewSession(w.ctx, old)
 		if err != nil {
 			w.Notify("error", "new session: "+err.Error())
 			return
 		}
-		w.showSession(be, id, false)
+		w.showSession(t, be, id, false)
 		w.Notify("info", "new session "+id)
 	})
 	return true
@@ -167,8 +167,8 @@ func (w *Workbench) slashResume(args []string) bool {
 	if !ok {
 		return false
 	}
-	old, root := w.liveID, w.workspaceRoot()
-	w.goBackground(func() { w.resume(be, old, root, args[0]) })
+	old, root, t := w.liveID, w.workspaceRoot(), w.sessionTab
+	w.goBackground(func() { w.resume(t, be, old, root, args[0]) })
 	return true
 }
 
@@ -222,7 +222,7 @@ func (w *Workbench) workspaceRoot() string {
 // resume switches to another session of this directory, found by its ID or a
 // unique part of it (/resume ID): old is the live session, root the
 // workspace (read on the event loop). Not on the event loop.
-func (w *Workbench) resume(be Backend, old, root, id string) {
+func (w *Workbench) resume(t *sessionTab, be Backend, old, root, id string) {
 	all, err := be.Sessions(w.ctx, 0)
 	if err != nil {
 		w.Notify("error", "sessions: "+err.Error())
@@ -245,17 +245,17 @@ func (w *Workbench) resume(be Backend, old, root, id string) {
 	case 0:
 		w.Notify("warning", "no session "+id+" in this directory (Ctrl+O lists them)")
 	case 1:
-		w.resumeSession(be, old, found[0].ID)
+		w.resumeSession(t, be, old, found[0].ID)
 	default:
 		w.Notify("warning", fmt.Sprintf("%q matches %d sessions: type more of the ID", id, len(found)))
 	}
 }
 
-// resumeSession makes id the live session: the SessionEnd hooks of the one
-// left (old), the SessionStart hooks ("resume") of this one, then its
+// resumeSession makes id tab t's live session: the SessionEnd hooks of the
+// one left (old), the SessionStart hooks ("resume") of this one, then its
 // replay. Not on the event loop; the caller checked that no turn runs.
-func (w *Workbench) resumeSession(be Backend, old, id string) {
+func (w *Workbench) resumeSession(t *sessionTab, be Backend, old, id string) {
 	be.Resume(w.ctx, old, id)
-	w.showSession(be, id, false)
+	w.showSession(t, be, id, false)
 	w.Notify("info", "resumed session "+id)
 }

@@ -10,7 +10,7 @@ import (
 // and the completion list every command of the table.
 func TestSlashTable(t *testing.T) {
 	seen := map[string]bool{}
-	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{model: NewModel()}}
+	w := &Workbench{keys: DefaultKeyMap(), UIState: UIState{sessionTab: &sessionTab{model: NewModel()}}}
 	help := strings.Join(w.helpLines(), "\n")
 	for _, c := range slashCommands {
 		if c.turn == (c.run != nil) {

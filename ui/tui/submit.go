@@ -54,27 +54,35 @@ func (w *Workbench) submit(text string) {
 // queued prompt that starts: as Claude Code and Crush). A session
 // another process took meanwhile queues the prompt for when its turn ends
 // (attach.go). Event loop only.
+//
+// The turn belongs to the shown tab: its end is posted back to that tab,
+// whichever is shown by then (a turn runs on while another tab is used).
 func (w *Workbench) startTurn(be Backend, sessionID, text string) {
+	w.startTurnIn(w.sessionTab, be, sessionID, text)
+}
+
+// startTurnIn is startTurn on tab t. Event loop only.
+func (w *Workbench) startTurnIn(t *sessionTab, be Backend, sessionID, text string) {
 	ctx, cancel := context.WithCancel(w.ctx)
-	w.running, w.turnCancel = true, cancel
-	w.view.Follow(true) // a prompt sent jumps to the end and follows its turn (follow.go)
+	t.running, t.turnCancel = true, cancel
+	t.view.Follow(true) // a prompt sent jumps to the end and follows its turn (follow.go)
 	w.clearNoticeLine()
 	w.goBackground(func() {
 		res, err := be.Submit(ctx, sessionID, text)
 		cancel()
 		w.pump.post(func() {
-			w.running, w.turnCancel = false, nil
+			t.running, t.turnCancel = false, nil
 			switch {
-			case leaseHeld(err) && w.queued == "":
-				w.queued = text
-				w.Notify("info", strings.TrimSpace(w.queuedTitle()))
+			case leaseHeld(err) && t.queued == "":
+				t.queued = text
+				w.noticeFor(t, "info", strings.TrimSpace(t.queuedTitle()))
 			case err != nil:
-				w.notice("error", err.Error())
-				w.restore = text
+				w.noticeFor(t, "error", err.Error())
+				t.restore = text
 			case res.Outcome == agent.OutcomeCancelled:
-				w.notice("info", "turn cancelled")
+				w.noticeFor(t, "info", "turn cancelled")
 			case res.Outcome == agent.OutcomeFailed && res.Err != nil:
-				w.notice("error", "turn failed: "+res.Err.Error())
+				w.noticeFor(t, "error", "turn failed: "+res.Err.Error())
 			}
 		})
 	})

@@ -27,21 +27,19 @@ type UIState struct {
 	approvalFocus approvalFocus // approval first: focus and keys (approval_keys.go)
 	held          heldAnswer    // an answer key waiting for its commit delay (approval_hold.go)
 
-	// The session shown and the backend.
-	model      *Model
-	be         Backend     // nil until Attach
-	sessionID  string      // the session the panes show
-	liveID     string      // the session turns go to (sessionID unless readOnly)
-	readOnly   bool        // the panes show another session, read-only (the browser's Enter)
-	replayEnd  uint64      // last sequence of the shown session when it was opened: the replay's end
-	mode       string      // permission mode shown; the agent's once attached
-	modeSet    bool        // changed before Attach: Attach hands it to the agent
-	storeState string      // shown instead of the session until Attach
-	notices    noticeState // the notices line and its expanded view (notices.go)
-	running    bool        // a turn of this workbench runs
-	runner     string      // another process running the shown session's turn (attach.go), "" when none
-	queued     string      // a prompt waiting for that turn to end
-	turnCancel context.CancelFunc
+	// The tabs (tab.go): every live session the workbench holds, in tab
+	// order; the embedded one is the tab shown, whose fields (model,
+	// sessionID, liveID, running, view, ...) the single-session code reads.
+	*sessionTab
+	tabs   []*sessionTab
+	tabSeq int // the last tab key handed out
+
+	// The backend and what is not per session.
+	be         Backend       // nil until Attach
+	mode       string        // permission mode shown; the agent's once attached
+	modeSet    bool          // changed before Attach: Attach hands it to the agent
+	storeState string        // shown instead of the session until Attach
+	notices    noticeState   // the notices line and its expanded view (notices.go)
 	flowBusy   bool          // a /model command runs
 	ahead      []typedAhead  // keys typed while a /model flow runs with no prompt open (typeahead.go)
 	sched      scheduleState // /loop and /schedule prompts (schedule.go)
@@ -56,18 +54,13 @@ type UIState struct {
 	prompt      *overlay.Prompt    // the /model prompt overlay, nil when closed
 	mcp         mcpView            // the /mcp view (mcpview.go)
 
-	// The transcript view's sync (sync.go) and the timeline's row cache.
-	synced    map[string]syncRecord
-	resetView bool
-	restore   string        // input to put back in the box (a turn that did not start)
-	notes     []pendingNote // local notices waiting to be added to the transcript
+	// Local notes waiting for the transcripts (sync.go).
+	notes   []pendingNote // local notices waiting to be added to the transcript of their session's tab
 	// startNotes are the notices raised before any session was shown; the
 	// first session's transcript gets them (startNotesShown).
 	startNotes      []string
 	startNotesShown bool
 	noteSeq         int
-	tlKeys          []timelineKey
-	tlRows          []listRow
 
 	// The input box's history, search, pastes and draft (input_state.go).
 	in inputState
