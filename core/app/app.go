@@ -33,6 +33,7 @@ import (
 	"pincer/core/provider"
 	"pincer/core/provider/catalog"
 	"pincer/core/skill"
+	"pincer/core/subagent"
 	"pincer/persist"
 	"pincer/sandbox"
 	"pincer/tools"
@@ -98,6 +99,10 @@ type Setup struct {
 	// Skills are the session's skills and custom commands (skills.go),
 	// discovered once by Prepare (after the plugins: their layer).
 	Skills *skill.Catalog
+	// Agents are the session's agent definitions (agents.go: built-in,
+	// project, user, plugin; core/subagent), discovered once by Prepare: the
+	// Agent tool's subagent_type is looked up here, its listing is static.
+	Agents *subagent.Catalog
 	// Config is the configuration as read, once, by Prepare (the workbench's
 	// [keys] come from it).
 	Config *config.Sources
@@ -161,6 +166,7 @@ func Prepare(opts Options) (*Setup, error) {
 		return nil, err
 	}
 	s.loadSkills()
+	s.loadAgents()
 	s.warnRefusedInstructions()
 	mc, err := chooseModel(opts.Model, opts.BaseURL, opts.Session, opts.Continue, ws.Root(), s.Config)
 	s.Warnings = append(s.Warnings, mc.Warnings...)

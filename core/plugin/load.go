@@ -43,8 +43,9 @@ type Plugin struct {
 // skill and command catalog, the audit trail).
 func (p *Plugin) Origin() string { return "plugin:" + p.Name }
 
-// Agent is one agent definition a plugin contributes (agents/*.md). Pincer
-// records it for the subagents to come; it is listed, not yet used.
+// Agent is one agent definition a plugin contributes (agents/*.md). core/app
+// hands its Path to core/subagent, which reads the whole definition (the
+// Agent tool's PLUGIN:name types).
 type Agent struct {
 	Name        string // the frontmatter's name, else the file's base name, namespaced "PLUGIN:NAME"
 	Description string
