@@ -158,6 +158,9 @@ func (e *Executor) trees() ([]treeSpec, []string) {
 		for _, root := range e.Workspace.Roots() {
 			trees = append(trees, workspaceTree(root, pol.readOnly()))
 		}
+		if g, ok := e.Workspace.SharedGit(); ok {
+			trees = append(trees, gitShareTrees(g)...)
+		}
 	}
 	for _, dir := range []string{os.TempDir(), "/tmp"} {
 		if real, err := filepath.EvalSymlinks(dir); err == nil {

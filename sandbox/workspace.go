@@ -27,6 +27,7 @@ type Workspace struct {
 	dirs  []string            // added roots: absolute, symlink-free, not inside root or each other
 	asked []string            // every directory given to AddDir, resolved (GrantedDirs)
 	roots map[string]*os.Root // opened lazily by rootOf, keyed by w.root or an added dir
+	git   *GitShare           // ShareGit's: the main repository's git dir parts commands may write
 }
 
 // NewWorkspace returns a workspace rooted at root, which is made absolute and has

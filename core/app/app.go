@@ -34,6 +34,7 @@ import (
 	"pincer/core/provider/catalog"
 	"pincer/core/skill"
 	"pincer/core/subagent"
+	"pincer/core/worktree"
 	"pincer/persist"
 	"pincer/sandbox"
 	"pincer/tools"
@@ -51,6 +52,12 @@ type Options struct {
 
 	AllowedTools, DisallowedTools []string // rule lists, each as one --allowed-tools value
 	AddDirs                       []string // more directories the tools may use
+
+	// Worktree puts the session in its own git worktree (`--worktree NAME`):
+	// the one of that name of the current directory's repository, made when
+	// missing (core/worktree: a branch pincer/NAME at HEAD, in the data
+	// directory), becomes the workspace; the session record names it.
+	Worktree string
 
 	NoSandbox, AllowNetwork, TrustProjectHooks bool
 
@@ -78,12 +85,14 @@ type Options struct {
 type Setup struct {
 	Options   Options
 	Workspace *sandbox.Workspace
-	Model     ModelChoice
-	ModelErr  error             // why no model resolved (Options.ModelOptional only)
-	Provider  provider.Provider // nil when ModelErr is set
-	Tools     *tools.Registry
-	Rules     permission.RuleSet
-	Hooks     *hook.Runner
+	// Worktree is the worktree the workspace is (Options.Worktree); nil: none.
+	Worktree *worktree.Worktree
+	Model    ModelChoice
+	ModelErr error             // why no model resolved (Options.ModelOptional only)
+	Provider provider.Provider // nil when ModelErr is set
+	Tools    *tools.Registry
+	Rules    permission.RuleSet
+	Hooks    *hook.Runner
 	// MCPServers are the configured MCP servers (mcp_config.go), one per name,
 	// in name order; a project server the person has not approved has
 	// Approved false and must not be started.
@@ -156,6 +165,19 @@ func Prepare(opts Options) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Worktree != "" {
+		if err := worktree.ValidName(opts.Worktree); err != nil {
+			return nil, usagef("--worktree: %v", err)
+		}
+		wt, err := openWorktree(ws.Root(), opts.Worktree)
+		if err != nil {
+			return nil, fmt.Errorf("--worktree %s: %w", opts.Worktree, err)
+		}
+		if ws, err = WorktreeWorkspace(wt); err != nil {
+			return nil, err
+		}
+		s.Worktree = &wt
+	}
 	for _, d := range opts.AddDirs {
 		if err := ws.AddDir(d); err != nil {
 			return nil, usagef("--add-dir %s: %v", d, err)
@@ -217,6 +239,9 @@ func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error
 	}
 	r := &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
+	if err == nil && r.After == 0 && s.Worktree != nil {
+		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
+	}
 	if err != nil {
 		m.Close()
 		store.Close()

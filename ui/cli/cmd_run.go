@@ -122,6 +122,10 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	}
 	code = headless.Run(ctx, run.Agent, run.SessionID, input, hopts)
 	run.Agent.EndSession(context.WithoutCancel(ctx), run.SessionID, "exit")
+	// --worktree: the branch keeps what the run changed (one commit).
+	if _, err := run.CommitWorktree(context.WithoutCancel(ctx)); err != nil {
+		fmt.Fprintf(stderr, "pincer: warning: %v\n", err)
+	}
 	return code, nil
 }
 

@@ -14,6 +14,7 @@ import (
 // one place (addSessionFlags) so the two take the same flags with the same meaning.
 type sessionFlags struct {
 	model, baseURL, mode, session   string
+	worktree                        string
 	allowedTools, disallowedTools   stringList // repeatable: each use adds rules
 	addDirs                         stringList
 	mcpConfigs                      stringList
@@ -33,6 +34,7 @@ func addSessionFlags(fs *flag.FlagSet, f *sessionFlags) {
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
 	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated; repeatable)`)
 	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
+	fs.StringVar(&f.worktree, "worktree", "", "work in the git worktree NAME of this repository, on its own branch pincer/NAME (made from HEAD when missing; see pincer worktrees)")
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
 	fs.Var(&f.mcpConfigs, "mcp-config", "load MCP servers from a JSON file in the .mcp.json shape, or that JSON itself (repeatable; trusted: its servers start unasked)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")
@@ -60,7 +62,7 @@ func (f *sessionFlags) options(fs *flag.FlagSet) (app.Options, error) {
 	}
 	return app.Options{
 		Model: f.model, BaseURL: f.baseURL, Mode: mode, Continue: f.cont, Session: f.session,
-		AllowedTools: f.allowedTools, DisallowedTools: f.disallowedTools, AddDirs: f.addDirs,
+		AllowedTools: f.allowedTools, DisallowedTools: f.disallowedTools, AddDirs: f.addDirs, Worktree: f.worktree,
 		NoSandbox: f.noSandbox, AllowNetwork: f.allowNetwork, TrustProjectHooks: f.trustProjectHooks, MCPConfigs: f.mcpConfigs,
 		MaxIterations: agent.DefaultMaxIterations, StallTimeout: f.stall,
 	}, nil

@@ -1,0 +1,202 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitFixture runs the test's own git in dir.
+func gitFixture(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "core.hooksPath=/dev/null"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// worktreeSandbox is a session's sandbox in a worktree pincer made: a main
+// checkout and PINCER_HOME outside every writable tree (as ~/src and
+// ~/.local/share are: not under /tmp, which commands may write), two
+// worktrees under DATA/worktrees/p, the Workspace rooted at the first with
+// its git shared as core/app shares it.
+type worktreeSandbox struct {
+	e                        *Executor
+	repo, home, wt, other    string
+	gitDir, common, otherRef string
+}
+
+func newWorktreeSandbox(t *testing.T, noMountNS bool) worktreeSandbox {
+	t.Helper()
+	wd, _ := os.Getwd()
+	base, err := os.MkdirTemp(wd, ".gitshare-test-")
+	if err != nil {
+		t.Skipf("no directory outside the temp dir for the fixture: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	s := worktreeSandbox{repo: filepath.Join(base, "repo"), home: filepath.Join(base, "pincer-home")}
+	if err := os.MkdirAll(s.repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitFixture(t, s.repo, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(s.repo, "a.txt"), []byte("main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitFixture(t, s.repo, "add", "-A")
+	gitFixture(t, s.repo, "commit", "-qm", "first")
+	proj := filepath.Join(s.home, "data", "worktrees", "p")
+	s.wt, s.other = filepath.Join(proj, "w"), filepath.Join(proj, "other")
+	gitFixture(t, s.repo, "worktree", "add", "-q", "-b", "pincer/w", s.wt)
+	gitFixture(t, s.repo, "worktree", "add", "-q", "-b", "pincer/other", s.other)
+	s.common = filepath.Join(s.repo, ".git")
+	s.gitDir = filepath.Join(s.common, "worktrees", "w")
+	s.otherRef = gitFixture(t, s.repo, "rev-parse", "pincer/other")
+	if err := os.WriteFile(filepath.Join(s.gitDir, "config.worktree"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PINCER_HOME", s.home)
+	ws, err := NewWorkspace(s.wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.AddDir(s.wt); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.ShareGit(GitShare{CommonDir: s.common, GitDir: s.gitDir, Branch: "pincer/w"}); err != nil {
+		t.Fatal(err)
+	}
+	s.e = &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	if noMountNS {
+		s.e.probe = withoutMountNS
+	}
+	return s
+}
+
+// TestSandboxWorktreeCommits: in a worktree session git add and git commit
+// work under the sandbox (the shared objects, the branch's ref and reflog,
+// the worktree's git dir), and the commit lands on the worktree's branch only.
+func TestSandboxWorktreeCommits(t *testing.T) {
+	s := newWorktreeSandbox(t, false)
+	mainHead := gitFixture(t, s.repo, "rev-parse", "main")
+	res := sh(t, s.e, "echo new > f.txt && git add f.txt && git -c user.name=t -c user.email=t@t commit -qm 'in the worktree' && git log -1 --format=%s")
+	if res.ExitCode != 0 || !strings.Contains(res.Output, "in the worktree") {
+		t.Fatalf("commit in the worktree failed (%d): %s", res.ExitCode, res.Output)
+	}
+	if got := gitFixture(t, s.repo, "log", "-1", "--format=%s", "pincer/w"); got != "in the worktree" {
+		t.Errorf("branch pincer/w's last commit is %q", got)
+	}
+	if gitFixture(t, s.repo, "rev-parse", "main") != mainHead {
+		t.Error("main moved")
+	}
+	if _, err := os.Lstat(filepath.Join(s.repo, "f.txt")); err == nil {
+		t.Error("the main checkout got f.txt")
+	}
+}
+
+// TestAttackWorktreeSession: from a worktree session no command writes the
+// main checkout's files, the main repository's hooks, config, HEAD, index or
+// other branches, another worktree, the worktree's git redirects or pincer's
+// data directory — directly, relative (..), through symlinks, or through git
+// itself; with and without a mount namespace.
+func TestAttackWorktreeSession(t *testing.T) {
+	for _, noMountNS := range []bool{false, true} {
+		name := "mountns"
+		if noMountNS {
+			name = "landlock-only"
+		}
+		t.Run(name, func(t *testing.T) {
+			s := newWorktreeSandbox(t, noMountNS)
+			mainHead := gitFixture(t, s.repo, "rev-parse", "main")
+			watch := map[string]string{} // path -> content before
+			for _, p := range []string{
+				filepath.Join(s.repo, "a.txt"), filepath.Join(s.common, "config"), filepath.Join(s.common, "HEAD"),
+				filepath.Join(s.common, "index"), filepath.Join(s.other, "a.txt"), filepath.Join(s.gitDir, "commondir"),
+				filepath.Join(s.gitDir, "gitdir"), filepath.Join(s.gitDir, "config.worktree"), filepath.Join(s.wt, ".git"),
+				filepath.Join(s.common, "worktrees", "other", "HEAD"),
+			} {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				watch[p] = string(b)
+			}
+			created := []string{
+				filepath.Join(s.common, "hooks", "post-commit"), filepath.Join(s.common, "hooks", "pre-commit"),
+				filepath.Join(s.common, "info", "attributes"), filepath.Join(s.home, "data", "PROOF"),
+				filepath.Join(s.home, "data", "mcp-approvals.json"), filepath.Join(s.other, "PROOF"),
+				filepath.Join(s.repo, "PROOF"), filepath.Join(s.home, "data", "worktrees", "p", "PROOF"),
+				filepath.Join(s.common, "worktrees", "other", "PROOF"),
+			}
+			attacks := []string{
+				"echo PWNED > " + filepath.Join(s.repo, "a.txt"),
+				"echo PWNED > ../../../../../repo/a.txt",
+				"echo PWNED > " + filepath.Join(s.repo, "PROOF"),
+				"printf '#!/bin/sh\\ntouch PROOF\\n' > " + filepath.Join(s.common, "hooks", "post-commit"),
+				"mkdir -p " + filepath.Join(s.common, "hooks") + " && echo x > " + filepath.Join(s.common, "hooks", "pre-commit"),
+				"echo x > " + filepath.Join(s.common, "info", "attributes"),
+				"echo '[core]\n\thooksPath = /tmp' >> " + filepath.Join(s.common, "config"),
+				"git config core.hooksPath /tmp",
+				"git config --worktree core.hooksPath /tmp",
+				"echo PWNED > " + filepath.Join(s.other, "a.txt"),
+				"echo PWNED > ../other/a.txt",
+				"cd ../other && echo PWNED > a.txt",
+				"echo x > ../other/PROOF",
+				"echo x > ../PROOF",
+				"echo x > " + filepath.Join(s.home, "data", "PROOF"),
+				"echo '{}' > " + filepath.Join(s.home, "data", "mcp-approvals.json"),
+				"ln -s " + filepath.Join(s.common, "hooks") + " hk; echo x > hk/post-commit",
+				"ln -s " + s.other + " ot; echo PWNED > ot/a.txt",
+				"ln -s " + s.repo + " rp; echo PWNED > rp/a.txt",
+				"git update-ref refs/heads/main HEAD~0 2>&1; git branch -f main HEAD 2>&1",
+				"git update-ref refs/heads/pincer/other $(git hash-object -w --stdin </dev/null) 2>&1",
+				"git symbolic-ref HEAD refs/heads/main && echo x > z && git add z && git -c user.name=t -c user.email=t@t commit -qm evil",
+				"echo 'gitdir: /tmp' > .git",
+				"echo /tmp > " + filepath.Join(s.gitDir, "commondir"),
+				"echo /tmp/x > " + filepath.Join(s.gitDir, "gitdir"),
+				"echo '[core]' > " + filepath.Join(s.gitDir, "config.worktree"),
+				"echo PWNED > " + filepath.Join(s.common, "worktrees", "other", "HEAD"),
+				"echo x > " + filepath.Join(s.common, "worktrees", "other", "PROOF"),
+				"git --git-dir=" + s.common + " --work-tree=" + s.repo + " reset -q --hard HEAD~0 2>&1; echo PWNED > " + filepath.Join(s.repo, "a.txt"),
+				"mv " + filepath.Join(s.common, "hooks") + " " + filepath.Join(s.common, "hooks2") + " && mkdir " + filepath.Join(s.common, "hooks"),
+				"python3 -c 'open(\"" + filepath.Join(s.repo, "a.txt") + "\", \"w\").write(\"PWNED\")'",
+			}
+			for _, a := range attacks {
+				res := sh(t, s.e, a)
+				if testing.Verbose() {
+					t.Log(a, "->", res.Output)
+				}
+				for p, before := range watch {
+					if b, _ := os.ReadFile(p); string(b) != before {
+						t.Errorf("%q changed %s: %q", a, p, b)
+						_ = os.WriteFile(p, []byte(before), 0o644)
+					}
+				}
+				for _, p := range created {
+					if _, err := os.Lstat(p); err == nil {
+						t.Errorf("%q created %s", a, p)
+						_ = os.RemoveAll(p)
+					}
+				}
+				if gitFixture(t, s.repo, "rev-parse", "main") != mainHead {
+					t.Fatalf("%q moved main", a)
+				}
+				if gitFixture(t, s.repo, "rev-parse", "pincer/other") != s.otherRef {
+					t.Fatalf("%q moved pincer/other", a)
+				}
+				// Put the worktree's HEAD back for the next attack.
+				_ = os.WriteFile(filepath.Join(s.gitDir, "HEAD"), []byte("ref: refs/heads/pincer/w\n"), 0o644)
+			}
+			if _, err := os.Lstat(filepath.Join(s.common, "hooks2")); err == nil {
+				t.Error("the main repository's hooks were moved away")
+			}
+		})
+	}
+}
