@@ -60,6 +60,9 @@ type Backend struct {
 	// PluginList are the run's enabled plugins (PluginSummaries of
 	// Setup.Plugins), for /help.
 	PluginList []PluginSummary
+	// AgentList are the run's agent definitions (AgentInfos of Setup.Agents),
+	// for /agents.
+	AgentList []AgentInfo
 }
 
 // Commands lists the skills, custom commands and MCP prompts a person can

@@ -16,8 +16,9 @@ type PluginSummary struct {
 	Commands      []string
 	Hooks         []string // "EVENT [MATCHER]: COMMAND"
 	MCPServers    []string
-	// Agents and LSPServers are recorded for the features that will use them
-	// (subagents, diagnostics): listed, not yet used.
+	// Agents are its agent definitions ("demo:reviewer": the Agent tool's
+	// subagent_type); LSPServers are recorded for diagnostics to come:
+	// listed, not yet used.
 	Agents     []string
 	LSPServers []string
 }

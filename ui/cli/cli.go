@@ -75,6 +75,8 @@ var commands = []command{
 		Run: func(a []string, s stdio) (int, error) { return cmdTrust(a, s.out) }},
 	{Name: "plugin", Synopses: [][2]string{{"plugin install|list|enable|disable|remove", "plugins: skills, commands, agents, hooks, MCP and LSP servers"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdPlugin(a, s.out) }},
+	{Name: "agents", Synopses: [][2]string{{"agents [list] [--json]", "the agent types the Agent tool can start: built-in, project, user, plugin"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdAgents(a, s.out, s.err) }},
 	{Name: "mcp", Synopses: [][2]string{{"mcp [list|get|add|remove|approve] ...", "MCP servers: list and check, add, remove, approve a project's"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdMCP(a, s.out, s.err) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},

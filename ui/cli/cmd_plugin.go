@@ -162,7 +162,7 @@ func writeContributions(w io.Writer, p *plugin.Plugin) {
 	}
 	line("skills", skills, "")
 	line("commands", cmds, "")
-	line("agents", agents, " — recorded, not yet used")
+	line("agents", agents, "")
 	line("hooks", p.HookSummaries(), "")
 	line("mcp servers", mcps, "")
 	line("lsp servers", lsps, " — recorded, not yet used")

@@ -148,7 +148,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
 			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
 			SessionModel: app.SessionModelResolver(opts),
-			Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins)}, run.SessionID)
+			Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
+			AgentList: app.AgentInfos(run.Agents)}, run.SessionID)
 		openDone <- run
 	}()
 

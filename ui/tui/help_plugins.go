@@ -13,8 +13,8 @@ type pluginLister interface {
 }
 
 // pluginHelpLines are the help screen's Plugins section: each enabled plugin
-// with its origin and what it contributes; its agents and LSP servers are
-// marked "recorded, not yet used" (subagents and diagnostics come later).
+// with its origin and what it contributes; its LSP servers are
+// marked "recorded, not yet used" (diagnostics come later).
 // Nothing when no plugin is enabled.
 func (w *Workbench) pluginHelpLines() []string {
 	pl, ok := w.be.(pluginLister)
@@ -45,7 +45,7 @@ func pluginLines(ps []app.PluginSummary) []string {
 		item("commands", p.Commands, "")
 		item("hooks", p.Hooks, "")
 		item("mcp servers", p.MCPServers, "")
-		item("agents", p.Agents, " — recorded, not yet used")
+		item("agents", p.Agents, " (/agents)")
 		item("lsp servers", p.LSPServers, " — recorded, not yet used")
 	}
 	return lines

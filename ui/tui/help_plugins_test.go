@@ -17,7 +17,7 @@ func TestPluginLines(t *testing.T) {
 	got := strings.Join(pluginLines([]app.PluginSummary{{Name: "demo", Version: "1.0", Origin: "plugin:demo",
 		Skills: []string{"/demo:tidy"}, Agents: []string{"demo:rev"}, LSPServers: []string{"go (gopls)"}}}), "\n")
 	for _, want := range []string{"Plugins (", "  demo 1.0  (plugin:demo)", "    skills: /demo:tidy",
-		"    agents: demo:rev — recorded, not yet used", "    lsp servers: go (gopls) — recorded, not yet used"} {
+		"    agents: demo:rev (/agents)", "    lsp servers: go (gopls) — recorded, not yet used"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("lacks %q:\n%s", want, got)
 		}
@@ -44,5 +44,5 @@ func TestHelpScreenListsPlugins(t *testing.T) {
 	b.typeText("?")
 	b.waitText("Keys — Esc")
 	b.typeText("G")
-	b.waitText("Plugins (pincer plugin list", "demo 1.2.3  (plugin:demo)", "commands: /demo:greet", "agents: demo:reviewer — recorded, not yet used")
+	b.waitText("Plugins (pincer plugin list", "demo 1.2.3  (plugin:demo)", "commands: /demo:greet", "agents: demo:reviewer (/agents)")
 }

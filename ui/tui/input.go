@@ -144,7 +144,7 @@ func (w *Workbench) helpKey(ev *tcell.EventKey) {
 	switch {
 	case ev.Key() == tcell.KeyEscape, ev.Key() == tcell.KeyF1, ev.Key() == tcell.KeyCtrlC,
 		ev.Key() == tcell.KeyRune && (ev.Rune() == '?' || ev.Rune() == 'q'):
-		w.helpOpen = false
+		w.helpOpen, w.helpTopic = false, ""
 		return
 	}
 	act, _ := w.keys.Lookup([]Context{CtxList}, ev)

@@ -144,6 +144,9 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 // helpLines is the help screen's text: every binding of the key map,
 // then the slash commands.
 func (w *Workbench) helpLines() []string {
+	if w.helpTopic == helpTopicAgents {
+		return w.agentHelpLines()
+	}
 	lines := append([]string{"Keys — Esc, ? or F1 closes this screen; j/k scroll", ""}, w.keys.HelpLines()...)
 	lines = append(lines, "Slash commands (type in the input box; Tab completes)")
 	for _, c := range slashCommands {

@@ -20,6 +20,7 @@ type UIState struct {
 	zoom      int // pane index, or -1
 	layout    LayoutMode
 	helpOpen  bool
+	helpTopic string // "" the whole help screen; "agents" /agents' list (agents_cmd.go)
 	mouse     bool
 	lastCtrlC time.Time
 	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)
@@ -55,7 +56,7 @@ type UIState struct {
 	mcp         mcpView            // the /mcp view (mcpview.go)
 
 	// Local notes waiting for the transcripts (sync.go).
-	notes   []pendingNote // local notices waiting to be added to the transcript of their session's tab
+	notes []pendingNote // local notices waiting to be added to the transcript of their session's tab
 	// startNotes are the notices raised before any session was shown; the
 	// first session's transcript gets them (startNotesShown).
 	startNotes      []string

@@ -60,7 +60,7 @@ func TestPluginLifecycle(t *testing.T) {
 	root := filepath.Join(e.home, "data", "plugins", "demo")
 	for _, want := range []string{
 		"installed plugin demo 1.2.3, enabled (user)",
-		"skills: /demo:tidy", "commands: /demo:greet", "agents: demo:reviewer — recorded, not yet used",
+		"skills: /demo:tidy", "commands: /demo:greet", "agents: demo:reviewer",
 		"UserPromptSubmit: sh \"" + root + "/scripts/mark.sh\"", "PreToolUse [Bash]:",
 		"mcp servers: plugin_demo_go (http: " + g.URL + ")",
 		"lsp servers: gopls (gopls) — recorded, not yet used",
