@@ -79,16 +79,10 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 		res.Notice = announce(p.report.Degraded)
 		return res, err
 	}
-	argv := append([]string{c.Path}, c.Args...)
-	tail, err := helperArgs(p.spec, argv)
+	wrapped, err := e.wrap(p, c)
 	if err != nil {
 		return Result{ExitCode: -1}, err
 	}
-	helper := e.helper()
-	wrapped := c
-	wrapped.Path = helper[0]
-	wrapped.Args = append(slices.Clone(helper[1:]), tail...)
-	wrapped.prepare = p.prepare
 	var roots []string
 	var before guardState
 	if p.guard && e.Workspace != nil {
@@ -116,6 +110,22 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	res.Notice = strings.Join(notes, "\n")
 	return res, err
+}
+
+// wrap returns c as the helper's command line under plan p: the helper
+// program with the spec, then c's program and arguments.
+func (e *Executor) wrap(p execPlan, c Command) (Command, error) {
+	argv := append([]string{c.Path}, c.Args...)
+	tail, err := helperArgs(p.spec, argv)
+	if err != nil {
+		return Command{}, err
+	}
+	helper := e.helper()
+	wrapped := c
+	wrapped.Path = helper[0]
+	wrapped.Args = append(slices.Clone(helper[1:]), tail...)
+	wrapped.prepare = p.prepare
+	return wrapped, nil
 }
 
 // announced holds the degradation messages already carried by a Notice.

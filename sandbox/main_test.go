@@ -11,8 +11,9 @@ import (
 // TestMain lets this test binary be the sandbox helper: the Executor re-executes
 // it as `sandbox.test sandbox-exec --spec ... -- CMD`. With
 // PINCER_SANDBOX_TEST_PARENT=DIR it is instead a stand-in for pincer (see
-// TestSandboxSurvivesNoKilledParent): it runs PINCER_SANDBOX_TEST_SCRIPT in
-// a sandbox over the workspace DIR and exits when the command does.
+// TestSandboxKilledParent, TestStartKilledParent): it runs PINCER_SANDBOX_TEST_SCRIPT in
+// a sandbox over the workspace DIR (in the background with
+// PINCER_SANDBOX_TEST_BACKGROUND set) and exits when the command does.
 func TestMain(m *testing.M) {
 	RunHelperIfRequested()
 	if dir := os.Getenv("PINCER_SANDBOX_TEST_PARENT"); dir != "" {
@@ -28,6 +29,22 @@ func parentMain(dir, script string) int {
 		return 3
 	}
 	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	if os.Getenv("PINCER_SANDBOX_TEST_BACKGROUND") != "" {
+		// A background shell, started from another goroutine than the one
+		// that waits (as a tool call starts it and the session lives on).
+		started := make(chan *Process)
+		go func() {
+			p, err := e.Start(context.Background(), Command{Path: "bash", Args: []string{"-c", script}, Dir: dir})
+			if err != nil {
+				fmt.Println(err)
+				os.Exit(4)
+			}
+			started <- p
+		}()
+		res := (<-started).Wait()
+		fmt.Print(res.Output)
+		return res.ExitCode
+	}
 	res, err := e.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", script}, Dir: dir, Timeout: time.Minute})
 	if err != nil {
 		fmt.Println(err)
