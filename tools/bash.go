@@ -41,7 +41,8 @@ type BashInput struct {
 	// Timeout is in milliseconds; 0 means BashDefaultTimeoutMs.
 	Timeout     int    `json:"timeout,omitempty"`
 	Description string `json:"description,omitempty"`
-	// RunInBackground is refused for now.
+	// RunInBackground starts the command as a background shell of the
+	// session and returns at once with its bash_id (bash_background.go).
 	RunInBackground bool `json:"run_in_background,omitempty"`
 }
 
@@ -52,7 +53,7 @@ const bashSchema = `{
     "command": {"type": "string", "minLength": 1, "description": "The command to run with bash -c in the workspace root."},
     "timeout": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Timeout in milliseconds (default 120000, at most 600000)."},
     "description": {"type": "string", "description": "What the command does, in 5-10 words, e.g. \"List files in the current directory\"."},
-    "run_in_background": {"type": "boolean", "description": "Not supported yet: must be false or absent."}
+    "run_in_background": {"type": "boolean", "description": "Set to true to run the command in the background: the call returns at once with a bash_id; read its output with BashOutput and end it with KillShell. There is no timeout then."}
   },
   "required": ["command"],
   "additionalProperties": false
@@ -103,7 +104,7 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 		return Result{}, errors.New("command is required")
 	}
 	if in.RunInBackground {
-		return Result{}, errors.New("run_in_background is not supported yet: run the command in the foreground (with a timeout of up to 600000 ms if it is slow)")
+		return b.runInBackground(ctx, env, in)
 	}
 	timeoutMs := in.Timeout
 	if timeoutMs == 0 {

@@ -50,7 +50,7 @@ func TestBash(t *testing.T) {
 		// timeout, with the output printed before it.
 		{name: "timeout with partial output", in: BashInput{Command: "echo partial; sleep 100", Timeout: 5000},
 			has: []string{"partial", "Command timed out after 5000 ms"}, isError: true},
-		{name: "background", in: BashInput{Command: "echo", RunInBackground: true}, wantErr: "run_in_background is not supported"},
+		{name: "background without a shell set", in: BashInput{Command: "echo", RunInBackground: true}, wantErr: "background shells are not available"},
 		{name: "timeout too large", in: BashInput{Command: "echo", Timeout: 600001}, wantErr: "timeout must be between"},
 		{name: "empty command", in: BashInput{Command: "  "}, wantErr: "command is required"},
 	}

@@ -1,18 +1,20 @@
 package tools
 
 // Default returns a registry of the built-in tools in the order the model is offered
-// them: Bash, Glob, Grep, Read, Edit, Write, TodoWrite, ToolSearch, each wrapped by
+// them: Bash, BashOutput, KillShell, Glob, Grep, Read, Edit, Write, TodoWrite, ToolSearch, each wrapped by
 // Typed (the agent offers ToolSearch only while some tool is deferred). Grep
 // uses ripgrep when it is installed; TodoWrite keeps its lists in memory (the
 // transcript keeps every call).
 func Default() *Registry {
-	return NewRegistry(Typed(Bash{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}), Typed(ToolSearch{}))
+	return NewRegistry(Typed(Bash{}), Typed(BashOutput{}), Typed(KillShell{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}), Typed(ToolSearch{}))
 }
 
 // Every built-in tool is a TypedTool with a one-line Summary; the file tools
 // list their Paths and the tools that change files Preview their diff.
 var (
 	_ TypedSummarizer[BashInput]       = Bash{}
+	_ TypedSummarizer[BashOutputInput] = BashOutput{}
+	_ TypedSummarizer[KillShellInput]  = KillShell{}
 	_ TypedSummarizer[GlobInput]       = Glob{}
 	_ TypedSummarizer[GrepInput]       = Grep{}
 	_ TypedSummarizer[ReadInput]       = Read{}
@@ -22,6 +24,8 @@ var (
 	_ TypedSummarizer[ToolSearchInput] = ToolSearch{}
 
 	_ TypedTool[BashInput]       = Bash{}
+	_ TypedTool[BashOutputInput] = BashOutput{}
+	_ TypedTool[KillShellInput]  = KillShell{}
 	_ TypedTool[GlobInput]       = Glob{}
 	_ TypedTool[GrepInput]       = Grep{}
 	_ TypedTool[ReadInput]       = Read{}

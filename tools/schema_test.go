@@ -19,6 +19,14 @@ func TestSchemas(t *testing.T) {
 			good: `{"command": "go test ./...", "timeout": 60000, "description": "Run tests"}`,
 			bad:  []string{`{}`, `{"command": "ls", "timeout": 600001}`, `{"command": "ls", "timeout": 0}`, `{"command": "ls", "cwd": "/"}`},
 		},
+		"BashOutput": {
+			good: `{"bash_id": "bash_1a2b3c4d", "filter": "GET /"}`,
+			bad:  []string{`{}`, `{"bash_id": ""}`, `{"bash_id": "x", "filter": 3}`, `{"shell_id": "x"}`},
+		},
+		"KillShell": {
+			good: `{"shell_id": "bash_1a2b3c4d"}`,
+			bad:  []string{`{}`, `{"shell_id": ""}`, `{"bash_id": "x"}`},
+		},
 		"Glob": {
 			good: `{"pattern": "**/*.go", "path": "src"}`,
 			bad:  []string{`{"path": "src"}`, `{"pattern": ""}`, `{"pattern": "*", "extra": 1}`},

@@ -162,6 +162,10 @@ type Env struct {
 	// means the environment allowlist and a process group of their own only,
 	// without rlimits or the OS sandbox.
 	Sandbox *sandbox.Policy
+	// Shells is the session's set of background shells (Bash with
+	// run_in_background, BashOutput, KillShell); nil means background shells
+	// are not available to the call.
+	Shells *Shells
 	// ReadDenied reports whether a Read deny rule denies reading the file at
 	// the absolute path abs; Grep and Glob drop such files from their results
 	// (lines and names), as Claude Code applies Read rules, best effort, to
