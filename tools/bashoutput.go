@@ -40,9 +40,10 @@ const bashOutputSchema = `{
 // concurrency-safe (reads of one shell take turns; each sees new output).
 type BashOutput struct{}
 
-// Spec describes BashOutput: KindRead, concurrency-safe.
+// Spec describes BashOutput: KindRead, concurrency-safe, Repeatable (a
+// server's log grows between two reads with nothing else called).
 func (BashOutput) Spec() Spec {
-	return Spec{Name: "BashOutput", Description: bashOutputDescription, Schema: json.RawMessage(bashOutputSchema), Kind: KindRead, ConcurrencySafe: true}
+	return Spec{Name: "BashOutput", Description: bashOutputDescription, Schema: json.RawMessage(bashOutputSchema), Kind: KindRead, ConcurrencySafe: true, Repeatable: true}
 }
 
 // Summary returns "BashOutput bash_ID" (with "filter /RE/" when given).

@@ -20,11 +20,11 @@ func TestSchemas(t *testing.T) {
 			bad:  []string{`{}`, `{"command": "ls", "timeout": 600001}`, `{"command": "ls", "timeout": 0}`, `{"command": "ls", "cwd": "/"}`},
 		},
 		"BashOutput": {
-			good: `{"bash_id": "bash_1a2b3c4d", "filter": "GET /"}`,
+			good: `{"bash_id": "bash_1", "filter": "GET /"}`,
 			bad:  []string{`{}`, `{"bash_id": ""}`, `{"bash_id": "x", "filter": 3}`, `{"shell_id": "x"}`},
 		},
 		"KillShell": {
-			good: `{"shell_id": "bash_1a2b3c4d"}`,
+			good: `{"shell_id": "bash_1"}`,
 			bad:  []string{`{}`, `{"shell_id": ""}`, `{"bash_id": "x"}`},
 		},
 		"Glob": {

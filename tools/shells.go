@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -27,7 +25,8 @@ const (
 
 // ShellInfo describes one background shell of a session.
 type ShellInfo struct {
-	// ID is what Bash returned as bash_id ("bash_" and 8 hex digits).
+	// ID is what Bash returned as bash_id: "bash_N", N counting the
+	// session's shells from 1 in this process (Claude Code's form).
 	ID string
 	// Command is the command as the model wrote it; Description its
 	// description ("" when none was given).
@@ -65,6 +64,9 @@ type Shells struct {
 	closed bool
 }
 
+// errEnding is the error of a shell started while the set closes.
+var errEnding = errors.New("the session is ending: no background shell can start")
+
 // bgShell is one shell of the set.
 type bgShell struct {
 	info   ShellInfo
@@ -87,7 +89,7 @@ func (s *Shells) admit() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return errors.New("the session is ending: no background shell can start")
+		return errEnding
 	}
 	running := 0
 	for _, sh := range s.shells {
@@ -105,18 +107,16 @@ func (s *Shells) admit() error {
 // its info. When the set is closed already it kills proc and fails.
 func (s *Shells) add(proc *sandbox.Process, command, description, callID string) (ShellInfo, error) {
 	sh := &bgShell{proc: proc, ended: make(chan struct{}), info: ShellInfo{
-		ID: newShellID(), Command: command, Description: description, ToolCallID: callID,
+		Command: command, Description: description, ToolCallID: callID,
 		Started: time.Now(), Running: true, ExitCode: -1,
 	}}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		proc.Kill()
-		return ShellInfo{}, errors.New("the session is ending: no background shell can start")
+		return ShellInfo{}, errEnding
 	}
-	for s.shells[sh.info.ID] != nil {
-		sh.info.ID = newShellID()
-	}
+	sh.info.ID = fmt.Sprintf("bash_%d", len(s.order)+1)
 	s.shells[sh.info.ID] = sh
 	s.order = append(s.order, sh.info.ID)
 	info := sh.info
@@ -143,13 +143,6 @@ func (s *Shells) ended(sh *bgShell, res sandbox.Result) {
 		s.events.Exited(info)
 	}
 	close(sh.ended)
-}
-
-// newShellID returns "bash_" and 8 random hex digits.
-func newShellID() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "bash_" + hex.EncodeToString(b[:])
 }
 
 // get returns the shell id, or ErrNoShell.

@@ -47,7 +47,7 @@ func bgEnv(t *testing.T) (*Env, string, *shellRecorder) {
 	return env, root, rec
 }
 
-var bashIDLine = regexp.MustCompile(`(?m)^bash_id: (bash_[0-9a-f]{8})$`)
+var bashIDLine = regexp.MustCompile(`(?m)^bash_id: (bash_[0-9]+)$`)
 
 // startShell runs Bash with run_in_background and returns the bash_id.
 func startShell(t *testing.T, env *Env, command string) string {

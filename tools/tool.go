@@ -73,6 +73,10 @@ type Spec struct {
 	// Origin names where a tool that is not built in comes from, for the
 	// audit trail and the views: "mcp:SERVER", "plugin:NAME"; "" for a built-in.
 	Origin string
+	// Repeatable says the same call may return something new with nothing
+	// called in between (BashOutput reads a background shell's output as it
+	// arrives), so the agent does not reject a repeat of it as a duplicate.
+	Repeatable bool
 	// AskAlways makes every call of the tool wait for a person's answer, in
 	// every mode: no rule, mode or hook allows it (a deny still denies;
 	// headless, dontAsk and plan deny it). ConfigEdit has it.

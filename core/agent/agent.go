@@ -144,6 +144,7 @@ type Agent struct {
 	active  map[string]bool
 	files   map[string]*tools.FileState // per session: what was Read, for Write/Edit
 	pending map[string][]string         // per session: hook context for the next user message
+	shells  shellSets                   // per session: background shells (shells.go)
 }
 
 // New returns an Agent for cfg.

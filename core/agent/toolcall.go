@@ -73,7 +73,7 @@ func (t *turn) prepare(c message.Part) *prepared {
 		return fail(truncatedResult)
 	}
 	key := c.ToolName + "\x00" + c.Input
-	if t.seen[key] {
+	if t.seen[key] && !tl.Spec().Repeatable {
 		return fail(duplicateResult)
 	}
 	t.seen[key] = true
@@ -159,7 +159,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 // toolEnv is the tools.Env of the turn's next batch of tool calls.
 func (t *turn) toolEnv() *tools.Env {
 	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
-		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred}
+		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred, Shells: t.a.shellSet(t.sess.ID)}
 	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
 	env.ReadDenied = t.readDenied()
 	return env

@@ -136,6 +136,7 @@ type Run struct {
 	MCP *mcp.Manager
 
 	approver agent.Approver // Start's, for DeriveAgent
+	derived  derivedAgents  // DeriveAgent's, whose shells Close ends
 }
 
 // Open prepares and starts a run (Prepare, then Setup.Start).
@@ -326,8 +327,10 @@ func (r *Run) DiscardIfUnused(ctx context.Context) (bool, error) {
 	return true, r.Store.DeleteSession(ctx, r.SessionID)
 }
 
-// Close stops the MCP servers and closes the store.
+// Close ends the background shells of the Run's agents (closeShells), stops
+// the MCP servers and closes the store.
 func (r *Run) Close() error {
+	r.closeShells()
 	if r.MCP != nil {
 		r.MCP.Close()
 	}

@@ -82,5 +82,6 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 	if window, cost, ok := ModelInfo(mc); ok {
 		ag.SetModelInfo(window, cost)
 	}
+	r.derived.add(ag)
 	return ag, nil
 }
