@@ -172,7 +172,7 @@ func TestBashOutputFilter(t *testing.T) {
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && !strings.Contains(out, "/b"); time.Sleep(20 * time.Millisecond) {
 		out += readShell(t, env, id, `^GET /\w+ \d+$`)
 	}
-	if !strings.Contains(out, "GET /a 200\nGET /b 404") || strings.Contains(out, "noise") || !strings.Contains(out, "did not match the filter") {
+	if !strings.Contains(out, "GET /a 200\n") || !strings.Contains(out, "GET /b 404\n") || strings.Contains(out, "noise") || !strings.Contains(out, "did not match the filter") {
 		t.Errorf("filtered output: %q", out)
 	}
 	if rest := readShell(t, env, id, ""); strings.Contains(rest, "noise") {
