@@ -85,7 +85,7 @@ func Protected(path string, roots []string) (why string, ok bool) {
 	}
 	path = filepath.Clean(path)
 	for _, u := range userProtected {
-		if inside(path, u.dir) {
+		if inside(path, u.dir) && !inWorktreeRoot(path, u, roots) {
 			return u.why, true
 		}
 	}
@@ -165,6 +165,25 @@ func gitProtected(rest []string) bool {
 			}
 		}
 		return len(rest) >= 3 && (rest[2] == "hooks" || rest[2] == "info")
+	}
+	return false
+}
+
+// inWorktreeRoot reports whether path lies in one of roots that is a
+// worktree pincer made inside the user configuration directory u
+// ($PINCER_HOME/data/worktrees/PROJECT/NAME, where PINCER_HOME holds both):
+// a session in that worktree writes its own files (core/worktree; the
+// protected paths of ProtectedPaths still hold there, relative to it). A
+// workspace opened in pincer's configuration itself gets no such exception.
+func inWorktreeRoot(path string, u userDir, roots []string) bool {
+	if u.why != whyUserConfig {
+		return false
+	}
+	wts := filepath.Join(u.dir, "data", "worktrees")
+	for _, r := range roots {
+		if r = filepath.Clean(r); inside(r, wts) && r != wts && filepath.Dir(r) != wts && inside(path, r) {
+			return true
+		}
 	}
 	return false
 }

@@ -79,6 +79,10 @@ var commands = []command{
 		Run: func(a []string, s stdio) (int, error) { return cmdAgents(a, s.out, s.err) }},
 	{Name: "mcp", Synopses: [][2]string{{"mcp [list|get|add|remove|approve] ...", "MCP servers: list and check, add, remove, approve a project's"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdMCP(a, s.out, s.err) }},
+	{Name: "worktrees", Synopses: [][2]string{
+		{"worktrees [list] [--json]", "this repository's worktrees: branch, changes, the session that made it"},
+		{"worktrees merge NAME | remove NAME [--force]", "merge a worktree's branch into this checkout, or discard it"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdWorktrees(a, s.out) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
 		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, "pincer", Version); return 0 })},
 	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table
