@@ -141,6 +141,7 @@ func New(opts Options) (*Workbench, error) {
 			approvalFocus: approvalFocus{keepIn: opts.KeepInputFocus}},
 		ctx: ctx, cancel: cancel, cancelCause: cancelCause}
 	w.pump = newPump(w.applyEvent, w.drawFrame, w.guard)
+	w.pump.applyChild = w.applyChildEvent // children.go
 	layout, lerr := loadLayout(opts.LayoutFile)
 	w.layout = layout
 	w.buildWidgets()
@@ -224,7 +225,7 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 	runner, _ := be.Runner(w.ctx, sessionID) // after LastSequence: a turn open up to last whose lease is free has no process
 	w.pump.follow(t.key, be.Log(), sessionID, func() {
 		t.model, t.sessionID, t.readOnly, t.replayEnd = NewModel(), sessionID, readOnly, last
-		t.runner, t.queued = runner, ""
+		t.runner, t.queued, t.subs.expanded = runner, "", nil
 		if runner != "" {
 			w.noticeFor(t, "info", "attached: "+runner+" runs this session; its approvals can be answered here")
 		}
@@ -263,11 +264,13 @@ func (w *Workbench) applyEvent(key int, ev event.Event) {
 	}
 	t.model.Apply(ev)
 	w.watchTurn(t, ev)
+	w.watchSubagents(t, ev, false)
 	if t.replayEnd != 0 && ev.Sequence >= t.replayEnd {
 		t.replayEnd = 0
 		if (!t.running || t.readOnly) && t.runner == "" {
 			t.model.Interrupt()
 		}
+		w.watchSubagents(t, ev, true) // children.go
 	}
 }
 

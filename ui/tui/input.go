@@ -120,6 +120,8 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		}
 	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny, ActDenyReason:
 		w.answerAct(act)
+	case ActSubToggle, ActSubOpen:
+		w.subagentKey(act) // children_keys.go
 	case ActWrap, ActLeft, ActRight:
 		w.diff.scroll(act)
 	case ActHistoryPrev, ActHistoryNext:

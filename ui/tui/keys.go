@@ -58,6 +58,9 @@ const (
 	ActWrap          Action = "diff.wrap"
 	ActLeft          Action = "diff.left"
 	ActRight         Action = "diff.right"
+	// The timeline's subagent calls (children_keys.go).
+	ActSubToggle Action = "subagent.toggle"
+	ActSubOpen   Action = "subagent.open"
 )
 
 // Context says where a binding applies.
@@ -70,6 +73,7 @@ const (
 	CtxPanes      Context = "panes"      // any pane but the input box has focus
 	CtxList       Context = "list"       // a scrollable pane has focus
 	CtxTranscript Context = "transcript" // the transcript has focus
+	CtxTimeline   Context = "timeline"   // the timeline has focus
 	CtxApprovals  Context = "approvals"  // the approval queue has focus
 	CtxDiff       Context = "diff"       // the diff pane has focus
 	CtxSessions   Context = "sessions"   // the sessions browser is open
@@ -132,6 +136,8 @@ func DefaultKeyMap() *KeyMap {
 		b(ActDeny, CtxApprovals, "n", "deny", true),
 		b(ActDenyReason, CtxApprovals, "N", "deny with a reason for the model", true),
 		b(ActToggle, CtxTranscript, "enter space", "expand or collapse the selected entry", true),
+		b(ActSubToggle, CtxTimeline, "enter space", "show or hide a subagent's steps under its Agent call", true),
+		b(ActSubOpen, CtxTimeline, "o", "open a subagent's transcript read-only (Esc comes back)", true),
 		b(ActDown, CtxList, "j down", "down", true),
 		b(ActUp, CtxList, "k up", "up", true),
 		b(ActTop, CtxList, "g home", "first", false),
@@ -217,6 +223,10 @@ func overlaps(a, b Context) bool {
 		return a == CtxList || b == CtxList
 	}
 	pane := func(c Context) bool { return c != CtxInput }
+	// The transcript's and the timeline's own keys are never live at once.
+	if (a == CtxTranscript && b == CtxTimeline) || (a == CtxTimeline && b == CtxTranscript) {
+		return false
+	}
 	return pane(a) && pane(b)
 }
 
@@ -272,9 +282,9 @@ func (k *KeyMap) HelpBar(contexts []Context) []string {
 
 // HelpLines returns the help screen: every binding, grouped by context.
 func (k *KeyMap) HelpLines() []string {
-	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxApprovals, CtxDiff, CtxSessions}
+	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxTimeline, CtxApprovals, CtxDiff, CtxSessions}
 	titles := map[Context]string{CtxGlobal: "Anywhere", CtxInput: "Input box", CtxPanes: "Panes",
-		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxApprovals: "Approvals (also from an empty input box while a request waits)", CtxDiff: "Diff",
+		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxTimeline: "Timeline", CtxApprovals: "Approvals (also from an empty input box while a request waits)", CtxDiff: "Diff",
 		CtxSessions: "Sessions browser (Ctrl+O)"}
 	var out []string
 	for _, c := range order {

@@ -108,6 +108,11 @@ type PendingApproval struct {
 	Diff, PreviewError string
 	// Command is the whole shell command of a Bash call (the Summary cuts it).
 	Command string
+	// SessionID is the child session of a subagent's request ("" for the
+	// session's own) and Agent its label ("Explore"): the queue shows
+	// "[Explore] Bash: ...", the answer goes to the same global queue
+	// (reduce_subagents.go).
+	SessionID, Agent string
 }
 
 // Turn states of the status line.
@@ -179,6 +184,8 @@ type Model struct {
 	Todos todoList
 	// LastSequence is the sequence of the last event applied.
 	LastSequence uint64
+
+	subs subagentState // the session's subagents and their models (reduce_subagents.go)
 
 	blockIndex   map[string]int
 	toolIndex    map[string]int

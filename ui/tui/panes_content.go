@@ -13,23 +13,25 @@ import (
 // cached per entry (keyed by what they show), so a frame costs the same however many
 // tool calls the session has; the returned slice is shared: read it, don't keep it.
 func (w *Workbench) timelineRows() []listRow {
-	entries := w.model.Timeline
-	if len(w.tlKeys) > len(entries) { // a new session: start over
+	items := w.timelineItems() // the children's steps nested (children_timeline.go)
+	if len(w.tlKeys) > len(items) { // a new session: start over
 		w.tlKeys, w.tlRows = w.tlKeys[:0], w.tlRows[:0]
 	}
-	for i, e := range entries {
-		k := timelineKey{id: e.ToolCallID, name: e.Name, summary: e.Summary, status: e.Status, dur: e.Duration}
+	for i, it := range items {
+		e := it.e
+		k := timelineKey{id: it.key, name: e.Name, summary: e.Summary, status: e.Status, dur: e.Duration,
+			text: it.text, shown: it.status, depth: it.depth}
 		if i < len(w.tlKeys) {
 			if w.tlKeys[i] == k {
 				continue
 			}
-			w.tlKeys[i], w.tlRows[i] = k, w.timelineRow(e)
+			w.tlKeys[i], w.tlRows[i] = k, w.timelineRow(it)
 			continue
 		}
 		w.tlKeys = append(w.tlKeys, k)
-		w.tlRows = append(w.tlRows, w.timelineRow(e))
+		w.tlRows = append(w.tlRows, w.timelineRow(it))
 	}
-	return w.tlRows[:len(entries)]
+	return w.tlRows[:len(items)]
 }
 
 // timelineKey is what a timeline row shows of its entry.
@@ -37,20 +39,34 @@ type timelineKey struct {
 	id, name, summary string
 	status            ToolStatus
 	dur               time.Duration
+	text              string // a subagent's line (children_timeline.go)
+	shown             ToolStatus
+	depth             int
 }
 
-// timelineRow renders one timeline entry.
-func (w *Workbench) timelineRow(e ToolEntry) listRow {
+// timelineRow renders one timeline row.
+func (w *Workbench) timelineRow(it timelineItem) listRow {
+	e := *it.e
 	text := e.Summary
 	if text == "" {
 		text = e.Name
+	}
+	if it.text != "" {
+		text = it.text
+	}
+	if it.status != "" {
+		e.Status = it.status
+	}
+	text = firstLine(text)
+	if it.depth > 0 {
+		text = "  ↳ " + text
 	}
 	right := ""
 	if e.Duration > 0 {
 		right = formatDuration(e.Duration)
 	}
-	return listRow{Key: e.ToolCallID, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
-		Text: firstLine(text), Style: w.theme.Style("text"), Right: right}
+	return listRow{Key: it.key, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
+		Text: text, Style: w.theme.Style("text"), Right: right}
 }
 
 // statusToken is the colour token of a tool status.
@@ -88,7 +104,7 @@ func (w *Workbench) approvalRows() []listRow {
 			detail = ""
 		}
 		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: approvalText(a.Name, a.Summary), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
+			Text: queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
 	}
 	pending := len(rows)
 	rows = append(rows, w.decidedRows()...)
@@ -141,7 +157,7 @@ func (w *Workbench) diffContent() diffContent {
 	if !ok {
 		return diffContent{Key: "none", Text: diffPlaceholder, Prose: true}
 	}
-	e, _ := w.model.Tool(row.Key)
+	e, _ := w.timelineTool(row.Key)
 	if e.Status == ToolApproval && e.RequestID != "" && !w.readOnly {
 		if a, ok := w.model.Approval(e.RequestID); ok {
 			return w.wouldBeContent(a)

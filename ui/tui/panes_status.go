@@ -106,6 +106,8 @@ func (w *Workbench) contexts() []Context {
 		return []Context{CtxApprovals, CtxList, CtxPanes, CtxGlobal}
 	case paneDiff:
 		return []Context{CtxDiff, CtxList, CtxPanes, CtxGlobal}
+	case paneTimeline:
+		return []Context{CtxTimeline, CtxList, CtxPanes, CtxGlobal}
 	}
 	return []Context{CtxList, CtxPanes, CtxGlobal}
 }

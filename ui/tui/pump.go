@@ -30,6 +30,9 @@ const maxFrameRate = 30
 // loop itself.
 type pump struct {
 	apply  func(key int, ev event.Event) // an event of the follower of key (a tab)
+	// applyChild folds an event of a child session followed for key's
+	// session (pump_children.go); nil drops them.
+	applyChild func(key int, child string, ev event.Event)
 	draw   func()
 	minGap time.Duration
 
@@ -49,6 +52,7 @@ type pump struct {
 	done      chan struct{} // closed when the coalescer returned
 	followWG  sync.WaitGroup
 	followers map[int]*follower // the current follower of each key
+	children  map[int]map[string]context.CancelFunc // by key, its children's followers (pump_children.go)
 	followN   atomic.Int64      // the last generation handed out (every key's followers share the count)
 	guard     func()            // deferred in every goroutine: turns a panic into a clean stop
 
@@ -96,6 +100,9 @@ type message struct {
 	ev  event.Event
 	key int
 	gen int64
+	// child is the child session of a child follower's event ("": the
+	// session key follows).
+	child string
 }
 
 // post queues a message of background work (a change of the workbench's
@@ -129,7 +136,12 @@ func (p *pump) drain() {
 		switch {
 		case m.run != nil:
 			m.run()
-		case m.gen == p.liveGen[m.key]:
+		case m.gen != p.liveGen[m.key]:
+		case m.child != "":
+			if p.applyChild != nil {
+				p.applyChild(m.key, m.child, m.ev)
+			}
+		default:
 			p.apply(m.key, m.ev)
 		}
 	}
@@ -231,6 +243,7 @@ func (p *pump) unfollow(key int) {
 		f.cancel()
 		delete(p.followers, key)
 	}
+	p.endChildrenLocked(key)
 	p.mu.Unlock()
 	p.post(func() { delete(p.liveGen, key) })
 }
@@ -247,6 +260,7 @@ func (p *pump) unfollowWait(key int) bool {
 	if f != nil {
 		f.cancel()
 	}
+	p.endChildrenLocked(key)
 	p.mu.Unlock()
 	if f != nil {
 		<-f.done
@@ -265,6 +279,9 @@ func (p *pump) stop() {
 	p.stopped = true
 	for _, f := range p.followers {
 		f.cancel()
+	}
+	for key := range p.children {
+		p.endChildrenLocked(key)
 	}
 	started := p.started
 	close(p.quit)

@@ -92,6 +92,10 @@ func (m *Model) Apply(ev event.Event) {
 		m.Status.Model, m.Status.ContextWindow, m.Status.WindowReported = d.Model, d.ContextWindow, true
 		m.upsertBlock(transcript.Block{ID: eventBlockID(ev), Kind: transcript.KindNotice, Done: true,
 			Text: "model: " + d.Model})
+	case event.SubagentStartedData:
+		m.subagentStarted(ev, d)
+	case event.SubagentCompletedData:
+		m.subagentCompleted(d)
 	case event.NoticeData:
 		m.Notices = append(m.Notices, Notice{Level: d.Level, Source: d.Source, Message: d.Message, Sequence: ev.Sequence})
 		kind := transcript.KindNotice
@@ -109,7 +113,7 @@ func (m *Model) turnStarted(ev event.Event, d event.TurnStartedData) {
 	m.Status.Turns++
 	// One turn per session at a time: requests of earlier turns can no longer
 	// be answered (their process ended without resolving them).
-	m.dropApprovals(func(a PendingApproval) bool { return a.TurnID != ev.TurnID },
+	m.dropApprovals(func(a PendingApproval) bool { return a.SessionID == "" && a.TurnID != ev.TurnID },
 		"a later turn started before it was answered")
 	m.upsertBlock(transcript.Block{ID: userBlockID(ev), Kind: transcript.KindUser, Text: d.Input, Done: true})
 }

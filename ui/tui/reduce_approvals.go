@@ -98,9 +98,12 @@ func (m *Model) dropApprovals(drop func(PendingApproval) bool, why string) {
 // process behind it (the one that ran it died). The turn is shown as
 // interrupted; its pending requests leave the queue for the history, as
 // interrupted; its tool calls that never finished are marked interrupted;
-// its streaming messages are finished as they are. A model with no open turn
-// is left unchanged. Like Apply, it is a pure function of the model.
+// its streaming messages are finished as they are; its subagents still
+// running are orphaned (their requests leave the queue and never come back:
+// reduce_subagents.go). A model with no open turn is otherwise left
+// unchanged. Like Apply, it is a pure function of the model.
 func (m *Model) Interrupt() {
+	m.orphanChildren()
 	if m.Status.Turn != TurnRunning && len(m.Approvals) == 0 {
 		return
 	}

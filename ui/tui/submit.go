@@ -119,7 +119,9 @@ func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 	be := w.be
 	if be != nil {
 		behavior, scope, reason := answerFor(act, reason)
-		if w.running {
+		if a, ok := w.model.Approval(requestID); ok && a.SessionID != "" {
+			w.answerChild(be, a, behavior, scope, reason) // a subagent's (approval_child.go)
+		} else if w.running {
 			_ = be.Resolve(requestID, behavior, scope, reason)
 		} else { // pending, yet no turn of ours runs: another process's (attach.go)
 			w.answerRemote(be, w.liveID, requestID, behavior, scope, reason)

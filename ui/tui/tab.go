@@ -36,6 +36,7 @@ type sessionTab struct {
 	resetView bool
 	tlKeys    []timelineKey
 	tlRows    []listRow
+	subs      subViewState // subagents' steps shown nested in the timeline (children.go)
 }
 
 // newTab makes an empty tab with the next key; its session is shown by
