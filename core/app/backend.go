@@ -83,6 +83,9 @@ type Session struct {
 	// (a live process holds its lease now), failed, cancelled, or interrupted
 	// (its record says running but no live process holds it).
 	Status string
+	// ParentID is the session a subagent's child session belongs to ("" for
+	// a top-level one) and AgentType its subagent type.
+	ParentID, AgentType string
 }
 
 // Log returns the event log of every session: read from a cursor (Read),
@@ -182,7 +185,7 @@ func (b *Backend) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	out := make([]Session, len(list))
 	for i, s := range list {
 		out[i] = Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, UpdatedAt: s.UpdatedAt,
-			Status: b.sessionStatus(ctx, s)}
+			Status: b.sessionStatus(ctx, s), ParentID: s.ParentID, AgentType: s.AgentType}
 	}
 	return out, err
 }

@@ -56,7 +56,10 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	return 0, showSession(ctx, store, pos[1], stdout, *asJSON)
 }
 
-// listSessions prints the stored sessions, newest first, as a table or JSON.
+// listSessions prints the stored sessions, newest first, as a table or JSON;
+// in the table a subagent's child session is indented under its parent, its
+// title led by its type (nestSessions), and the JSON gives each its
+// parentId.
 // A session in which no prompt was ever sent (no title: an open workbench's
 // fresh session, or one a crash left) is not listed, as in the workbench's
 // sessions browser.
@@ -78,9 +81,16 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tDIRECTORY\tTITLE")
-	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", termtext.Line(s.ID), s.UpdatedAt.Local().Format(time.DateTime),
-			termtext.Line(s.Status), termtext.Line(s.Model), termtext.Line(s.Cwd), termtext.Line(s.Title))
+	for _, r := range nestSessions(list) {
+		s, id, title := r.Session, termtext.Line(r.ID), termtext.Line(r.Title)
+		if r.Depth > 0 {
+			id = strings.Repeat("  ", r.Depth-1) + "└ " + id
+		}
+		if s.AgentType != "" {
+			title = "[" + termtext.Line(s.AgentType) + "] " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, s.UpdatedAt.Local().Format(time.DateTime),
+			termtext.Line(s.Status), termtext.Line(s.Model), termtext.Line(s.Cwd), title)
 	}
 	return tw.Flush()
 }
@@ -110,7 +120,12 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 		return errors.Join(merr, eerr)
 	}
 	fmt.Fprintf(w, "Session %s — %s — %s — %s\n", s.ID, s.Status, s.Model, s.Cwd)
-	fmt.Fprintf(w, "Created %s, updated %s\n\n", s.CreatedAt.Local().Format(time.DateTime), s.UpdatedAt.Local().Format(time.DateTime))
+	fmt.Fprintf(w, "Created %s, updated %s\n", s.CreatedAt.Local().Format(time.DateTime), s.UpdatedAt.Local().Format(time.DateTime))
+	if s.ParentID != "" {
+		fmt.Fprintf(w, "Subagent %s of session %s (tool call %s)\n", termtext.Line(s.AgentType), s.ParentID, termtext.Line(s.ParentToolCallID))
+	}
+	writeChildren(ctx, store, w, s.ID)
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Transcript:")
 	for _, m := range msgs {
 		writeMessage(w, m)
@@ -174,4 +189,26 @@ func eventDetail(ev event.Event) string {
 		}
 	}
 	return ""
+}
+
+// writeChildren names the subagents' child sessions of session id, newest
+// first: ID, type, status, title (nothing when it has none).
+func writeChildren(ctx context.Context, store persist.Store, w io.Writer, id string) {
+	all, err := store.ListSessions(ctx, 0)
+	if err != nil {
+		return
+	}
+	var kids []persist.Session
+	for _, c := range all {
+		if c.ParentID == id && c.ID != id {
+			kids = append(kids, c)
+		}
+	}
+	if len(kids) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Subagents (%d):\n", len(kids))
+	for _, c := range kids {
+		fmt.Fprintf(w, "  %s  [%s]  %s  %s\n", c.ID, termtext.Line(c.AgentType), termtext.Line(c.Status), termtext.Line(c.Title))
+	}
 }

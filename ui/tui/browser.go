@@ -143,6 +143,10 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 	}
 	sum := rows[i]
 	switch act {
+	case ActSessionKids:
+		if !b.Toggle(sum.ID) {
+			b.Status = "this session started no subagents"
+		}
 	case ActOpenSession:
 		b.Status = w.openSession(sum)
 	case ActResume:

@@ -61,6 +61,8 @@ const (
 	// The timeline's subagent calls (children_keys.go).
 	ActSubToggle Action = "subagent.toggle"
 	ActSubOpen   Action = "subagent.open"
+	// The sessions browser's subagent sessions (browser/tree.go).
+	ActSessionKids Action = "session.children"
 )
 
 // Context says where a binding applies.
@@ -153,6 +155,7 @@ func DefaultKeyMap() *KeyMap {
 		b(ActResume, CtxSessions, "ctrl+r r", "resume it here (r after Esc)", true),
 		b(ActDelete, CtxSessions, "ctrl+d d", "delete it, asks first (d after Esc)", true),
 		b(ActFilter, CtxSessions, "/", "back to the filter (after Esc; typing filters)", false),
+		b(ActSessionKids, CtxSessions, "right left", "show or hide a session's subagents under it", true),
 	}}
 }
 

@@ -168,6 +168,7 @@ func (v View) cells(s Summary, icon string) [9]string {
 	case title == "":
 		title = "(no prompt)"
 	}
+	title = treeTitle(s, title)
 	turns, tokens, cost := "…", "…", "…"
 	if s.Stats {
 		turns, tokens = fmt.Sprint(s.Turns), v.Tokens(s.InputTokens+s.OutputTokens)
@@ -308,4 +309,27 @@ func cutLeft(s string, w int) string {
 		used += widths[i]
 	}
 	return "…" + strings.Join(clusters[i:], "")
+}
+
+// treeTitle marks a child session's title with its depth and type
+// ("└ [Explore] find the loader") and a parent's with its children's count,
+// collapsed or expanded ("fix it  ▸ 2 subagents").
+func treeTitle(s Summary, title string) string {
+	if s.AgentType != "" || s.Depth > 0 {
+		label := s.AgentType
+		if label == "" {
+			label = "subagent"
+		}
+		title = "[" + label + "] " + title
+	}
+	if s.Depth > 0 {
+		title = strings.Repeat("  ", s.Depth-1) + "└ " + title
+	}
+	switch {
+	case s.Kids == 1:
+		title += "  ⊕ 1 subagent"
+	case s.Kids > 1:
+		title += fmt.Sprintf("  ⊕ %d subagents", s.Kids)
+	}
+	return title
 }

@@ -14,6 +14,9 @@ type State struct {
 	Filtering bool   // printable keys go to the filter (as it opens); false: the command mode, after Esc
 	Confirm   string // ID of the session d asked to delete
 	Status    string // a line under the list: a refusal, an error, progress
+	// Expanded holds the sessions whose subagents' child sessions are shown
+	// under them (tree.go); collapsed by default.
+	Expanded map[string]bool
 
 	sel     string // ID of the selected session
 	idx     int    // its last known row
@@ -40,10 +43,11 @@ func (s *State) Reopen() State {
 	return State{Open: true, Loading: true, Filtering: true, Gen: s.Gen + 1}
 }
 
-// Rows returns the sessions the filter lets through.
+// Rows returns the sessions the filter lets through: unfiltered, as a tree
+// (children under their expanded parent: tree.go), filtered every match.
 func (s *State) Rows() []Summary {
 	if s.Filter == "" {
-		return s.All
+		return tree(s.All, s.Expanded)
 	}
 	var out []Summary
 	for _, x := range s.All {

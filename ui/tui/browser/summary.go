@@ -44,11 +44,17 @@ type Summary struct {
 	// above are then lower bounds (drawn with a "+").
 	Unreadable int
 	Err        string // why the log could not be read
+	// ParentID is the session a subagent's child session belongs to, and
+	// AgentType its type ("" for a top-level session). Depth (0: top level)
+	// and Kids (its child sessions) are set by Rows (tree.go).
+	ParentID, AgentType string
+	Depth, Kids         int
 }
 
 // SummaryOf starts a summary from a session record.
 func SummaryOf(s app.Session) Summary {
-	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt, Status: s.Status}
+	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt, Status: s.Status,
+		ParentID: s.ParentID, AgentType: s.AgentType}
 }
 
 // AddStats folds a session's events into its summary: it counts turn.started,
@@ -100,7 +106,7 @@ func oneLineTitle(s string) string {
 // Matches reports whether the summary contains every word of filter
 // (case-insensitive) in its title, directory, model, ID or date.
 func (s Summary) Matches(filter string) bool {
-	hay := strings.ToLower(strings.Join([]string{s.Title, s.Cwd, s.Model, s.ID,
+	hay := strings.ToLower(strings.Join([]string{s.Title, s.Cwd, s.Model, s.ID, s.AgentType,
 		s.Updated.Local().Format("2006-01-02 15:04")}, " "))
 	for _, word := range strings.Fields(strings.ToLower(filter)) {
 		if !strings.Contains(hay, word) {
