@@ -127,6 +127,12 @@ type Config struct {
 	// (deferred.go; the zero value is auto at 10% of the context window).
 	// Deferral needs ToolSearch in Tools; without it every tool is offered.
 	ToolSearch tools.SearchPolicy
+	// Spawner, when set, builds subagents: the agent then offers the Agent
+	// tool (agenttool.go). The agents a Spawner builds have none.
+	Spawner Spawner
+	// Subagents is the registry of the process's subagent runs, shared by
+	// the agents of one composition; nil: a registry of this agent's own.
+	Subagents *Subagents
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a
@@ -145,6 +151,10 @@ type Agent struct {
 	files   map[string]*tools.FileState // per session: what was Read, for Write/Edit
 	pending map[string][]string         // per session: hook context for the next user message
 	shells  shellSets                   // per session: background shells (shells.go)
+
+	subagents       *Subagents      // cfg.Subagents, or this agent's own
+	childrenChecked map[string]bool // parent sessions closeAbandonedChildren looked at
+	agentTool       *agentTool      // the Agent tool, when cfg.Spawner is set
 }
 
 // New returns an Agent for cfg.
@@ -168,13 +178,26 @@ func New(cfg Config) (*Agent, error) {
 	if log == nil {
 		log = event.NewLog(cfg.Store)
 	}
-	return &Agent{
+	subs := cfg.Subagents
+	if subs == nil {
+		subs = NewSubagents()
+	}
+	a := &Agent{
 		cfg: cfg, log: log, mode: cfg.PermissionMode,
 		owner:   newOwner(cfg.OwnerCommand),
 		schemas: newSchemaCache(),
 		active:  map[string]bool{}, files: map[string]*tools.FileState{}, pending: map[string][]string{},
-	}, nil
+		subagents: subs,
+	}
+	if cfg.Spawner != nil {
+		a.agentTool = &agentTool{a: a}
+	}
+	return a, nil
 }
+
+// Subagents returns the registry of subagent runs the agent takes part in:
+// follow, list, cancel and wait for a session's children.
+func (a *Agent) Subagents() *Subagents { return a.subagents }
 
 // Log returns the event log the agent appends to.
 func (a *Agent) Log() *event.Log { return a.log }
@@ -184,9 +207,18 @@ func (a *Agent) Store() persist.Store { return a.cfg.Store }
 
 // CreateSession makes a new session in the workspace and emits session.created.
 func (a *Agent) CreateSession(ctx context.Context) (persist.Session, error) {
+	return a.CreateLinkedSession(ctx, persist.Session{})
+}
+
+// CreateLinkedSession is CreateSession for a session with link's ParentID,
+// ParentToolCallID, AgentType, Worktree and Branch (a subagent's child
+// session, a session in a worktree); link's other fields are ignored.
+func (a *Agent) CreateLinkedSession(ctx context.Context, link persist.Session) (persist.Session, error) {
 	now := time.Now().UTC()
 	s := persist.Session{ID: newSessionID(now), Cwd: a.cfg.Workspace.Root(), Model: a.modelName(),
-		Status: "idle", CreatedAt: now, UpdatedAt: now}
+		Status: "idle", CreatedAt: now, UpdatedAt: now,
+		ParentID: link.ParentID, ParentToolCallID: link.ParentToolCallID, AgentType: link.AgentType,
+		Worktree: link.Worktree, Branch: link.Branch}
 	if err := a.cfg.Store.PutSession(ctx, s); err != nil {
 		return persist.Session{}, fmt.Errorf("create session: %w", err)
 	}

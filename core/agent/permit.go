@@ -16,7 +16,9 @@ import (
 // permissionInput describes a prepared call to the permission engine: its paths for
 // file tools, its command for Bash, its URL for fetches.
 func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
-	in := t.fileInput(p.call.ToolName, string(p.tool.Spec().Kind), tools.Paths(p.tool, env, p.input))
+	// The tool's own name: a call of Task (the Agent tool's older name) is
+	// decided on as Agent.
+	in := t.fileInput(p.tool.Spec().Name, string(p.tool.Spec().Kind), tools.Paths(p.tool, env, p.input))
 	in.Summary = p.summary
 	var fields struct {
 		Command string `json:"command"`

@@ -113,7 +113,7 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 	parallel := len(calls) > 1
 	for i, c := range calls {
 		ps[i] = t.prepare(c)
-		if tl := ps[i].tool; ps[i].done == nil && (tl.Spec().Kind != tools.KindRead || !tl.Spec().ConcurrencySafe) {
+		if ps[i].done == nil && !concurrent(ps[i]) {
 			parallel = false
 		}
 	}
@@ -154,6 +154,17 @@ func (t *turn) runToolCalls(ctx, bg context.Context, calls []message.Part) error
 		}
 	}
 	return nil
+}
+
+// concurrent reports whether a prepared call may run beside the other
+// concurrent calls of its response: a read-only, concurrency-safe tool, or an
+// Agent call whose run cannot clash with them (agentTool.concurrent).
+func concurrent(p *prepared) bool {
+	if at, ok := p.tool.(*agentTool); ok {
+		return at.concurrent(p.input)
+	}
+	sp := p.tool.Spec()
+	return sp.Kind == tools.KindRead && sp.ConcurrencySafe
 }
 
 // toolEnv is the tools.Env of the turn's next batch of tool calls.
@@ -235,7 +246,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv.ToolCallID = p.call.ToolCallID
 	callEnv.ApprovedPreview = p.approvedPreview
 	start := time.Now()
-	res, err := runSafely(ctx, p.tool, &callEnv, p.input)
+	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)
 	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds(),
 		lines: res.OutputLines}
 	switch {

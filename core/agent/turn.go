@@ -179,6 +179,7 @@ func (t *turn) run(ctx context.Context) TurnResult {
 			break
 		}
 		status = "cancelled"
+		t.a.subagents.cancelChildren(t.sess.ID) // its background children end with it
 		res.Outcome, res.StopReason, res.Err = OutcomeCancelled, "cancelled", context.Canceled
 		var sc *StopCause // a signal's cause names it ("terminal closed (SIGHUP)")
 		if errors.As(context.Cause(ctx), &sc) {
@@ -223,6 +224,9 @@ func (t *turn) start(ctx context.Context) error {
 		return fmt.Errorf("load transcript: %w", err)
 	}
 	t.msgs = msgs
+	if len(msgs) > 0 {
+		t.a.closeAbandonedChildren(ctx, t.sess.ID) // a process killed mid-subagent left them open
+	}
 	if len(msgs) == 0 && t.a.cfg.SystemPrompt != "" {
 		if _, err := t.save(ctx, message.NewText(message.RoleSystem, t.a.cfg.SystemPrompt)); err != nil {
 			return err

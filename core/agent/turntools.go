@@ -8,6 +8,9 @@ import (
 
 // lookupTool finds the tool called name: the registry's, else this turn's own.
 func (t *turn) lookupTool(name string) (tools.Tool, bool) {
+	if t.a.agentTool != nil && (name == AgentToolName || name == TaskToolName) {
+		return t.a.agentTool, true // the agent's own, never shadowed; Task is its older name
+	}
 	if tl, ok := t.a.cfg.Tools.Get(name); ok {
 		return tl, true
 	}
@@ -22,6 +25,9 @@ func (t *turn) lookupTool(name string) (tools.Tool, bool) {
 // toolNames lists the names lookupTool finds.
 func (t *turn) toolNames() []string {
 	names := t.a.cfg.Tools.Names()
+	if t.a.agentTool != nil {
+		names = append(names, AgentToolName)
+	}
 	for _, tl := range t.extra.Tools {
 		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); !dup {
 			names = append(names, tl.Spec().Name)
@@ -30,10 +36,14 @@ func (t *turn) toolNames() []string {
 	return names
 }
 
-// withTurnTools appends this turn's own tools (TurnInput.Tools; in plan mode
+// withTurnTools appends the Agent tool (when the agent has a Spawner) and this turn's own tools (TurnInput.Tools; in plan mode
 // only those that do not write) to specs, the registry's offer. They are never
 // deferred: the turn that has them is the turn they are for.
 func (t *turn) withTurnTools(specs []provider.ToolSpec) []provider.ToolSpec {
+	if t.a.agentTool != nil {
+		s := t.a.agentTool.Spec()
+		specs = append(specs, provider.ToolSpec{Name: s.Name, Description: s.Description, Schema: s.Schema})
+	}
 	for _, tl := range t.extra.Tools {
 		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); dup || t.a.Mode() == permission.ModePlan && permission.HiddenInPlan(string(tl.Spec().Kind)) {
 			continue
