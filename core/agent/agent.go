@@ -330,3 +330,6 @@ func (a *Agent) modelName() string {
 	defer a.mu.Unlock()
 	return a.cfg.ModelName
 }
+
+// Tools returns the agent's tool registry (a subagent's is its tool set).
+func (a *Agent) Tools() *tools.Registry { return a.cfg.Tools }

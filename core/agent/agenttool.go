@@ -114,23 +114,20 @@ func (t *agentTool) Run(ctx context.Context, env *tools.Env, input json.RawMessa
 		return tools.Result{}, fmt.Errorf("the prompt is empty: say what the subagent is to do")
 	}
 	parentTurn := turnOf(ctx)
-	model := in.Model
-	if model == "" || model == "inherit" {
-		model = t.a.model()
-	}
 	req := SpawnRequest{
 		ParentSessionID: env.SessionID, ToolCallID: env.ToolCallID, AgentType: agentTypeOr(in.SubagentType),
 		Description: in.Description, Isolation: in.Isolation, Background: in.RunInBackground, ParentMode: t.a.Mode(),
+		Model: in.Model, ParentModel: t.a.model(),
 	}
 	run, err := t.a.startChild(ctx, req, parentTurn)
 	if err != nil {
 		return tools.Result{}, err
 	}
 	if in.RunInBackground {
-		go t.a.runChild(run, in.Prompt, model, "")
+		go t.a.runChild(run, in.Prompt, "")
 		return tools.Result{Output: backgroundStartedText(run.info)}, nil
 	}
-	res := t.a.runChild(run, in.Prompt, model, parentTurn)
+	res := t.a.runChild(run, in.Prompt, parentTurn)
 	return tools.Result{Output: childResultText(res), IsError: res.Outcome != OutcomeCompleted}, nil
 }
 

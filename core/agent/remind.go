@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"time"
 )
 
 // Remind queues text for the session's next model call, as Claude Code
@@ -31,4 +33,32 @@ func (t *turn) deliverReminders(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// HasReminders reports whether Remind queued text for the session that no
+// model call has received yet.
+func (a *Agent) HasReminders(sessionID string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.pending[sessionID]) > 0
+}
+
+// errNoReminders fails a TurnInput.Reminders turn with nothing queued.
+var errNoReminders = errors.New("nothing arrived for the session since its last model call")
+
+// startReminders starts a TurnInput.Reminders turn: the queued texts are
+// its input, each stored as a `<system-reminder>` user message.
+func (t *turn) startReminders(ctx context.Context) error {
+	texts := t.a.takePending(t.sess.ID)
+	if len(texts) == 0 {
+		return errNoReminders
+	}
+	for _, c := range texts {
+		if _, err := t.save(ctx, reminder(c)); err != nil {
+			return err
+		}
+	}
+	t.sess.Status = "running"
+	t.sess.UpdatedAt = time.Now().UTC()
+	return t.a.cfg.Store.PutSession(ctx, t.sess)
 }

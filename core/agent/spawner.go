@@ -27,6 +27,9 @@ type SpawnRequest struct {
 	// was made: the child runs in it, or in its definition's mode when that is
 	// stricter (never a looser one).
 	ParentMode permission.Mode
+	// Model is the call's model parameter as written ("", "inherit", an
+	// alias, a model ID); ParentModel the model ID the parent runs on.
+	Model, ParentModel string
 	// Team and Member name a team member's place (TeamCreate); "" otherwise.
 	Team, Member string
 }
@@ -40,6 +43,12 @@ type Spawned struct {
 	Session  persist.Session
 	Worktree string
 	Branch   string
+	// Model is the model ID the child's model calls send ("": the parent's).
+	Model string
+	// Notes are warnings about what the definition asked for and did not get
+	// (a looser mode, a tool the parent lacks, a model alias): notices in the
+	// parent's log.
+	Notes []string
 	// Finish, when set, is called once the child's run ended: a worktree
 	// run's `git diff --stat` against its base ("" when nothing changed).
 	Finish func(ctx context.Context) (diffStat string, err error)

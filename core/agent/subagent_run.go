@@ -35,8 +35,16 @@ func (a *Agent) startChild(ctx context.Context, req SpawnRequest, parentTurn str
 			Worktree: sp.Worktree, Branch: sp.Branch, Team: req.Team, Member: req.Member,
 			StartedAt: time.Now(), Running: true},
 		agent: sp.Agent, parent: a, ctx: runCtx, cancel: cancel, done: make(chan struct{}), finishFn: sp.Finish,
+		model: sp.Model,
+	}
+	if r.model == "" {
+		r.model = req.ParentModel
 	}
 	a.subagents.add(r)
+	for _, n := range sp.Notes {
+		_, _ = a.log.Emit(context.WithoutCancel(ctx), event.Notice, req.ParentSessionID, parentTurn,
+			event.NoticeData{Level: "warning", Source: "subagent", Message: req.AgentType + ": " + n})
+	}
 	_, _ = a.log.Emit(context.WithoutCancel(ctx), event.SubagentStarted, req.ParentSessionID, parentTurn, event.SubagentStartedData{
 		ToolCallID: req.ToolCallID, ChildSessionID: sp.Session.ID, AgentType: req.AgentType, Description: req.Description,
 		Background: req.Background, Worktree: sp.Worktree, Branch: sp.Branch, Team: req.Team, Member: req.Member,
@@ -44,15 +52,14 @@ func (a *Agent) startChild(ctx context.Context, req SpawnRequest, parentTurn str
 	return r, nil
 }
 
-// runChild runs one turn of the child with prompt (model: the model ID its
-// calls send), then announces the end in the parent's log (subagent.completed,
+// runChild runs one turn of the child with prompt, then announces the end in the parent's log (subagent.completed,
 // of turn parentTurn: "" for a background run, which may end between the
 // parent's turns) and, for a background run, reminds the parent of the result
 // (its next model call gets it). It returns the result.
-func (a *Agent) runChild(r *childRun, prompt, model, parentTurn string) ChildResult {
+func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 	start := time.Now()
 	ctx := r.ctx
-	tr, err := r.agent.SubmitTurnInput(ctx, r.info.SessionID, TurnInput{Text: prompt, Model: model})
+	tr, err := r.agent.SubmitTurnInput(ctx, r.info.SessionID, TurnInput{Text: prompt, Model: r.model})
 	res := ChildResult{ChildInfo: r.info, Outcome: tr.Outcome, Err: tr.Err, Text: tr.FinalText,
 		ModelCalls: tr.Iterations, Usage: tr.Usage}
 	if err != nil {

@@ -69,6 +69,7 @@ type childRun struct {
 	ctx      context.Context // the run's: cancelled by cancel
 	cancel   context.CancelCauseFunc
 	finishFn func(context.Context) (string, error) // Spawned.Finish
+	model    string                                // the model ID the child's calls send
 	done     chan struct{}                         // closed when the current run ended
 	res      ChildResult
 }

@@ -233,8 +233,11 @@ func (t *turn) start(ctx context.Context) error {
 		}
 	}
 	t.loadRules(ctx)
-	if _, ok := isCompactCommand(t.input); ok {
+	if _, ok := isCompactCommand(t.input); ok && !t.extra.Reminders {
 		return nil // a command, not a prompt: nothing is stored (see loop)
+	}
+	if t.extra.Reminders {
+		return t.startReminders(ctx)
 	}
 	if reason, _ := t.promptBlocked(ctx); reason != "" {
 		return &blockedError{reason}

@@ -41,6 +41,14 @@ type TurnInput struct {
 	// as any tool (validation, hooks, permission, audit). One whose name the
 	// registry already has is ignored: it never shadows a registered tool.
 	Tools []tools.Tool
+	// Reminders makes a turn with no prompt of its own: its input is what
+	// Remind queued for the session (the results of background subagents
+	// that ended after the last turn's last model call), and Text is
+	// ignored. `pincer run` gives the parent this one more turn, as Claude
+	// Code's print mode waits for its background tasks. No UserPromptSubmit
+	// hook runs (there is no prompt); with nothing queued the turn fails
+	// before the model is called.
+	Reminders bool
 }
 
 // PreTurn runs what a /NAME template asks for before its turn (core/skill's

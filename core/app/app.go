@@ -233,12 +233,14 @@ func (s *Setup) SystemPrompt() string {
 // closes the Run.
 func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error) {
 	m := s.newMCP()
-	ag, store, err := s.newAgent(approver, m)
+	var r *Run
+	sp := &spawner{run: func() *Run { return r }, ws: s.Workspace, registry: s.Tools}
+	ag, store, err := s.newAgentWith(approver, m, sp)
 	if err != nil {
 		m.Close()
 		return nil, err
 	}
-	r := &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver}
+	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err == nil && r.After == 0 && s.Worktree != nil {
 		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
@@ -264,6 +266,16 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 // newAgent is NewAgent with the Run's MCP Manager (nil: none), whose ready
 // servers' instructions join the dynamic prompt.
 func (s *Setup) newAgent(approver agent.Approver, m *mcp.Manager) (*agent.Agent, persist.Store, error) {
+	return s.newAgentWith(approver, m, nil)
+}
+
+// newAgentWith is newAgent with the Spawner of the Run's subagents (nil: the
+// agent offers no Agent tool; with no agent definitions, none either).
+func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawner) (*agent.Agent, persist.Store, error) {
+	var spawn agent.Spawner
+	if sp != nil && s.Agents != nil {
+		spawn = sp
+	}
 	store, err := OpenStore()
 	if err != nil {
 		return nil, nil, err
@@ -278,7 +290,7 @@ func (s *Setup) newAgent(approver agent.Approver, m *mcp.Manager) (*agent.Agent,
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
-		ToolSearch: s.ToolSearch,
+		ToolSearch: s.ToolSearch, Spawner: spawn, Subagents: agent.NewSubagents(),
 	})
 	if err != nil {
 		store.Close()
@@ -327,9 +339,12 @@ func (r *Run) DiscardIfUnused(ctx context.Context) (bool, error) {
 	return true, r.Store.DeleteSession(ctx, r.SessionID)
 }
 
-// Close ends the background shells of the Run's agents (closeShells), stops
-// the MCP servers and closes the store.
+// Close cancels the Run's running subagents, ends the background shells of
+// the Run's agents (closeShells), stops the MCP servers and closes the store.
 func (r *Run) Close() error {
+	if r.Agent != nil {
+		r.Agent.Subagents().CancelAll() // a subagent's run ends with its process
+	}
 	r.closeShells()
 	if r.MCP != nil {
 		r.MCP.Close()

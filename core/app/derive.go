@@ -28,6 +28,10 @@ type AgentSpec struct {
 	// OwnerCommand names the agent in its leases ("pincer subagent"); "":
 	// the Run's.
 	OwnerCommand string
+	// Subagents makes the agent offer the Agent tool, its children built
+	// from its own Workspace and Tools (a session in a worktree: a tab).
+	// A subagent's agent has it false: subagents never nest.
+	Subagents bool
 }
 
 // DeriveAgent builds another agent of the Run from the same composition: the
@@ -64,6 +68,10 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 	if owner == "" {
 		owner = s.Options.Command
 	}
+	var spawn agent.Spawner
+	if spec.Subagents && s.Agents != nil {
+		spawn = &spawner{run: func() *Run { return r }, ws: ws, registry: registry}
+	}
 	mc, m := s.Model, r.MCP
 	home, _ := os.UserHomeDir()
 	ag, err := agent.New(agent.Config{
@@ -74,7 +82,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: mode, MaxIterations: iters,
 		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
-		ToolSearch: s.ToolSearch,
+		ToolSearch: s.ToolSearch, Spawner: spawn, Subagents: r.Agent.Subagents(),
 	})
 	if err != nil {
 		return nil, err

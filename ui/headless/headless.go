@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"pincer/core/agent"
@@ -101,28 +102,25 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	defer stopFollow()
 	followDone := make(chan error, 1)
 	enc := json.NewEncoder(opts.Stdout)
-	go func() {
+	var printed atomic.Uint64 // the last sequence handled
+	handle := func(ev event.Event) error {
 		// stream-json prints every event; the other formats show notices on stderr.
-		followDone <- ag.Log().Follow(followCtx, sessionID, opts.After, func(ev event.Event) error {
-			if opts.Format == FormatStreamJSON {
-				if err := enc.Encode(ev); err != nil {
-					return err
-				}
-			} else if ev.Type == event.Notice {
-				p, err := ev.Payload()
-				if n, ok := p.(event.NoticeData); ok {
-					fmt.Fprintf(opts.Stderr, "pincer: %s %s: %s\n", n.Source, n.Level, n.Message)
-				} else {
-					fmt.Fprintf(opts.Stderr, "pincer: a notice could not be read: %v\n", err)
-				}
+		if opts.Format == FormatStreamJSON {
+			if err := enc.Encode(ev); err != nil {
+				return err
 			}
-			switch ev.Type {
-			case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
-				return event.ErrStop
+		} else if ev.Type == event.Notice {
+			p, err := ev.Payload()
+			if n, ok := p.(event.NoticeData); ok {
+				fmt.Fprintf(opts.Stderr, "pincer: %s %s: %s\n", n.Source, n.Level, n.Message)
+			} else {
+				fmt.Fprintf(opts.Stderr, "pincer: a notice could not be read: %v\n", err)
 			}
-			return nil
-		})
-	}()
+		}
+		printed.Store(ev.Sequence)
+		return nil
+	}
+	go func() { followDone <- ag.Log().Follow(followCtx, sessionID, opts.After, handle) }()
 
 	var res agent.TurnResult
 	var err error
@@ -131,10 +129,24 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	} else {
 		res, err = ag.SubmitTurn(ctx, sessionID, input)
 	}
-	if err != nil {
-		stopFollow()
+	if err == nil {
+		res, err = afterBackground(ctx, ag, sessionID, res)
 	}
-	if ferr := <-followDone; ferr != nil && !errors.Is(ferr, context.Canceled) {
+	// The follower stops here; what it had not handled yet is read once more.
+	stopFollow()
+	ferr := <-followDone
+	if ferr == nil || errors.Is(ferr, context.Canceled) {
+		evs, rerr := ag.Log().Read(context.WithoutCancel(ctx), sessionID, max(printed.Load(), opts.After), 0)
+		for _, ev := range evs {
+			if ferr = handle(ev); ferr != nil {
+				break
+			}
+		}
+		if ferr == nil {
+			ferr = rerr
+		}
+	}
+	if ferr != nil && !errors.Is(ferr, context.Canceled) {
 		fmt.Fprintf(opts.Stderr, "pincer: writing events: %v\n", ferr)
 	}
 	if err != nil {
