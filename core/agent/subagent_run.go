@@ -10,6 +10,10 @@ import (
 	"pincer/core/event"
 )
 
+// maxReminderTurns bounds the turns a child runs for messages that arrived
+// as its turn ended.
+const maxReminderTurns = 3
+
 // startChild builds the child of req through the Spawner, registers its run
 // and announces it in the parent's log (subagent.started, of the parent's
 // turn parentTurn). A foreground run's context is the tool call's (cancelling
@@ -60,8 +64,18 @@ func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 	start := time.Now()
 	ctx := r.ctx
 	tr, err := r.agent.SubmitTurnInput(ctx, r.info.SessionID, TurnInput{Text: prompt, Model: r.model})
+	calls, usage := tr.Iterations, tr.Usage
+	// A message delivered as the turn ended (Subagents.Deliver) gets a turn.
+	for range maxReminderTurns {
+		if err != nil || tr.Outcome != OutcomeCompleted || !r.agent.HasReminders(r.info.SessionID) {
+			break
+		}
+		tr, err = r.agent.SubmitTurnInput(ctx, r.info.SessionID, TurnInput{Reminders: true, Model: r.model})
+		calls += tr.Iterations
+		usage.Add(tr.Usage)
+	}
 	res := ChildResult{ChildInfo: r.info, Outcome: tr.Outcome, Err: tr.Err, Text: tr.FinalText,
-		ModelCalls: tr.Iterations, Usage: tr.Usage}
+		ModelCalls: calls, Usage: usage}
 	if err != nil {
 		res.Outcome, res.Err = OutcomeFailed, err
 	}

@@ -389,3 +389,41 @@ func TestChildResultText(t *testing.T) {
 		}
 	}
 }
+
+// A team member's life: started in the background, it ends its turn; a
+// message delivered to it then runs another turn with the message as its
+// prompt, and each end reaches the parent.
+func TestStartBackgroundAndDeliver(t *testing.T) {
+	kid := &providertest.Scripted{Steps: []providertest.Step{providertest.Text("hello lead"), providertest.Text("got your note")}}
+	sp := &testSpawner{provs: map[string]*providertest.Scripted{"member": kid}}
+	h := newSubHarness(t, &providertest.Scripted{}, sp)
+	ctx := context.Background()
+	info, err := h.ag.StartBackground(ctx, SpawnRequest{ParentSessionID: h.sess.ID, AgentType: "general-purpose",
+		Description: "member", Team: "t", Member: "alice"}, "Say hello.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := h.ag.Subagents()
+	if r, err := subs.Wait(ctx, info.SessionID); err != nil || r.Text != "hello lead" {
+		t.Fatalf("first run %+v %v", r, err)
+	}
+	if err := subs.Deliver(ctx, info.SessionID, "a note from the lead"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := subs.Wait(ctx, info.SessionID)
+	if err != nil || r.Text != "got your note" {
+		t.Fatalf("second run %+v %v", r, err)
+	}
+	if last := kid.Request(1).Messages; last[len(last)-1].Text() != "a note from the lead" {
+		t.Fatalf("the member's second request ends with %q", last[len(last)-1].Text())
+	}
+	if n := len(eventsOf(h.events(), event.SubagentCompleted)); n != 2 {
+		t.Fatalf("%d subagent.completed in the lead's log, want 2", n)
+	}
+	if !h.ag.HasReminders(h.sess.ID) {
+		t.Fatal("the lead has no reminder of its member's results")
+	}
+	if err := subs.Deliver(ctx, "nosuch", "x"); !errors.Is(err, ErrNoSuchChild) {
+		t.Fatalf("Deliver to nobody: %v", err)
+	}
+}
