@@ -38,10 +38,30 @@ func (w *Workbench) watchSubagents(t *sessionTab, ev event.Event, replayDone boo
 			w.followChild(t, d.(event.SubagentStartedData).ChildSessionID)
 		}
 	case ev.Type == event.SubagentCompleted:
-		if d, err := ev.Payload(); err == nil {
-			w.maybeUnfollow(t, d.(event.SubagentCompletedData).ChildSessionID)
+		if p, err := ev.Payload(); err == nil {
+			d := p.(event.SubagentCompletedData)
+			w.maybeUnfollow(t, d.ChildSessionID)
+			if s, ok := t.model.Subagent(d.ChildSessionID); ok && s.Background {
+				level, text := backgroundNotice(s)
+				w.noticeFor(t, level, text)
+			}
 		}
 	}
+}
+
+// backgroundNotice is the notice of a background subagent that ended (its
+// result reaches the parent's next model call as a reminder): "background
+// subagent [Explore] find the loader: done · 3 model calls".
+func backgroundNotice(s SubagentEntry) (level, text string) {
+	level = "info"
+	if s.Outcome == SubagentFailed || s.Outcome == SubagentCancelled {
+		level = "warning"
+	}
+	text = "background subagent [" + subagentLabel(s) + "]"
+	if d := firstLine(s.Description); d != "" {
+		text += " " + d
+	}
+	return level, text + ": " + subagentProgress(s, nil)
 }
 
 // followChild starts following a child session's log for tab t (no-op when

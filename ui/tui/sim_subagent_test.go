@@ -84,7 +84,8 @@ func TestSubagentApprovalAnsweredFromTheQueue(t *testing.T) {
 		ToolCallID: "a1", ChildSessionID: child, AgentType: "Explore", Outcome: "completed", Result: "Found it.", ModelCalls: 2}); err != nil {
 		t.Fatal(err)
 	}
-	b.waitText("✓ ▸ [Explore] find the loader · done · 2 model calls")
+	b.waitText("✓ ▸ [Explore] find the loader · done · 2 model calls",
+		"background subagent [Explore] find the loader: done · 2 model calls") // the notice of a background run's end
 }
 
 // TestSubagentStepsExpand: Enter on the Agent call in the timeline shows the
