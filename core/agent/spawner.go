@@ -5,6 +5,7 @@ import (
 
 	"pincer/core/permission"
 	"pincer/persist"
+	"pincer/tools"
 )
 
 // DefaultSubagentIterations is a subagent's budget of model calls when its
@@ -32,6 +33,9 @@ type SpawnRequest struct {
 	Model, ParentModel string
 	// Team and Member name a team member's place (TeamCreate); "" otherwise.
 	Team, Member string
+	// ExtraTools join the child's tool set after the definition's rule (a
+	// team member's SendMessage); Agent and Task never do.
+	ExtraTools []tools.Tool
 }
 
 // Spawned is a child the Spawner built: its agent (tools, prompt, mode,

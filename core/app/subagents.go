@@ -60,6 +60,11 @@ func (s *spawner) Spawn(ctx context.Context, req agent.SpawnRequest) (*agent.Spa
 			ts = append(ts, t)
 		}
 	}
+	for _, t := range req.ExtraTools {
+		if n := t.Spec().Name; n != agent.AgentToolName && n != agent.TaskToolName {
+			ts = append(ts, t)
+		}
+	}
 	childTools := tools.NewRegistry(ts...)
 	mode, warn := subagent.EffectiveMode(req.ParentMode, def.PermissionMode)
 	if warn != "" {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,16 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/permission"
+	"pincer/tools"
 )
+
+// namedTool is a tool that only has a name.
+type namedTool string
+
+func (n namedTool) Spec() tools.Spec { return tools.Spec{Name: string(n), Schema: json.RawMessage(`{"type":"object"}`)} }
+func (n namedTool) Run(context.Context, *tools.Env, json.RawMessage) (tools.Result, error) {
+	return tools.Result{}, nil
+}
 
 // A project's agent definition (the adversary's file) only tightens: its
 // permissionMode applies only when stricter than the parent's mode in force,
@@ -85,6 +95,17 @@ func TestSpawnOnlyTightens(t *testing.T) {
 		if c.typ == "evil" && c.parent == permission.ModeDefault && len(got.Notes) == 0 {
 			t.Error("no note says what the definition asked for and did not get")
 		}
+	}
+	extra, err := sp.Spawn(context.Background(), agent.SpawnRequest{ParentSessionID: r.SessionID, AgentType: "Explore",
+		ParentMode: permission.ModeDefault, ExtraTools: []tools.Tool{namedTool("SendMessage"), namedTool("Agent")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := extra.Agent.Tools().Get("SendMessage"); !ok {
+		t.Error("an extra tool is missing")
+	}
+	if _, ok := extra.Agent.Tools().Get("Agent"); ok {
+		t.Error("an extra Agent tool joined a child's tools")
 	}
 	if _, err := sp.Spawn(context.Background(), agent.SpawnRequest{AgentType: "nosuch", ParentMode: permission.ModeDefault}); err == nil ||
 		!strings.Contains(err.Error(), "Explore") {
