@@ -63,6 +63,10 @@ type Backend struct {
 	// AgentList are the run's agent definitions (AgentInfos of Setup.Agents),
 	// for /agents.
 	AgentList []AgentInfo
+	// Repo is a directory of the repository the run works in (its workspace
+	// root: the main checkout or one of its worktrees), for /worktrees
+	// (backend_worktrees.go); "": none listed.
+	Repo string
 }
 
 // Commands lists the skills, custom commands and MCP prompts a person can

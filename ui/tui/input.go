@@ -37,6 +37,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.mcpKey(ev)
 		return nil
 	}
+	if w.wt.open {
+		w.worktreesKey(ev)
+		return nil
+	}
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}

@@ -138,6 +138,9 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	if w.mcp.open {
 		w.drawMCPView(screen, l.Main)
 	}
+	if w.wt.open {
+		w.drawWorktreesView(screen, l.Main)
+	}
 	if w.helpOpen {
 		w.drawHelpScreen(screen, l.Main)
 	}

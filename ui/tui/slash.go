@@ -38,6 +38,7 @@ func init() {
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
 		{name: "/agents", help: "the agent types the Agent tool can start (read-only list)", run: (*Workbench).slashAgents},
+		{name: "/worktrees", help: "this repository's worktrees: branch, changes, session; merge or discard", run: (*Workbench).slashWorktrees},
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
 		{name: "/context", help: "how much of the model's window the next call would use", run: (*Workbench).slashContext},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},

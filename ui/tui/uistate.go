@@ -54,6 +54,7 @@ type UIState struct {
 	helpOffset  int                // first line of the help screen, when it scrolls
 	prompt      *overlay.Prompt    // the /model prompt overlay, nil when closed
 	mcp         mcpView            // the /mcp view (mcpview.go)
+	wt          worktreesView      // the /worktrees view (worktrees_view.go)
 
 	// Local notes waiting for the transcripts (sync.go).
 	notes []pendingNote // local notices waiting to be added to the transcript of their session's tab
