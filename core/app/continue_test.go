@@ -11,7 +11,8 @@ import (
 
 // TestContinuePassesOverSessionsWithoutAPrompt: --continue picks the newest
 // session of the directory in which a prompt was sent; a newer one without
-// any (another workbench open now, or one a crash left) is passed over, and
+// any (another workbench open now, or one a crash left) is passed over, so is
+// a subagent's child session (newer than its parent, in the same directory), and
 // a directory with only such sessions has nothing to continue.
 func TestContinuePassesOverSessionsWithoutAPrompt(t *testing.T) {
 	ctx := context.Background()
@@ -20,6 +21,7 @@ func TestContinuePassesOverSessionsWithoutAPrompt(t *testing.T) {
 	for _, s := range []persist.Session{
 		{ID: "s-old", Title: "fix the parser", Cwd: "/w", Status: "idle", UpdatedAt: now.Add(-time.Hour)},
 		{ID: "s-empty", Title: "", Cwd: "/w", Status: "idle", UpdatedAt: now},
+		{ID: "s-child", Title: "a subagent's task", Cwd: "/w", Status: "idle", UpdatedAt: now, ParentID: "s-old"},
 		{ID: "s-only-empty", Title: "", Cwd: "/v", Status: "idle", UpdatedAt: now},
 	} {
 		s.CreatedAt = s.UpdatedAt

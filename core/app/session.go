@@ -12,6 +12,8 @@ import (
 // FindSession returns the session with id or, when cont, the newest session of
 // cwd in which a prompt was sent (one without any — another workbench open
 // now, or one a crash left — is passed over: there is nothing to continue).
+// A subagent's child session (ParentID set) is never continued so: it is
+// part of its parent's, which --continue picks (as Claude Code's sidechains).
 func FindSession(ctx context.Context, store persist.Store, id string, cont bool, cwd string) (persist.Session, error) {
 	if cont {
 		list, err := store.ListSessions(ctx, 0)
@@ -19,7 +21,7 @@ func FindSession(ctx context.Context, store persist.Store, id string, cont bool,
 			return persist.Session{}, err
 		}
 		for _, s := range list {
-			if s.Cwd == cwd && prompted(ctx, store, s) {
+			if s.Cwd == cwd && s.ParentID == "" && prompted(ctx, store, s) {
 				return s, nil
 			}
 		}
