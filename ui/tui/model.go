@@ -182,6 +182,8 @@ type Model struct {
 	Notices []Notice
 	// Todos is the latest TodoWrite list (reduce_todos.go).
 	Todos todoList
+	// Shells are the session's background shells (reduce_shells.go).
+	Shells []ShellEntry
 	// LastSequence is the sequence of the last event applied.
 	LastSequence uint64
 

@@ -57,6 +57,9 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 	if s.Turn == TurnRunning && w.pendingCount() > 0 {
 		parts = append(parts, statusField{w.approvalStatus(), prioApproval})
 	}
+	if n := w.model.RunningShells(); n > 0 {
+		parts = append(parts, statusField{shellCount(n), prioCtx})
+	}
 	parts = append(parts, statusField{fmt.Sprintf("↑%s ↓%s tokens", humanTokens(s.InputTokens), humanTokens(s.OutputTokens)), prioTokens})
 	switch cost := costText(s); cost {
 	case "": // no model call yet: no cost to show
@@ -152,6 +155,9 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 func (w *Workbench) helpLines() []string {
 	if w.helpTopic == helpTopicAgents {
 		return w.agentHelpLines()
+	}
+	if w.helpTopic == helpTopicBashes {
+		return w.bashesHelpLines()
 	}
 	lines := append([]string{"Keys — Esc, ? or F1 closes this screen; j/k scroll", ""}, w.keys.HelpLines()...)
 	lines = append(lines, "Slash commands (type in the input box; Tab completes)")

@@ -96,6 +96,10 @@ func (m *Model) Apply(ev event.Event) {
 		m.subagentStarted(ev, d)
 	case event.SubagentCompletedData:
 		m.subagentCompleted(d)
+	case event.ShellStartedData:
+		m.shellStarted(d)
+	case event.ShellExitedData:
+		m.shellExited(ev, d)
 	case event.NoticeData:
 		m.Notices = append(m.Notices, Notice{Level: d.Level, Source: d.Source, Message: d.Message, Sequence: ev.Sequence})
 		kind := transcript.KindNotice

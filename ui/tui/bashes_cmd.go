@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"pincer/ui/termtext"
+)
+
+// helpTopicBashes is the help screen's topic while /bashes shows it.
+const helpTopicBashes = "bashes"
+
+// shellKiller is the part of a Backend that ends a background shell of a
+// session (app.Backend has it, through agent.KillShell); a backend without
+// it lists shells but cannot end them.
+type shellKiller interface {
+	KillShell(sessionID, shellID string) error
+}
+
+// slashBashes is /bashes, as Claude Code's: alone, the session's background
+// shells with their state on the help screen (Esc closes it); "kill ID"
+// ends one (its whole process group), off the event loop — the list and the
+// transcript change when its shell.exited arrives.
+func (w *Workbench) slashBashes(args []string) bool {
+	if len(args) == 0 {
+		w.helpOpen, w.helpOffset, w.helpTopic = true, 0, helpTopicBashes
+		return true
+	}
+	if len(args) != 2 || args[0] != "kill" {
+		w.Notify("warning", "usage: /bashes (list) or /bashes kill ID")
+		return false
+	}
+	id := args[1]
+	known := false
+	for _, s := range w.model.Shells {
+		if s.ID == id && s.Running {
+			known = true
+		}
+	}
+	if !known {
+		w.Notify("warning", "no running background shell "+termtext.Line(id)+" in this session (/bashes lists them)")
+		return false
+	}
+	k, ok := w.be.(shellKiller)
+	sid := w.liveID
+	if !ok || sid == "" {
+		w.Notify("warning", "background shells cannot be ended from here")
+		return false
+	}
+	w.goBackground(func() {
+		if err := k.KillShell(sid, id); err != nil {
+			w.Notify("error", "kill "+id+": "+err.Error())
+		}
+	})
+	return true
+}
+
+// bashesHelpLines are /bashes' lines for the shown session.
+func (w *Workbench) bashesHelpLines() []string {
+	return shellLines(w.model.Shells)
+}
+
+// shellLines renders the shells for /bashes (pure): a heading, then one
+// line per shell, running ones first, each "  ID  STATE  COMMAND" with the
+// command on one clean line (termtext.Line: no escapes reach the screen).
+func shellLines(shells []ShellEntry) []string {
+	lines := []string{"Background shells — Bash run_in_background (/bashes kill ID ends one; Esc closes)", ""}
+	if len(shells) == 0 {
+		return append(lines, "  none in this session")
+	}
+	var running, ended []string
+	for _, s := range shells {
+		state := "running"
+		if !s.Running {
+			state = shellEnd(s.Reason, s.ExitCode)
+		}
+		line := fmt.Sprintf("  %-8s %-22s %s", termtext.Line(s.ID), state, termtext.Line(strings.TrimSpace(s.Command)))
+		if s.Running {
+			running = append(running, line)
+		} else {
+			ended = append(ended, line)
+		}
+	}
+	return append(append(lines, running...), ended...)
+}
+
+// shellCount is the status line's field for n running background shells.
+func shellCount(n int) string {
+	if n == 1 {
+		return "1 shell"
+	}
+	return fmt.Sprintf("%d shells", n)
+}
