@@ -71,8 +71,8 @@ var errEnding = errors.New("the session is ending: no background shell can start
 type bgShell struct {
 	info   ShellInfo
 	proc   *sandbox.Process
-	offset int64  // bytes of output already returned by Read
-	reason string // why it is being ended ("" while nobody ends it)
+	offset int64         // bytes of output already returned by Read
+	reason string        // why it is being ended ("" while nobody ends it)
 	ended  chan struct{} // closed once the set has recorded the end
 }
 

@@ -237,15 +237,15 @@ func TestShellsLimit(t *testing.T) {
 // TestBashOutputHugeOutput: a shell printing far more than is kept costs
 // bounded memory; the read says how much was lost and shows the newest.
 func TestBashOutputHugeOutput(t *testing.T) {
-	env, _, _ := bgEnv(t)
-	id := startShell(t, env, "head -c 30000000 /dev/zero | tr '\\0' 'z'; echo; echo TAIL-MARK; sleep 60")
-	var out string
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end) && !strings.Contains(out, "TAIL-MARK"); time.Sleep(50 * time.Millisecond) {
-		out = readShell(t, env, id, "")
-		if strings.Contains(out, "TAIL-MARK") {
+	env, root, _ := bgEnv(t)
+	id := startShell(t, env, "head -c 30000000 /dev/zero | tr '\\0' 'z'; echo; echo TAIL-MARK; touch printed; sleep 60")
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(root, "printed")); err == nil {
 			break
 		}
 	}
+	time.Sleep(200 * time.Millisecond) // the pipe's last bytes reach the buffer
+	out := readShell(t, env, id, "")
 	if !strings.Contains(out, "TAIL-MARK") || !strings.Contains(out, "are lost") || len(out) > 2*BashMaxOutputChars {
 		t.Errorf("huge output read (%d bytes): %q", len(out), out[:min(300, len(out))])
 	}
