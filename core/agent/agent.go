@@ -155,6 +155,7 @@ type Agent struct {
 	subagents       *Subagents      // cfg.Subagents, or this agent's own
 	childrenChecked map[string]bool // parent sessions closeAbandonedChildren looked at
 	agentTool       *agentTool      // the Agent tool, when cfg.Spawner is set
+	teams           teamState       // the agent teams its sessions lead (team.go)
 }
 
 // New returns an Agent for cfg.

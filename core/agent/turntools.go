@@ -11,6 +11,11 @@ func (t *turn) lookupTool(name string) (tools.Tool, bool) {
 	if t.a.agentTool != nil && (name == AgentToolName || name == TaskToolName) {
 		return t.a.agentTool, true // the agent's own, never shadowed; Task is its older name
 	}
+	for _, tl := range t.teamTools() { // the agent's own too (team_tools.go)
+		if tl.Spec().Name == name {
+			return tl, true
+		}
+	}
 	if tl, ok := t.a.cfg.Tools.Get(name); ok {
 		return tl, true
 	}
@@ -28,6 +33,9 @@ func (t *turn) toolNames() []string {
 	if t.a.agentTool != nil {
 		names = append(names, AgentToolName)
 	}
+	for _, tl := range t.teamTools() {
+		names = append(names, tl.Spec().Name)
+	}
 	for _, tl := range t.extra.Tools {
 		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); !dup {
 			names = append(names, tl.Spec().Name)
@@ -42,6 +50,10 @@ func (t *turn) toolNames() []string {
 func (t *turn) withTurnTools(specs []provider.ToolSpec) []provider.ToolSpec {
 	if t.a.agentTool != nil {
 		s := t.a.agentTool.Spec()
+		specs = append(specs, provider.ToolSpec{Name: s.Name, Description: s.Description, Schema: s.Schema})
+	}
+	for _, tl := range t.teamTools() {
+		s := tl.Spec()
 		specs = append(specs, provider.ToolSpec{Name: s.Name, Description: s.Description, Schema: s.Schema})
 	}
 	for _, tl := range t.extra.Tools {

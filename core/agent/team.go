@@ -1,0 +1,353 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"pincer/core/event"
+)
+
+// Agent teams, the seed's minimal protocol (as Claude Code's agent teams):
+// a lead session starts named background subagents (TeamCreate), the lead and
+// the members send each other explicit messages (SendMessage: the
+// recipient's next model call gets it; an idle member gets a turn with it),
+// and the lead ends them (TeamDelete). Nothing else is shared: each member
+// has its own session, transcript and context window. Every message is a
+// team.message event in the sender's and the recipient's logs.
+
+// TeamLead is the name members send the team's lead by.
+const TeamLead = "lead"
+
+// MaxTeamMembers caps a team's size.
+const MaxTeamMembers = 8
+
+// teamName is what may name a team or a member.
+var teamName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
+// agentTeam is one team of a lead session, held by the lead's agent.
+type agentTeam struct {
+	name        string
+	leadSession string
+	lead        *Agent
+	members     []*teamMember
+	ended       chan struct{} // closed by TeamDelete
+}
+
+// teamMember is one member: its run in the Subagents registry (re-armed for
+// each turn) and its wake-up signal (a message arrived).
+type teamMember struct {
+	name, agentType string
+	run             *childRun
+	wake            chan struct{} // capacity 1: one pending wake-up is enough
+}
+
+// teamState is the teams an agent leads, by lead session and name. The zero
+// value is ready.
+type teamState struct {
+	mu     sync.Mutex
+	byLead map[string]map[string]*agentTeam // lead session -> team name -> team
+}
+
+// team returns the live team name of lead session sessionID.
+func (s *teamState) team(sessionID, name string) (*agentTeam, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tm, ok := s.byLead[sessionID][name]
+	return tm, ok
+}
+
+// teamsOf lists the live teams of lead session sessionID, by name.
+func (s *teamState) teamsOf(sessionID string) []*agentTeam {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*agentTeam
+	for _, tm := range s.byLead[sessionID] {
+		out = append(out, tm)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// memberNamed finds member name in any live team of lead session sessionID.
+func (s *teamState) memberNamed(sessionID, name string) (*agentTeam, *teamMember, bool) {
+	for _, tm := range s.teamsOf(sessionID) {
+		if m, ok := tm.member(name); ok {
+			return tm, m, true
+		}
+	}
+	return nil, nil, false
+}
+
+// member returns the member called name.
+func (tm *agentTeam) member(name string) (*teamMember, bool) {
+	for _, m := range tm.members {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// names lists the members' names.
+func (tm *agentTeam) names() []string {
+	out := make([]string, len(tm.members))
+	for i, m := range tm.members {
+		out[i] = m.name
+	}
+	return out
+}
+
+// TeamMemberSpec is one member TeamCreate starts: its name (what SendMessage
+// names it by), its agent type ("" is general-purpose) and its task.
+type TeamMemberSpec struct {
+	Name      string `json:"name"`
+	AgentType string `json:"agent_type,omitempty"`
+	Prompt    string `json:"prompt"`
+}
+
+// checkTeam validates a team's name and members against the lead's live
+// teams: names are unique, never "lead", and a member name is not a member of
+// another live team of the lead (so SendMessage's "to" names one member).
+func (s *teamState) checkTeam(leadSession, name string, members []TeamMemberSpec) error {
+	if !teamName.MatchString(name) {
+		return fmt.Errorf("team name %q: a letter, then letters, digits, '-' and '_' (at most 64)", name)
+	}
+	if _, ok := s.team(leadSession, name); ok {
+		return fmt.Errorf("a team named %s is running: TeamDelete it first or choose another name", name)
+	}
+	if len(members) == 0 || len(members) > MaxTeamMembers {
+		return fmt.Errorf("a team has 1 to %d members, not %d", MaxTeamMembers, len(members))
+	}
+	seen := map[string]bool{}
+	for _, m := range members {
+		switch {
+		case !teamName.MatchString(m.Name):
+			return fmt.Errorf("member name %q: a letter, then letters, digits, '-' and '_' (at most 64)", m.Name)
+		case strings.EqualFold(m.Name, TeamLead):
+			return fmt.Errorf("member name %q is the lead's", m.Name)
+		case seen[m.Name]:
+			return fmt.Errorf("two members are named %s", m.Name)
+		case strings.TrimSpace(m.Prompt) == "":
+			return fmt.Errorf("member %s has no prompt: say what it is to do", m.Name)
+		}
+		if tm, _, ok := s.memberNamed(leadSession, m.Name); ok {
+			return fmt.Errorf("member name %s is taken by team %s", m.Name, tm.name)
+		}
+		seen[m.Name] = true
+	}
+	return nil
+}
+
+// createTeam starts the members of team name for lead session leadSession
+// (from its tool call toolCallID, in turn turnID): each a background child
+// (subagent.started in the lead's log, Team and Member set), then team.created
+// in the lead's log, then each member's first turn. When a member cannot be
+// built the ones already started are cancelled and nothing is registered.
+func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID, name string, specs []TeamMemberSpec) (*agentTeam, error) {
+	if err := a.teams.checkTeam(leadSession, name, specs); err != nil {
+		return nil, err
+	}
+	tm := &agentTeam{name: name, leadSession: leadSession, lead: a, ended: make(chan struct{})}
+	for _, sp := range specs {
+		req := SpawnRequest{ParentSessionID: leadSession, ToolCallID: toolCallID, AgentType: agentTypeOr(sp.AgentType),
+			Description: sp.Name, Background: true, ParentMode: a.Mode(), Team: name, Member: sp.Name}
+		r, err := a.startChild(ctx, req, turnID)
+		if err != nil {
+			for _, m := range tm.members { // end them as cancelled runs: subagent.completed closes each one's start
+				m.run.cancel(errors.New("the team was not created"))
+				a.runChild(m.run, sp.Prompt, a.model(), turnID)
+			}
+			return nil, fmt.Errorf("member %s: %w", sp.Name, err)
+		}
+		tm.members = append(tm.members, &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1)})
+	}
+	a.teams.mu.Lock()
+	if a.teams.byLead == nil {
+		a.teams.byLead = map[string]map[string]*agentTeam{}
+	}
+	if a.teams.byLead[leadSession] == nil {
+		a.teams.byLead[leadSession] = map[string]*agentTeam{}
+	}
+	a.teams.byLead[leadSession][name] = tm
+	a.teams.mu.Unlock()
+	data := event.TeamCreatedData{Team: name}
+	for _, m := range tm.members {
+		data.Members = append(data.Members, event.TeamMember{Name: m.name, AgentType: m.agentType, ChildSessionID: m.run.info.SessionID})
+	}
+	_, _ = a.log.Emit(context.WithoutCancel(ctx), event.TeamCreated, leadSession, turnID, data)
+	model := a.model()
+	for i, m := range tm.members {
+		go a.memberLoop(tm, m, memberBriefing(tm, m)+specs[i].Prompt, model)
+	}
+	return tm, nil
+}
+
+// memberBriefing opens a member's first prompt: who it is, who else is on
+// the team, how to talk to them.
+func memberBriefing(tm *agentTeam, m *teamMember) string {
+	var others []string
+	for _, n := range tm.names() {
+		if n != m.name {
+			others = append(others, n)
+		}
+	}
+	peers := "no other members"
+	if len(others) > 0 {
+		peers = "the other members are " + strings.Join(others, ", ")
+	}
+	return fmt.Sprintf("You are %s, a member of the agent team %q; %s, and the team's lead is %q. "+
+		"Talk to them only with the SendMessage tool (to: a name); their messages to you arrive as system reminders. "+
+		"There is no shared state beyond these messages. When you finish your task, end with a short report: the lead receives it.\n\nYour task:\n",
+		m.name, tm.name, peers, TeamLead)
+}
+
+// wakePrompt is the user message of a member's turn started by a message.
+const wakePrompt = "New messages from your team arrived (in the system reminders above). Act on them; reply with SendMessage where one is wanted, then end with a short report."
+
+// memberLoop runs member m: its first turn with prompt, then, until the team
+// ends, another turn whenever a message is waiting for it (a message sent
+// while it runs reaches its next model call instead; a wake-up that finds
+// nothing waiting starts nothing).
+func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt, model string) {
+	for {
+		a.runChild(m.run, prompt, model, "")
+		for waiting := false; !waiting; {
+			select {
+			case <-tm.ended:
+				return
+			case <-m.wake:
+				waiting = m.run.agent.hasPending(m.run.info.SessionID)
+			}
+		}
+		if !a.subagents.rearm(m.run, tm.ended) {
+			return
+		}
+		prompt = wakePrompt
+	}
+}
+
+// rearm makes an ended run of r runnable again (a team member's next turn):
+// a new done channel and context, Running again. It reports false when ended
+// is closed (the team was deleted meanwhile).
+func (s *Subagents) rearm(r *childRun, ended <-chan struct{}) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case <-ended:
+		return false
+	default:
+	}
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.ctx))
+	r.ctx, r.cancel, r.done = ctx, cancel, make(chan struct{})
+	r.info.Running = true
+	return true
+}
+
+// hasPending reports whether Remind queued text for the session.
+func (a *Agent) hasPending(sessionID string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.pending[sessionID]) > 0
+}
+
+// teamEnd is where a SendMessage goes or comes from: a member or the lead.
+type teamEnd struct {
+	name, sessionID string
+	agent           *Agent
+	member          *teamMember // nil for the lead
+}
+
+// sendTeamMessage delivers text from one end of team tm to the end named to:
+// team.message in both sessions' logs (the sender's of its turn turnID),
+// then the recipient's next model call gets it (Remind); an idle member is
+// woken for a turn with it.
+func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd, to, text, turnID string) error {
+	select {
+	case <-tm.ended:
+		return fmt.Errorf("team %s was deleted", tm.name)
+	default:
+	}
+	var dest teamEnd
+	if to == TeamLead {
+		dest = teamEnd{name: TeamLead, sessionID: tm.leadSession, agent: tm.lead}
+	} else if m, ok := tm.member(to); ok {
+		dest = teamEnd{name: m.name, sessionID: m.run.info.SessionID, agent: m.run.agent, member: m}
+	} else {
+		return fmt.Errorf("team %s has no member %q (members: %s; the lead is %q)", tm.name, to, strings.Join(tm.names(), ", "), TeamLead)
+	}
+	if dest.sessionID == from.sessionID {
+		return errors.New("a message to yourself is not sent")
+	}
+	if strings.TrimSpace(text) == "" {
+		return errors.New("the message is empty")
+	}
+	data := event.TeamMessageData{Team: tm.name, From: from.name, FromSessionID: from.sessionID,
+		To: dest.name, ToSessionID: dest.sessionID, Message: text}
+	bg := context.WithoutCancel(ctx)
+	if _, err := a.log.Emit(bg, event.TeamMessage, from.sessionID, turnID, data); err != nil {
+		return err
+	}
+	if _, err := a.log.Emit(bg, event.TeamMessage, dest.sessionID, "", data); err != nil {
+		return err
+	}
+	dest.agent.Remind(dest.sessionID, teamMessageText(tm.name, from.name, text))
+	if dest.member != nil {
+		select {
+		case dest.member.wake <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+	return nil
+}
+
+// teamMessageText is a delivered message as its recipient's model reads it.
+func teamMessageText(team, from, text string) string {
+	return fmt.Sprintf("Message from %s (team %s):\n%s\n(Answer with SendMessage to %q if a reply is wanted.)", from, team, text, from)
+}
+
+// deleteTeam ends team name of lead session leadSession: no more messages or
+// turns, its running members cancelled, team.deleted in the lead's log. It
+// returns each member's state as it was ended ("idle", "cancelled").
+func (a *Agent) deleteTeam(ctx context.Context, leadSession, name, turnID string) ([]string, error) {
+	a.teams.mu.Lock()
+	tm, ok := a.teams.byLead[leadSession][name]
+	if ok {
+		delete(a.teams.byLead[leadSession], name)
+	}
+	a.teams.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no team named %q is running in this session", name)
+	}
+	close(tm.ended)
+	var states []string
+	for _, m := range tm.members {
+		state := "idle"
+		if a.subagents.Cancel(m.run.info.SessionID) {
+			state = "cancelled"
+			_, _ = a.subagents.Wait(context.WithoutCancel(ctx), m.run.info.SessionID)
+		}
+		states = append(states, m.name+" ("+state+")")
+	}
+	_, _ = a.log.Emit(context.WithoutCancel(ctx), event.TeamDeleted, leadSession, turnID, event.TeamDeletedData{Team: name})
+	return states, nil
+}
+
+// teamOfMember finds the team and the member whose session is sessionID (a
+// member's SendMessage): its run says its team and lead.
+func (a *Agent) teamOfMember(sessionID string) (*agentTeam, *teamMember, bool) {
+	r, ok := a.subagents.get(sessionID)
+	if !ok || r.info.Team == "" || r.parent == nil {
+		return nil, nil, false
+	}
+	tm, ok := r.parent.teams.team(r.info.ParentSessionID, r.info.Team)
+	if !ok {
+		return nil, nil, false
+	}
+	m, ok := tm.member(r.info.Member)
+	return tm, m, ok
+}
