@@ -7,6 +7,7 @@ import (
 
 	"pincer/core/config"
 	"pincer/core/permission"
+	"pincer/core/subagent"
 	"pincer/tools"
 )
 
@@ -74,7 +75,7 @@ func (r *configReport) failure() error {
 func denyAll(rules permission.RuleSet, registry *tools.Registry, problems []string) permission.RuleSet {
 	src := "a broken configuration (" + strings.Join(dedupe(problems), "; ") + "): fix it and restart pincer"
 	var deny []permission.Rule
-	for _, name := range registry.Names() {
+	for _, name := range append(registry.Names(), subagent.NestingTools...) { // the agent's own tools too: Agent, Task, the team tools
 		deny = append(deny, permission.Rule{Tool: name, Source: src})
 	}
 	return rules.Add(permission.Deny, deny...)

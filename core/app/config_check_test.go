@@ -8,6 +8,7 @@ import (
 
 	"pincer/core/config"
 	"pincer/core/permission"
+	"pincer/core/subagent"
 	"pincer/tools"
 )
 
@@ -37,6 +38,10 @@ func TestWorkbenchDeniesEveryToolOnBrokenConfig(t *testing.T) {
 		"Read":  {Tool: "Read", Kind: "read", Paths: []string{filepath.Join(ws, "a.txt")}},
 		"Write": {Tool: "Write", Kind: "edit", Paths: []string{filepath.Join(ws, "a.txt")}},
 		"Grep":  {Tool: "Grep", Kind: "read", Paths: []string{ws}},
+		// the agent's own tools, outside the registry: no subagent or team starts either
+		"Agent":       {Tool: "Agent", Kind: "read"},
+		"TeamCreate":  {Tool: "TeamCreate", Kind: "read"},
+		"SendMessage": {Tool: "SendMessage", Kind: "read"},
 	}
 	for _, mode := range []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModeBypass, permission.ModePlan} {
 		for name, in := range inputs {
@@ -51,7 +56,7 @@ func TestWorkbenchDeniesEveryToolOnBrokenConfig(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range registry.Names() {
+	for _, name := range append(registry.Names(), subagent.NestingTools...) { // the agent's own tools by name too
 		found := false
 		for _, r := range rules.Deny {
 			found = found || r.Tool == name
