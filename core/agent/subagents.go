@@ -70,8 +70,12 @@ type childRun struct {
 	cancel   context.CancelCauseFunc
 	finishFn func(context.Context) (string, error) // Spawned.Finish
 	model    string                                // the model ID the child's calls send
-	done     chan struct{}                         // closed when the current run ended
-	res      ChildResult
+	// again, when set (a team member's run), is asked as a run ends, under
+	// the registry's lock: true re-arms the run at once for another turn
+	// (rearmLocked), so it never shows as not running in between.
+	again func() bool
+	done  chan struct{} // closed when the current run ended
+	res   ChildResult
 }
 
 // add registers a starting run.
@@ -88,6 +92,9 @@ func (s *Subagents) finish(r *childRun, res ChildResult) {
 	r.info.Running = false
 	r.res.ChildInfo = r.info
 	done := r.done
+	if r.again != nil && r.again() {
+		rearmLocked(r)
+	}
 	s.mu.Unlock()
 	close(done)
 }
@@ -126,9 +133,13 @@ func (s *Subagents) Cancel(id string) bool {
 	s.mu.Lock()
 	r, ok := s.runs[id]
 	running := ok && r.info.Running
+	var cancel context.CancelCauseFunc
+	if running {
+		cancel = r.cancel // read under the lock: a team member's run is re-armed with a new one
+	}
 	s.mu.Unlock()
 	if running {
-		r.cancel(errors.New("subagent cancelled"))
+		cancel(errors.New("subagent cancelled"))
 	}
 	return running
 }

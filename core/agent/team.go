@@ -39,11 +39,12 @@ type agentTeam struct {
 }
 
 // teamMember is one member: its run in the Subagents registry (re-armed for
-// each turn) and its wake-up signal (a message arrived).
+// each turn) and its start signal (an idle member's run was re-armed for a
+// message).
 type teamMember struct {
 	name, agentType string
 	run             *childRun
-	wake            chan struct{} // capacity 1: one pending wake-up is enough
+	wake            chan struct{} // capacity 1: one pending start is enough
 }
 
 // teamState is the teams an agent leads, by lead session and name. The zero
@@ -155,16 +156,25 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 	tm := &agentTeam{name: name, leadSession: leadSession, lead: a, ended: make(chan struct{})}
 	for _, sp := range specs {
 		req := SpawnRequest{ParentSessionID: leadSession, ToolCallID: toolCallID, AgentType: agentTypeOr(sp.AgentType),
-			Description: sp.Name, Background: true, ParentMode: a.Mode(), Team: name, Member: sp.Name}
+			Description: sp.Name, Background: true, ParentMode: a.Mode(), ParentModel: a.model(), Team: name, Member: sp.Name}
 		r, err := a.startChild(ctx, req, turnID)
 		if err != nil {
 			for _, m := range tm.members { // end them as cancelled runs: subagent.completed closes each one's start
 				m.run.cancel(errors.New("the team was not created"))
-				a.runChild(m.run, sp.Prompt, a.model(), turnID)
+				a.runChild(m.run, sp.Prompt, turnID)
 			}
 			return nil, fmt.Errorf("member %s: %w", sp.Name, err)
 		}
-		tm.members = append(tm.members, &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1)})
+		m := &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1)}
+		r.again = func() bool { // under the registry's lock, as the member's turn ends
+			select {
+			case <-tm.ended:
+				return false
+			default:
+				return m.run.agent.HasReminders(m.run.info.SessionID)
+			}
+		}
+		tm.members = append(tm.members, m)
 	}
 	a.teams.mu.Lock()
 	if a.teams.byLead == nil {
@@ -180,9 +190,8 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 		data.Members = append(data.Members, event.TeamMember{Name: m.name, AgentType: m.agentType, ChildSessionID: m.run.info.SessionID})
 	}
 	_, _ = a.log.Emit(context.WithoutCancel(ctx), event.TeamCreated, leadSession, turnID, data)
-	model := a.model()
 	for i, m := range tm.members {
-		go a.memberLoop(tm, m, memberBriefing(tm, m)+specs[i].Prompt, model)
+		go a.memberLoop(tm, m, memberBriefing(tm, m)+specs[i].Prompt)
 	}
 	return tm, nil
 }
@@ -210,31 +219,36 @@ func memberBriefing(tm *agentTeam, m *teamMember) string {
 const wakePrompt = "New messages from your team arrived (in the system reminders above). Act on them; reply with SendMessage where one is wanted, then end with a short report."
 
 // memberLoop runs member m: its first turn with prompt, then, until the team
-// ends, another turn whenever a message is waiting for it (a message sent
-// while it runs reaches its next model call instead; a wake-up that finds
-// nothing waiting starts nothing).
-func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt, model string) {
+// ends, another turn whenever a message is waiting for it. The run is never
+// seen as not running while a message waits: one that arrived during a turn
+// re-arms the run as that turn ends (childRun.again, in Subagents.finish);
+// one that finds the member idle re-arms it in the sender's call
+// (startIdle) and signals the loop.
+func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt string) {
 	for {
-		a.runChild(m.run, prompt, model, "")
-		for waiting := false; !waiting; {
-			select {
-			case <-tm.ended:
-				return
-			case <-m.wake:
-				waiting = m.run.agent.hasPending(m.run.info.SessionID)
-			}
-		}
-		if !a.subagents.rearm(m.run, tm.ended) {
-			return
-		}
+		a.runChild(m.run, prompt, "")
 		prompt = wakePrompt
+		if a.subagents.running(m.run) {
+			continue // re-armed as it ended: a message came during the turn
+		}
+		select {
+		case <-tm.ended:
+			return
+		case <-m.wake: // startIdle re-armed it
+		}
 	}
 }
 
-// rearm makes an ended run of r runnable again (a team member's next turn):
-// a new done channel and context, Running again. It reports false when ended
-// is closed (the team was deleted meanwhile).
-func (s *Subagents) rearm(r *childRun, ended <-chan struct{}) bool {
+// running reports whether r's run is armed (Running).
+func (s *Subagents) running(r *childRun) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return r.info.Running
+}
+
+// startIdle re-arms r when it is idle and ended is open, reporting whether
+// it did (the member's loop is then to run a turn).
+func (s *Subagents) startIdle(r *childRun, ended <-chan struct{}) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
@@ -242,17 +256,20 @@ func (s *Subagents) rearm(r *childRun, ended <-chan struct{}) bool {
 		return false
 	default:
 	}
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.ctx))
-	r.ctx, r.cancel, r.done = ctx, cancel, make(chan struct{})
-	r.info.Running = true
+	if r.info.Running {
+		return false
+	}
+	rearmLocked(r)
 	return true
 }
 
-// hasPending reports whether Remind queued text for the session.
-func (a *Agent) hasPending(sessionID string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.pending[sessionID]) > 0
+// rearmLocked makes an ended run of r runnable again (a team member's next
+// turn): a new context and done channel, Running again. The caller holds the
+// registry's lock.
+func rearmLocked(r *childRun) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.ctx))
+	r.ctx, r.cancel, r.done = ctx, cancel, make(chan struct{})
+	r.info.Running = true
 }
 
 // teamEnd is where a SendMessage goes or comes from: a member or the lead.
@@ -296,10 +313,10 @@ func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd
 		return err
 	}
 	dest.agent.Remind(dest.sessionID, teamMessageText(tm.name, from.name, text))
-	if dest.member != nil {
+	if dest.member != nil && a.subagents.startIdle(dest.member.run, tm.ended) {
 		select {
 		case dest.member.wake <- struct{}{}:
-		default: // a wake-up is already pending
+		default: // a start is already pending
 		}
 	}
 	return nil

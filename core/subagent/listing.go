@@ -5,8 +5,8 @@ import (
 )
 
 // Listing is the text the parent's model chooses an agent type from, for the
-// Agent tool's description (as Claude Code lists the types there): a heading,
-// then one line per definition, "- NAME: DESCRIPTION (Tools: ...)". The tools
+// Agent tool's description (as Claude Code lists the types there, under the
+// tool's own heading): one line per definition, "- NAME: DESCRIPTION (Tools: ...)". The tools
 // are the definition's as written (ToolsText), not resolved against the
 // parent's registry, so the text stays the same for the whole session (the
 // tool definitions are part of the cached prompt prefix). "" for an empty or
@@ -17,7 +17,6 @@ func (c *Catalog) Listing() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("Available agent types and the tools they have access to:\n")
 	for _, d := range defs {
 		b.WriteString("- ")
 		b.WriteString(d.Name)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,83 @@ func TestAttackProjectAgentFiles(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "broken.md:4") {
 		t.Fatalf("pincer run: exit %d, stderr %q, stdout %q", code, stderr, stdout)
 	}
+}
+
+// TestTeamOfTwoExchangesMessages: through the real binary and the fake
+// server, the lead's TeamCreate starts alice and bob; each sends the other
+// one message; each message reaches the other's model call as a system
+// reminder and is a team.message in both members' logs; `pincer run` waits
+// for the members, then the lead's TeamDelete ends the team.
+func TestTeamOfTwoExchangesMessages(t *testing.T) {
+	e := newEnv(t)
+	create := `{"name":"pair","members":[{"name":"alice","agent_type":"Explore","prompt":"ALICE-TASK: tell bob the parser is in p.go"},` +
+		`{"name":"bob","prompt":"BOB-TASK: tell alice the tests are in p_test.go"}]}`
+	e.fake.Push(
+		openaitest.Reply{When: "start the pair", ToolCalls: []openaitest.Call{{ID: "t1", Name: "TeamCreate", Args: create}}},
+		openaitest.Reply{When: "start the pair", Text: "the team is working"},
+		openaitest.Reply{When: "start the pair", ToolCalls: []openaitest.Call{{ID: "t2", Name: "TeamDelete", Args: `{"name":"pair"}`}}},
+		openaitest.Reply{When: "start the pair", Text: "the team is done"},
+		openaitest.Reply{When: "ALICE-TASK", ToolCalls: []openaitest.Call{{ID: "a1", Name: "SendMessage", Args: `{"to":"bob","message":"PING-MARKER p.go"}`}}},
+		openaitest.Reply{When: "ALICE-TASK", Text: "alice told bob"},
+		openaitest.Reply{When: "BOB-TASK", ToolCalls: []openaitest.Call{{ID: "b1", Name: "SendMessage", Args: `{"to":"alice","message":"PONG-MARKER p_test.go"}`}}},
+		openaitest.Reply{When: "BOB-TASK", Text: "bob told alice"},
+	)
+	stdout, stderr, code := e.run(e.runArgs("--output-format", "stream-json", "start the pair")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	var members []string
+	for _, line := range strings.Split(stdout, "\n") {
+		if !strings.Contains(line, `"team.created"`) {
+			continue
+		}
+		for _, f := range strings.Split(line, `"childSessionId":"`)[1:] {
+			members = append(members, f[:strings.Index(f, `"`)])
+		}
+	}
+	if len(members) != 2 {
+		t.Fatalf("team.created names %d members:\n%s", len(members), stdout)
+	}
+	if !strings.Contains(stdout, `"team.deleted"`) {
+		t.Errorf("no team.deleted in the lead's stream:\n%s", stdout)
+	}
+	got := map[string]bool{}
+	for _, req := range e.fake.Requests() {
+		b, _ := json.Marshal(req)
+		first, text := firstUser(req), string(b)
+		switch {
+		case strings.Contains(first, "ALICE-TASK") && strings.Contains(text, "PONG-MARKER") && strings.Contains(text, "Message from bob (team pair)"):
+			got["alice read the pong"] = true
+		case strings.Contains(first, "BOB-TASK") && strings.Contains(text, "PING-MARKER") && strings.Contains(text, "Message from alice (team pair)"):
+			got["bob read the ping"] = true
+		}
+		if strings.Contains(first, "-TASK") && (strings.Contains(text, `"name":"TeamCreate"`) || strings.Contains(text, `"name":"Agent"`)) {
+			t.Errorf("a member was offered TeamCreate or Agent")
+		}
+	}
+	if !got["alice read the pong"] || !got["bob read the ping"] {
+		t.Errorf("delivered: %v", got)
+	}
+	for _, id := range members {
+		show, stderr, code := e.run("sessions", "show", id, "--json")
+		if code != 0 {
+			t.Fatalf("sessions show %s: %d %s", id, code, stderr)
+		}
+		if n := strings.Count(show, `"team.message"`); n != 2 || !strings.Contains(show, "PING-MARKER") || !strings.Contains(show, "PONG-MARKER") {
+			t.Errorf("member %s's log has %d team.message:\n%s", id, n, show)
+		}
+	}
+}
+
+// firstUser is the text of a request's first user message.
+func firstUser(req map[string]any) string {
+	msgs, _ := req["messages"].([]any)
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		if mm["role"] == "user" {
+			b, _ := json.Marshal(mm["content"])
+			return string(b)
+		}
+	}
+	return ""
 }
