@@ -17,8 +17,14 @@ import (
 // pincer's own git: no hook, no signing program (--no-gpg-sign: nothing may
 // prompt in the workbench), the person's identity or, when git has none,
 // "pincer <pincer@localhost>". It returns the branch's commit and whether a
-// commit was made (false: nothing to commit).
+// commit was made (false: nothing to commit). It refuses (ErrTampered),
+// running no git, when the worktree's HEAD no longer names its branch or a
+// symbolic link stands where git would write (checkGitState): the session
+// there may have written its git dir.
 func Commit(ctx context.Context, wt Worktree, message string) (commit string, committed bool, err error) {
+	if err := checkGitState(wt); err != nil {
+		return "", false, err
+	}
 	g := prompt.NewOwnGit(ctx, wt.Path)
 	dirty, err := hasChanges(ctx, g, true)
 	if err != nil {
@@ -92,6 +98,9 @@ type MergeResult struct {
 // after.
 func Merge(ctx context.Context, wt Worktree) (MergeResult, error) {
 	var res MergeResult
+	if err := checkGitState(wt); err != nil {
+		return res, err
+	}
 	main := prompt.NewOwnGit(ctx, wt.Repo)
 	dirty, err := hasChanges(ctx, main, false)
 	if err != nil {

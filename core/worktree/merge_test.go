@@ -146,3 +146,68 @@ func TestRepositoryHelpersDoNotRun(t *testing.T) {
 func commitFixture(repo string) (string, error) {
 	return prompt.RunGit(context.Background(), repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--no-verify", "-am", "ours")
 }
+
+// TestCommitRefusesTamperedGitState (attack: the worktree session prepares
+// pincer's own, unsandboxed git): HEAD pointed at main, COMMIT_EDITMSG, the
+// HEAD reflog or the branch's reflog a symbolic link to a file of the
+// person's, an object directory a link elsewhere, the .git file naming
+// another git dir. Commit (and so Merge) refuses each, the target untouched
+// and main where it was; the control commits.
+func TestCommitRefusesTamperedGitState(t *testing.T) {
+	ctx := context.Background()
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	for _, c := range []struct {
+		name   string
+		tamper func(wt Worktree)
+	}{
+		{"HEAD names main", func(wt Worktree) { write(t, filepath.Join(wt.GitDir, "HEAD"), "ref: refs/heads/main\n") }},
+		{"COMMIT_EDITMSG link", func(wt Worktree) { _ = os.Symlink(victim, filepath.Join(wt.GitDir, "COMMIT_EDITMSG")) }},
+		{"HEAD reflog link", func(wt Worktree) {
+			_ = os.MkdirAll(filepath.Join(wt.GitDir, "logs"), 0o755)
+			_ = os.Remove(filepath.Join(wt.GitDir, "logs", "HEAD"))
+			_ = os.Symlink(victim, filepath.Join(wt.GitDir, "logs", "HEAD"))
+		}},
+		{"branch reflog link", func(wt Worktree) {
+			p := filepath.Join(wt.CommonDir, "logs", "refs", "heads", "pincer", wt.Name)
+			_ = os.Remove(p)
+			_ = os.Symlink(victim, p)
+		}},
+		{"object dir link", func(wt Worktree) { _ = os.Symlink(filepath.Dir(victim), filepath.Join(wt.CommonDir, "objects", "zz")) }},
+		{".git names another", func(wt Worktree) {
+			_ = os.Chmod(filepath.Join(wt.Path, ".git"), 0o644)
+			write(t, filepath.Join(wt.Path, ".git"), "gitdir: "+t.TempDir()+"\n")
+		}},
+		{"control", func(Worktree) {}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			write(t, victim, "the person's file\n")
+			repo := newRepo(t, map[string]string{"a.txt": "one\n"})
+			wt, err := New(t.TempDir()).Create(ctx, repo, "w")
+			if err != nil {
+				t.Fatal(err)
+			}
+			mainHead := git(t, repo, "rev-parse", "main")
+			write(t, filepath.Join(wt.Path, "a.txt"), "changed\n")
+			c.tamper(wt)
+			_, committed, err := Commit(ctx, wt, "pincer: checkpoint")
+			if c.name == "control" {
+				if err != nil || !committed {
+					t.Fatalf("control: %v %v", committed, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrTampered) || committed {
+				t.Errorf("Commit = %v, %v; want ErrTampered", committed, err)
+			}
+			if _, err := Merge(ctx, wt); !errors.Is(err, ErrTampered) {
+				t.Errorf("Merge = %v; want ErrTampered", err)
+			}
+			if b, _ := os.ReadFile(victim); string(b) != "the person's file\n" {
+				t.Errorf("the person's file = %q", b)
+			}
+			if git(t, repo, "rev-parse", "main") != mainHead {
+				t.Error("main moved")
+			}
+		})
+	}
+}
