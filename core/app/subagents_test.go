@@ -17,7 +17,9 @@ import (
 // namedTool is a tool that only has a name.
 type namedTool string
 
-func (n namedTool) Spec() tools.Spec { return tools.Spec{Name: string(n), Schema: json.RawMessage(`{"type":"object"}`)} }
+func (n namedTool) Spec() tools.Spec {
+	return tools.Spec{Name: string(n), Schema: json.RawMessage(`{"type":"object"}`)}
+}
 func (n namedTool) Run(context.Context, *tools.Env, json.RawMessage) (tools.Result, error) {
 	return tools.Result{}, nil
 }
