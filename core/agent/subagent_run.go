@@ -74,6 +74,9 @@ func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 		calls += tr.Iterations
 		usage.Add(tr.Usage)
 	}
+	// The child's background shells end with its run: only its own calls
+	// could read or end them, and there are none left.
+	r.agent.EndSessionShells(r.info.SessionID)
 	res := ChildResult{ChildInfo: r.info, Outcome: tr.Outcome, Err: tr.Err, Text: tr.FinalText,
 		ModelCalls: calls, Usage: usage}
 	if err != nil {
