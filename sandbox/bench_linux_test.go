@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // benchRun runs `true` b.N times through run.
@@ -69,4 +70,40 @@ func BenchmarkRlimitsOnlyTrue(b *testing.B) {
 	}
 	e := &Executor{Workspace: ws}
 	benchRun(b, e.Run)
+}
+
+// BenchmarkBackgroundStartKill is one background shell's life through an
+// Executor with DefaultPolicy: Start (the helper, namespaces, Landlock)
+// until the command has printed its first line, then Kill of its PID
+// namespace (SIGTERM, which `sleep` obeys).
+func BenchmarkBackgroundStartKill(b *testing.B) {
+	ws, err := NewWorkspace(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	c := Command{Path: "sh", Args: []string{"-c", "echo up; exec sleep 60"}, Dir: ws.Root()}
+	for b.Loop() {
+		p, err := e.Start(context.Background(), c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p.Output().Total() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		if res := p.Kill(); !res.Canceled {
+			b.Fatalf("not killed: %+v", res)
+		}
+	}
+}
+
+// BenchmarkTailBufferWrite is the cost of a background shell's output: 4
+// KiB writes into a 1 MiB TailBuffer, past its limit.
+func BenchmarkTailBufferWrite(b *testing.B) {
+	t := NewTailBuffer(DefaultBackgroundOutput)
+	chunk := make([]byte, 4096)
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		_, _ = t.Write(chunk)
+	}
 }
