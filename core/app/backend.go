@@ -67,6 +67,12 @@ type Backend struct {
 	// root: the main checkout or one of its worktrees), for /worktrees
 	// (backend_worktrees.go); "": none listed.
 	Repo string
+	// OpenWorktree opens (or creates) git worktree name for a tab's session
+	// and builds the agent confined to it (backend_tabs.go); nil: OpenSession
+	// refuses worktrees.
+	OpenWorktree func(ctx context.Context, name string) (TabWorktree, error)
+
+	routes sessionAgents // the sessions other agents run (backend_tabs.go)
 }
 
 // Commands lists the skills, custom commands and MCP prompts a person can
@@ -114,10 +120,10 @@ func (b *Backend) Submit(ctx context.Context, sessionID, input string) (agent.Tu
 	}
 	if b.Invoke != nil {
 		if in, ok := b.Invoke(input); ok {
-			return b.Agent.SubmitTurnInput(ctx, sessionID, in)
+			return b.agentFor(sessionID).SubmitTurnInput(ctx, sessionID, in)
 		}
 	}
-	return b.Agent.SubmitTurn(ctx, sessionID, input)
+	return b.agentFor(sessionID).SubmitTurn(ctx, sessionID, input)
 }
 
 // Resolve answers a pending permission request: behavior allow or deny, scope
@@ -133,9 +139,17 @@ func (b *Backend) Resolve(requestID string, behavior permission.Behavior, scope 
 func (b *Backend) Mode() permission.Mode { return b.Agent.Mode() }
 
 // SetMode changes the permission mode at once and records it on sessionID as a
-// mode.changed event (agent.SetMode).
+// mode.changed event (agent.SetMode, on the agent that runs sessionID); the
+// agents of the other tabs' sessions (backend_tabs.go) get it too: the
+// workbench shows one mode.
 func (b *Backend) SetMode(ctx context.Context, sessionID string, m permission.Mode) error {
-	return b.Agent.SetMode(ctx, sessionID, m)
+	own := b.agentFor(sessionID)
+	for _, a := range b.allAgents() {
+		if a != own {
+			a.SetPermissionMode(m)
+		}
+	}
+	return own.SetMode(ctx, sessionID, m)
 }
 
 // NewSession starts another session in the workspace (/clear): it creates it,

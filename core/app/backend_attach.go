@@ -32,7 +32,7 @@ var ErrNotRunElsewhere = errors.New("no other process runs this session")
 // this backend's agent, or held by a process that no longer exists.
 func (b *Backend) Runner(ctx context.Context, sessionID string) (string, error) {
 	l, found, err := b.Store.GetLease(ctx, sessionID)
-	if err != nil || !found || l.Owner == b.Agent.Owner() || agent.OwnerGone(l.Owner) {
+	if err != nil || !found || b.ownedHere(l.Owner) || agent.OwnerGone(l.Owner) {
 		return "", err
 	}
 	return agent.DescribeOwner(l.Owner), nil

@@ -11,5 +11,5 @@ import (
 // model call), of the model's window (Window 0: unknown), in how many
 // messages.
 func (b *Backend) EstimateContext(ctx context.Context, sessionID string) (agent.ContextUse, error) {
-	return b.Agent.EstimateContext(ctx, sessionID)
+	return b.agentFor(sessionID).EstimateContext(ctx, sessionID)
 }

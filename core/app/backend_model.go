@@ -213,7 +213,7 @@ func (b *Backend) switchModel(ctx context.Context, env *modelflow.Env, io ModelI
 	if resolve == nil {
 		resolve = CatalogModel
 	}
-	if err := b.Agent.SwitchModel(ctx, sessionID, resolve(env, next)); err != nil {
+	if err := b.agentFor(sessionID).SwitchModel(ctx, sessionID, resolve(env, next)); err != nil {
 		if errors.Is(err, agent.ErrTurnActive) { // a turn started while the person chose
 			return errSwitchRunning
 		}

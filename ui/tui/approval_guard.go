@@ -51,7 +51,7 @@ func (w *Workbench) burstApproval(ev *tcell.EventKey) bool {
 		return false
 	}
 	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
-	if !ok || !isApproval(act) || len(w.model.Approvals) == 0 || w.readOnly {
+	if !ok || !isApproval(act) || w.pendingCount() == 0 {
 		return false
 	}
 	w.hint("keys arriving as fast as a paste do not answer an approval: press " + keyLabel(ev) + " again")

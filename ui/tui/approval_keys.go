@@ -57,14 +57,10 @@ var approvalActions = []struct {
 	{ActDenyReason, "deny with reason", "deny with a reason"},
 }
 
-// pendingCount is the number of requests of the live session waiting for an
-// answer (none while another session is shown read-only).
-func (w *Workbench) pendingCount() int {
-	if w.readOnly {
-		return 0
-	}
-	return len(w.model.Approvals)
-}
+// pendingCount is the number of requests waiting for an answer in every
+// tab's live session, the queue's pending rows (none while the shown tab
+// shows another session read-only; approvals_tabs.go).
+func (w *Workbench) pendingCount() int { return len(w.allPending()) }
 
 // approvalKeys returns the key bar's approval items ("y once", "s session",
 // ...), as the key map binds them.
@@ -212,8 +208,8 @@ func (w *Workbench) selectPending() {
 	if row, ok := w.approvals.selected(); ok && w.isPending(row.Key) {
 		return
 	}
-	if len(w.model.Approvals) > 0 {
-		w.approvals.sel = w.model.Approvals[0].RequestID
+	if p := w.allPending(); len(p) > 0 {
+		w.approvals.sel = p[0].a.RequestID
 	}
 }
 

@@ -39,7 +39,8 @@ func (w *Workbench) noteShown(l layout, width, height int) {
 		}
 	}
 	now := w.now()
-	for _, a := range w.model.Approvals {
+	for _, e := range w.allPending() {
+		a := e.a
 		where := ""
 		if i, ok := index[a.RequestID]; ok && i >= w.approvals.offset && i < w.approvals.offset+w.approvals.visible {
 			where = fmt.Sprintf("row %d", i-w.approvals.offset)

@@ -32,6 +32,12 @@ type Backend interface {
 	SetMode(ctx context.Context, sessionID string, m permission.Mode) error
 	// NewSession starts another session (/clear) after previous and returns its ID.
 	NewSession(ctx context.Context, previous string) (string, error)
+	// OpenSession starts a session for a new tab and returns its ID: in the
+	// workspace (worktree ""), or in git worktree worktree on its own branch
+	// (created, or reused when pincer made it before), whose turns run on an
+	// agent confined to it (app.Run.DeriveAgent). Submit and the other
+	// per-session methods route that session to its agent.
+	OpenSession(ctx context.Context, worktree string) (string, error)
 	// Resume makes to the session turns go to instead of from (its hooks).
 	Resume(ctx context.Context, from, to string)
 	// Sessions lists up to limit sessions, newest first (limit <= 0: all).

@@ -136,6 +136,8 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.scrollTranscript(act)
 	case ActRetry:
 		w.retry()
+	case ActTabNew, ActTabClose, ActTabNext, ActTabPrev, ActSplit:
+		w.tabKey(act)
 	default:
 		if isNavigation(act) {
 			w.navigate(act)

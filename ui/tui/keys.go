@@ -63,6 +63,12 @@ const (
 	ActSubOpen   Action = "subagent.open"
 	// The sessions browser's subagent sessions (browser/tree.go).
 	ActSessionKids Action = "session.children"
+	// Tabs: several live sessions side by side (tabs.go, split.go).
+	ActTabNew   Action = "tab.new"
+	ActTabClose Action = "tab.close"
+	ActTabNext  Action = "tab.next"
+	ActTabPrev  Action = "tab.prev"
+	ActSplit    Action = "tab.split"
 )
 
 // Context says where a binding applies.
@@ -132,6 +138,11 @@ func DefaultKeyMap() *KeyMap {
 		b(ActMode, CtxGlobal, "ctrl+t", "next permission mode", false),
 		b(ActSessions, CtxGlobal, "ctrl+o", "sessions browser", true),
 		b(ActRetry, CtxGlobal, "f5", "retry the last failed turn (sends its prompt again)", false),
+		b(ActTabNew, CtxGlobal, "alt+t", "new tab: another live session (/tab new NAME: in git worktree NAME)", false),
+		b(ActTabNext, CtxGlobal, "alt+n", "next tab (/tab N: tab N)", false),
+		b(ActTabPrev, CtxGlobal, "alt+p", "previous tab", false),
+		b(ActTabClose, CtxGlobal, "alt+w", "close the tab (its session stays in the store)", false),
+		b(ActSplit, CtxGlobal, "alt+s", "split view: the next tab's transcript beside this one's, and back", false),
 		b(ActAllowOnce, CtxApprovals, "y", "allow once", true),
 		b(ActAllowSession, CtxApprovals, "s", "allow for this session", true),
 		b(ActAllowAlways, CtxApprovals, "a", "always allow (a rule for exactly this request)", true),

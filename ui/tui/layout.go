@@ -24,6 +24,8 @@ type layout struct {
 	Status  rect
 	Help    rect
 	Main    rect // the area of the four panes
+	Tabs    rect // the tab bar (empty with one tab)
+	Split   rect // the split view's other transcript, beside the shown one's (empty: no split)
 }
 
 // stack places panes one above the other in a column at x, sharing height by
@@ -124,6 +126,8 @@ func (r *rootView) Draw(screen tcell.Screen) {
 		p.SetRect(rc.X, rc.Y, rc.W, rc.H)
 		p.Draw(screen)
 	}
+	w.drawSplit(screen, l.Split)
+	w.drawTabBar(screen, l.Tabs)
 	w.noteShown(l, width, height) // before the overlays: noteShown knows which cover the panes
 	w.drawTodos(screen, l.Todos)
 	w.drawNotices(screen, l.Notices)
@@ -178,7 +182,7 @@ func (w *Workbench) setTitles(apprW int) {
 	w.view.SetTitle(" 1 Transcript" + zoomMark(paneTranscript) + " ")
 	w.diff.mark = zoomMark(paneDiff)
 	w.timeline.SetTitle(fmt.Sprintf(" 2 Timeline (%d)%s ", len(w.model.Timeline), zoomMark(paneTimeline)))
-	n := len(w.model.Approvals)
+	n := w.pendingCount()
 	if w.readOnly {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))

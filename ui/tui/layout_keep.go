@@ -116,5 +116,6 @@ func (w *Workbench) wideColumns() int {
 // currentLayout is the frame's layout for a width×height screen.
 func (w *Workbench) currentLayout(width, height, inputLines int) layout {
 	return computeLayout(layoutSpec{Width: width, Height: height, InputLines: inputLines,
-		NoticeLines: w.noticeRows(width), TodoLines: w.todoRows(), Zoom: w.zoom, Mode: w.layout, WideColumns: w.wideColumns()})
+		NoticeLines: w.noticeRows(width), TodoLines: w.todoRows(), Zoom: w.zoom, Mode: w.layout, WideColumns: w.wideColumns(),
+		TabBar: len(w.tabs) > 1, Split: w.split != nil})
 }

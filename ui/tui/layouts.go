@@ -76,6 +76,8 @@ type layoutSpec struct {
 	Zoom          int // a pane index, or -1
 	Mode          LayoutMode
 	WideColumns   int // LayoutAuto's threshold; 0: DefaultWideColumns
+	TabBar        bool // a row for the tab bar above the panes (more than one tab open)
+	Split         bool // the transcript's pane shows two tabs side by side (layout_tabs.go)
 }
 
 // maxNoticeRows caps the notices line; a longer notice ends with a mark
@@ -90,6 +92,9 @@ const maxNoticeRows = 3
 // transcript keeps at least half the terminal's rows while Main has them
 // (at 80x24: 12). Every size is clamped at zero, so any size is safe.
 func computeLayout(s layoutSpec) layout {
+	if s.TabBar || s.Split {
+		return tabbedLayout(s)
+	}
 	var l layout
 	width, height := max(s.Width, 0), max(s.Height, 0)
 	maxInput := 6

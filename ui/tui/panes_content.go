@@ -97,14 +97,16 @@ func (w *Workbench) approvalRows() []listRow {
 		}
 		return rows
 	}
-	rows := make([]listRow, 0, len(w.model.Approvals))
-	for _, a := range w.model.Approvals {
+	pend := w.allPending() // every tab's, the shown one's first (approvals_tabs.go)
+	rows := make([]listRow, 0, len(pend))
+	for _, e := range pend {
+		a := e.a
 		detail := firstLine(a.Reason)
 		if repeats(detail, a.Name, a.Summary) {
 			detail = ""
 		}
 		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
+			Text: w.pendingLabel(e) + queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
 	}
 	pending := len(rows)
 	rows = append(rows, w.decidedRows()...)
@@ -142,11 +144,11 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 // approval, or its output).
 func (w *Workbench) diffContent() diffContent {
 	fromApprovals := w.focus == paneApprovals ||
-		(w.focus != paneTimeline && w.lastList == paneApprovals && len(w.model.Approvals) > 0)
+		(w.focus != paneTimeline && w.lastList == paneApprovals && w.pendingCount() > 0)
 	if fromApprovals {
 		if row, ok := w.approvals.selected(); ok {
-			if a, ok := w.model.Approval(row.Key); ok && !w.readOnly {
-				return w.wouldBeContent(a)
+			if e, ok := w.pendingOf(row.Key); ok {
+				return w.wouldBeContent(e.a)
 			}
 			if r := w.model.record(strings.TrimPrefix(row.Key, decidedPrefix)); r != nil {
 				return w.recordContent(*r)

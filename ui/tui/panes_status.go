@@ -54,6 +54,9 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 		state = s.Turn
 	}
 	parts = append(parts, statusField{state, prioState})
+	if tabs := w.tabsStatus(); tabs != "" {
+		parts = append(parts, statusField{tabs, prioState})
+	}
 	if s.Turn == TurnRunning && w.pendingCount() > 0 {
 		parts = append(parts, statusField{w.approvalStatus(), prioApproval})
 	}

@@ -46,6 +46,7 @@ func init() {
 		{name: "/init", help: "ask the model to write an AGENTS.md", turn: true},
 		{name: "/loop", args: "[INTERVAL] PROMPT", help: "send PROMPT every INTERVAL (10m); list, cancel ID", run: (*Workbench).slashLoop},
 		{name: "/schedule", args: "in|every|at WHEN PROMPT", help: "send PROMPT once later, on an interval or at HH:MM; list, cancel ID", run: (*Workbench).slashSchedule},
+		{name: "/tab", args: "[N|new [WORKTREE]|close]", help: "list the tabs; show tab N; open one (in a git worktree); close this one", run: (*Workbench).slashTab},
 		{name: "/quit", help: "quit", aliases: []string{"/exit"}, run: (*Workbench).slashQuit},
 	}
 }

@@ -102,13 +102,10 @@ func (w *Workbench) answerSelected(act Action, reason string) {
 	}
 }
 
-// isPending reports whether a request of the live session waits for an
+// isPending reports whether a request of a tab's live session waits for an
 // answer (not one shown read-only, not an interrupted one).
 func (w *Workbench) isPending(requestID string) bool {
-	if w.readOnly {
-		return false
-	}
-	_, ok := w.model.Approval(requestID)
+	_, ok := w.pendingOf(requestID)
 	return ok
 }
 
@@ -116,15 +113,18 @@ func (w *Workbench) isPending(requestID string) bool {
 // for any more (its turn just ended) changes nothing: the log shows how the
 // request ended.
 func (w *Workbench) answer(requestID, what string, act Action, reason string) {
-	be := w.be
+	be, t := w.be, w.sessionTab
+	if e, ok := w.pendingOf(requestID); ok {
+		t = e.tab // the tab whose turn asked (approvals_tabs.go)
+	}
 	if be != nil {
 		behavior, scope, reason := answerFor(act, reason)
-		if a, ok := w.model.Approval(requestID); ok && a.SessionID != "" {
+		if a, ok := w.pendingApproval(requestID); ok && a.SessionID != "" {
 			w.answerChild(be, a, behavior, scope, reason) // a subagent's (approval_child.go)
-		} else if w.running {
+		} else if t.running {
 			_ = be.Resolve(requestID, behavior, scope, reason)
 		} else { // pending, yet no turn of ours runs: another process's (attach.go)
-			w.answerRemote(be, w.liveID, requestID, behavior, scope, reason)
+			w.answerRemote(be, t.liveID, requestID, behavior, scope, reason)
 		}
 	}
 	msg := map[Action]string{ActAllowOnce: "allowed once: ", ActAllowSession: "allowed for this session: ",

@@ -40,6 +40,9 @@ func (w *Workbench) syncFrame() {
 // shownTabs are the tabs whose transcripts are on the screen: the shown
 // tab (and, in the split view, its partner).
 func (w *Workbench) shownTabs() []*sessionTab {
+	if w.split != nil {
+		return []*sessionTab{w.sessionTab, w.split}
+	}
 	return []*sessionTab{w.sessionTab}
 }
 

@@ -16,7 +16,8 @@ import (
 // posted back to the event loop — captures its *sessionTab and works on
 // that. Event loop only, like all of UIState.
 type sessionTab struct {
-	key int // the tab's follower key: unique in the workbench, never reused
+	key      int    // the tab's follower key: unique in the workbench, never reused
+	worktree string // the git worktree the tab's session runs in ("": the workspace)
 
 	model     *Model
 	sessionID string // the session the tab's panes show

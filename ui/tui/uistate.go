@@ -33,7 +33,8 @@ type UIState struct {
 	// sessionID, liveID, running, view, ...) the single-session code reads.
 	*sessionTab
 	tabs   []*sessionTab
-	tabSeq int // the last tab key handed out
+	tabSeq int         // the last tab key handed out
+	split  *sessionTab // the tab the split view shows beside the shown one (nil: no split)
 
 	// The backend and what is not per session.
 	be         Backend       // nil until Attach
