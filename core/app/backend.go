@@ -118,6 +118,7 @@ func (b *Backend) Submit(ctx context.Context, sessionID, input string) (agent.Tu
 	if err == nil {
 		defer b.followAnswers(ctx, sessionID, after)()
 	}
+	defer b.commitTurn(ctx, sessionID) // a worktree tab's turn: its branch gets the work (backend_tabs.go)
 	if b.Invoke != nil {
 		if in, ok := b.Invoke(input); ok {
 			return b.agentFor(sessionID).SubmitTurnInput(ctx, sessionID, in)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"pincer/core/agent"
+	"pincer/core/event"
 )
 
 // Tabs: a workbench holds several live sessions at once (ui/tui's tabs).
@@ -20,10 +21,14 @@ import (
 
 // TabWorktree is what OpenWorktree returns: the agent a session in the
 // worktree runs on, and the worktree's path and branch (recorded on the
-// session).
+// session). Commit, when set, commits the worktree's work on its branch
+// (worktree.Commit); Submit calls it after each turn of the session, as
+// `pincer run --worktree` commits when its run ends, so the branch has what
+// the turn changed.
 type TabWorktree struct {
 	Agent        *agent.Agent
 	Path, Branch string
+	Commit       func(ctx context.Context, message string) error
 }
 
 // ErrNoWorktrees is OpenSession's refusal of a worktree when the Backend
@@ -33,8 +38,9 @@ var ErrNoWorktrees = errors.New("sessions in a git worktree are not available he
 // sessionAgents maps session IDs to the agent that runs them, for sessions
 // not run by the Backend's own Agent. Safe for concurrent use.
 type sessionAgents struct {
-	mu sync.Mutex
-	by map[string]*agent.Agent
+	mu      sync.Mutex
+	by      map[string]*agent.Agent
+	commits map[string]func(ctx context.Context, message string) error // a worktree session's TabWorktree.Commit
 }
 
 // agentFor is the agent that runs sessionID: the one it was opened on, else
@@ -100,6 +106,7 @@ func (b *Backend) ownedHere(owner string) bool {
 // A worktree without OpenWorktree is ErrNoWorktrees.
 func (b *Backend) OpenSession(ctx context.Context, worktree string) (string, error) {
 	ag, path, branch := b.Agent, "", ""
+	var commit func(context.Context, string) error
 	if worktree != "" {
 		if b.OpenWorktree == nil {
 			return "", ErrNoWorktrees
@@ -108,7 +115,7 @@ func (b *Backend) OpenSession(ctx context.Context, worktree string) (string, err
 		if err != nil {
 			return "", fmt.Errorf("worktree %s: %w", worktree, err)
 		}
-		ag, path, branch = wt.Agent, wt.Path, wt.Branch
+		ag, path, branch, commit = wt.Agent, wt.Path, wt.Branch, wt.Commit
 	}
 	s, err := ag.CreateSession(ctx)
 	if err != nil {
@@ -121,6 +128,30 @@ func (b *Backend) OpenSession(ctx context.Context, worktree string) (string, err
 		}
 	}
 	b.route(s.ID, ag)
+	if commit != nil {
+		b.routes.mu.Lock()
+		if b.routes.commits == nil {
+			b.routes.commits = map[string]func(context.Context, string) error{}
+		}
+		b.routes.commits[s.ID] = commit
+		b.routes.mu.Unlock()
+	}
 	ag.StartSession(ctx, s.ID, "startup")
 	return s.ID, nil
+}
+
+// commitTurn commits a worktree session's work after its turn (Submit),
+// reporting a failure in the session's log (a warning notice): the turn's
+// own result stands.
+func (b *Backend) commitTurn(ctx context.Context, sessionID string) {
+	b.routes.mu.Lock()
+	commit := b.routes.commits[sessionID]
+	b.routes.mu.Unlock()
+	if commit == nil {
+		return
+	}
+	if err := commit(context.WithoutCancel(ctx), "pincer: session "+sessionID); err != nil {
+		_, _ = b.Agent.Log().Emit(context.WithoutCancel(ctx), event.Notice, sessionID, "", event.NoticeData{Level: "warning", Source: "worktree",
+			Message: "the turn's work is not committed on the worktree's branch: " + err.Error()})
+	}
 }

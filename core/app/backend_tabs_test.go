@@ -55,8 +55,10 @@ func TestOpenSessionRoutesToItsAgent(t *testing.T) {
 		t.Fatalf("a worktree without OpenWorktree: %v, want ErrNoWorktrees", err)
 	}
 	wt, wtRoot := tabAgent(t, store, q, write("wt.txt"))
+	var commits []string // the messages of the worktree's commits
 	be.OpenWorktree = func(_ context.Context, name string) (TabWorktree, error) {
-		return TabWorktree{Agent: wt, Path: wtRoot, Branch: "pincer/" + name}, nil
+		return TabWorktree{Agent: wt, Path: wtRoot, Branch: "pincer/" + name,
+			Commit: func(_ context.Context, msg string) error { commits = append(commits, msg); return nil }}, nil
 	}
 	inWT, err := be.OpenSession(ctx, "feature")
 	if err != nil {
@@ -84,6 +86,9 @@ func TestOpenSessionRoutesToItsAgent(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(mainRoot, "wt.txt")); err == nil {
 		t.Error("the worktree session's write reached the main workspace")
+	}
+	if len(commits) != 1 || commits[0] != "pincer: session "+inWT {
+		t.Errorf("worktree commits after the two turns: %q, want one for %s", commits, inWT)
 	}
 	if err := be.SetMode(ctx, plain, permission.ModePlan); err != nil {
 		t.Fatal(err)

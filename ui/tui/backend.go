@@ -33,10 +33,11 @@ type Backend interface {
 	// NewSession starts another session (/clear) after previous and returns its ID.
 	NewSession(ctx context.Context, previous string) (string, error)
 	// OpenSession starts a session for a new tab and returns its ID: in the
-	// workspace (worktree ""), or in git worktree worktree on its own branch
-	// (created, or reused when pincer made it before), whose turns run on an
-	// agent confined to it (app.Run.DeriveAgent). Submit and the other
-	// per-session methods route that session to its agent.
+	// workspace (worktree ""), or in a new git worktree named worktree (the
+	// first free of NAME, NAME-2, …) on its own branch, whose turns run on an
+	// agent confined to it (app.Run.DeriveAgent) and whose work is committed
+	// on the branch after each turn. Submit and the other per-session methods
+	// route that session to its agent.
 	OpenSession(ctx context.Context, worktree string) (string, error)
 	// Resume makes to the session turns go to instead of from (its hooks).
 	Resume(ctx context.Context, from, to string)

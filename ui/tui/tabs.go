@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -190,10 +191,13 @@ func (w *Workbench) tabList() []string {
 	return out
 }
 
-// label names a tab: its worktree, else its session's short ID ("…" while
+// label names a tab: its worktree (the name it got: its directory's, once
+// the session says where it works), else its session's short ID ("…" while
 // the session is being opened).
 func (t *sessionTab) label() string {
 	switch {
+	case t.worktree != "" && t.model.Status.Cwd != "":
+		return filepath.Base(t.model.Status.Cwd)
 	case t.worktree != "":
 		return t.worktree
 	case t.liveID != "":
