@@ -75,7 +75,7 @@ type layoutSpec struct {
 	BannerLines   int // rows of the banner above the input box (0: none)
 	Zoom          int // a pane index, or -1
 	Mode          LayoutMode
-	WideColumns   int // LayoutAuto's threshold; 0: DefaultWideColumns
+	WideColumns   int  // LayoutAuto's threshold; 0: DefaultWideColumns
 	TabBar        bool // a row for the tab bar above the panes (more than one tab open)
 	Split         bool // the transcript's pane shows two tabs side by side (layout_tabs.go)
 }

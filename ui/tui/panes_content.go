@@ -13,7 +13,7 @@ import (
 // cached per entry (keyed by what they show), so a frame costs the same however many
 // tool calls the session has; the returned slice is shared: read it, don't keep it.
 func (w *Workbench) timelineRows() []listRow {
-	items := w.timelineItems() // the children's steps nested (children_timeline.go)
+	items := w.timelineItems()      // the children's steps nested (children_timeline.go)
 	if len(w.tlKeys) > len(items) { // a new session: start over
 		w.tlKeys, w.tlRows = w.tlKeys[:0], w.tlRows[:0]
 	}

@@ -29,12 +29,12 @@ const maxFrameRate = 30
 // while the event loop still runs (before app.Stop) and never from the event
 // loop itself.
 type pump struct {
-	apply  func(key int, ev event.Event) // an event of the follower of key (a tab)
+	apply func(key int, ev event.Event) // an event of the follower of key (a tab)
 	// applyChild folds an event of a child session followed for key's
 	// session (pump_children.go); nil drops them.
 	applyChild func(key int, child string, ev event.Event)
-	draw   func()
-	minGap time.Duration
+	draw       func()
+	minGap     time.Duration
 
 	dirty atomic.Bool
 	kick  chan struct{}
@@ -51,10 +51,10 @@ type pump struct {
 	quit      chan struct{}
 	done      chan struct{} // closed when the coalescer returned
 	followWG  sync.WaitGroup
-	followers map[int]*follower // the current follower of each key
+	followers map[int]*follower                     // the current follower of each key
 	children  map[int]map[string]context.CancelFunc // by key, its children's followers (pump_children.go)
-	followN   atomic.Int64      // the last generation handed out (every key's followers share the count)
-	guard     func()            // deferred in every goroutine: turns a panic into a clean stop
+	followN   atomic.Int64                          // the last generation handed out (every key's followers share the count)
+	guard     func()                                // deferred in every goroutine: turns a panic into a clean stop
 
 	newTicker tickerFunc    // the clock's ticker (clock.go); a test's fake clock
 	newTimer  tickerFunc    // one-shot timers (after); a test's fake clock

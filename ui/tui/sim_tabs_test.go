@@ -91,7 +91,9 @@ func TestTabsRunTurnsAtOnce(t *testing.T) {
 	b.alt('n')
 	b.waitText("beta done")
 	b.alt('w')
-	b.waitFor("the tab bar gone", func(s string) bool { return !strings.Contains(s, "2 "+shortID(second)) && strings.Contains(s, "alpha done") })
+	b.waitFor("the tab bar gone", func(s string) bool {
+		return !strings.Contains(s, "2 "+shortID(second)) && strings.Contains(s, "alpha done")
+	})
 	if got := b.w.SessionID(); got != first {
 		t.Errorf("SessionID after closing tab 2 = %q, want %q", got, first)
 	}
