@@ -92,7 +92,7 @@ func (s *spawner) Spawn(ctx context.Context, req agent.SpawnRequest) (*agent.Spa
 		wt, ws = &w, wws
 	}
 	ag, err := r.DeriveAgent(AgentSpec{
-		Workspace: ws, Tools: childTools, SystemPrompt: childPrompt(def, ws, childTools, model),
+		Workspace: ws, Tools: childTools, SystemPrompt: childPrompt(def),
 		Mode: mode, MaxIterations: iters, OwnerCommand: subagentOwner,
 	})
 	if err != nil {
@@ -129,11 +129,12 @@ func finishWorktree(ctx context.Context, w worktree.Worktree, sessionID, descrip
 }
 
 // childPrompt is a subagent's system prompt: its definition's body (Claude
-// Code's agent file), then pincer's dynamic segments (environment, git
-// status, the project instructions) for its workspace and tools.
-func childPrompt(def subagent.Definition, ws *sandbox.Workspace, registry *tools.Registry, model string) string {
-	_, dyn, _ := prompt.Split(buildSystemPrompt(ws, registry, model))
-	return strings.TrimSpace(def.Prompt) + "\n\n" + prompt.DynamicMarker + "\n\n" + strings.TrimSpace(dyn) + "\n"
+// Code's agent file), then the dynamic marker — the agent fills pincer's
+// dynamic segments in (environment, git status, the project instructions,
+// for the child's workspace and tools: DeriveAgent's DynamicPrompt) at each
+// model call, so they are not computed here (they were 40% of a spawn).
+func childPrompt(def subagent.Definition) string {
+	return strings.TrimSpace(def.Prompt) + "\n\n" + prompt.DynamicMarker + "\n"
 }
 
 // typeNames lists the catalog's agent types.

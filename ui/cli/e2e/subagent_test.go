@@ -168,6 +168,11 @@ func TestSubagentsExploreAndWorktree(t *testing.T) {
 	if len(kids) != 3 || kids["a1"].AgentType != "Explore" || kids["a3"].Branch != "pincer/agent-general-purpose" || kids["a3"].Worktree == "" {
 		t.Fatalf("children of %s: %+v", parent.ID, kids)
 	}
+	edit := requestsWith(e, "EDIT-TASK")
+	sys, _ := edit[0]["messages"].([]any)[0].(map[string]any)["content"].(string)
+	if !strings.Contains(sys, kids["a3"].Worktree) {
+		t.Errorf("the worktree child's system prompt does not name its worktree %s:\n%s", kids["a3"].Worktree, sys)
+	}
 	d := showJSON(t, e, kids["a1"].ID)
 	if !strings.Contains(string(mustJSON(d.Messages)), "hello world") {
 		t.Error("the Explore child's session lost its Read step")
