@@ -263,3 +263,101 @@ func TestAttackBackgroundShellOutlivesKilledPincer(t *testing.T) {
 		t.Errorf("payloads ran after pincer was killed: %v", p)
 	}
 }
+
+// TestAttackBackgroundShellEscapesSandbox: a background shell is confined
+// as a foreground command is — no write outside the workspace (many forms),
+// none to a protected path, no secret of pincer's environment, no network
+// with it off — and its result says the network is its own.
+func TestAttackBackgroundShellEscapesSandbox(t *testing.T) {
+	e := newEnv(t)
+	outside := outsideTemp(t)
+	port := freePort(t)
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("HOST-LISTENER-REACHED\n"))
+			c.Close()
+		}
+	}()
+	writes := []string{
+		`echo x > {O}/PROOF-redirect`,
+		`touch {O}/PROOF-touch`,
+		`cp /etc/hostname {O}/PROOF-cp`,
+		`mkdir {O}/PROOF-mkdir`,
+		`ln -s /etc/passwd {O}/PROOF-symlink`,
+		`python3 -c 'open("{O}/PROOF-python","w").write("x")'`,
+		`perl -e 'open(F, ">", "{O}/PROOF-perl")'`,
+		`(sleep 0.2; touch {O}/PROOF-later) &`,
+		`setsid sh -c 'sleep 0.2; touch {O}/PROOF-setsid' &`,
+		`echo x > .git/hooks/pre-commit`,
+		`echo x >> .git/config`,
+		`mkdir -p .pincer && echo x > .pincer/config.toml`,
+	}
+	var script []string
+	for _, w := range writes {
+		script = append(script, strings.ReplaceAll(w, "{O}", outside)+" 2>/dev/null")
+	}
+	script = append(script,
+		"env | grep -c test-key-secret-value || true",
+		fmt.Sprintf(`(exec 3<>/dev/tcp/127.0.0.1/%d && cat <&3) 2>&1 | head -1`, port),
+		"echo FINISHED", "sleep 1")
+	// The payload is a file, so the permission engine (which asks for a
+	// protected path a command names) cannot see it: the sandbox alone stops it.
+	e.fake.Push(
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "p1", Name: "Write", Args: jsonArgs(t, map[string]any{"file_path": "payload.sh", "content": strings.Join(script, "\n") + "\n"})}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "s1", Name: "Bash", Args: `{"command":"bash payload.sh","run_in_background":true}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "w1", Name: "Bash", Args: `{"command":"sleep 2"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "o1", Name: "BashOutput", Args: `{"bash_id":"bash_1"}`}}},
+		openaitest.Reply{Text: "tried"},
+	)
+	cmd := e.command(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "escape")...)
+	cmd.Env = append(cmd.Env, "PINCER_TEST_TOKEN=test-key-secret-value")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pincer: %v\n%s", err, out)
+	}
+	got := toolOutputs(streamLines(t, string(out)))
+	if !strings.Contains(got["s1"], "network of its own") {
+		t.Errorf("the model is not told the network is its own: %q", got["s1"])
+	}
+	if !strings.Contains(got["o1"], "FINISHED") {
+		t.Fatalf("the payload did not run to its end: %q", got["o1"])
+	}
+	if strings.Contains(got["o1"], "HOST-LISTENER-REACHED") {
+		t.Errorf("a background shell reached the host's localhost with the network off: %q", got["o1"])
+	}
+	if lines := strings.Split(got["o1"], "\n"); !slicesContain(lines, "0") {
+		t.Errorf("the secret variable may have reached the shell: %q", got["o1"])
+	}
+	time.Sleep(500 * time.Millisecond)
+	if p := proofFiles(outside); len(p) > 0 {
+		t.Errorf("a background shell wrote outside the workspace: %v", p)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.repo, ".git", "hooks", "pre-commit")); err == nil {
+		t.Errorf("a background shell wrote a git hook: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.repo, ".git", "config")); strings.Contains(string(b), "\nx\n") {
+		t.Errorf("a background shell appended to .git/config: %q", b)
+	}
+	if b, err := os.ReadFile(filepath.Join(e.repo, ".pincer", "config.toml")); err == nil {
+		t.Errorf("a background shell wrote .pincer/config.toml: %q", b)
+	}
+}
+
+// slicesContain reports whether lines has s.
+func slicesContain(lines []string, s string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) == s {
+			return true
+		}
+	}
+	return false
+}
