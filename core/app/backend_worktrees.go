@@ -17,9 +17,10 @@ func (b *Backend) Worktrees(ctx context.Context) ([]WorktreeInfo, error) {
 }
 
 // MergeWorktree merges worktree name into the main checkout's current
-// branch (MergeWorktree: a dirty main checkout refused, a conflict aborted).
-func (b *Backend) MergeWorktree(ctx context.Context, name string) (worktree.MergeResult, error) {
-	return MergeWorktree(ctx, b.Repo, name)
+// branch (MergeWorktree: a dirty main checkout refused, a conflict aborted,
+// a change to a protected path only with allowProtected: the person saw it).
+func (b *Backend) MergeWorktree(ctx context.Context, name string, allowProtected bool) (worktree.MergeResult, error) {
+	return MergeWorktree(ctx, b.Repo, name, allowProtected)
 }
 
 // RemoveWorktree discards worktree name: its checkout, branch and record

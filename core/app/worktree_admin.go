@@ -71,16 +71,17 @@ func ListWorktrees(ctx context.Context, store persist.Store, dir string) ([]Work
 
 // MergeWorktree merges worktree name of the repository around dir into the
 // main checkout's current branch (worktree.Merge: its pending work committed
-// first; a dirty main checkout refused, a conflict aborted). The worktree
+// first; a dirty main checkout refused, a conflict aborted; a change to a
+// protected path refused unless allowProtected). The worktree
 // stays: RemoveWorktree it after.
-func MergeWorktree(ctx context.Context, dir, name string) (worktree.MergeResult, error) {
+func MergeWorktree(ctx context.Context, dir, name string, allowProtected bool) (worktree.MergeResult, error) {
 	wt, err := findWorktree(ctx, dir, name)
 	if err != nil {
 		return worktree.MergeResult{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, worktreeAdminTimeout)
 	defer cancel()
-	return worktree.Merge(ctx, wt)
+	return worktree.Merge(ctx, wt, allowProtected)
 }
 
 // RemoveWorktree discards worktree name of the repository around dir: its

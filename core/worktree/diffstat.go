@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"pincer/core/permission"
 	"pincer/core/prompt"
 	"pincer/sandbox"
 )
@@ -31,6 +32,11 @@ type FileStat struct {
 	Binary bool `json:"binary,omitempty"`
 	// Untracked: a new file not added to git yet.
 	Untracked bool `json:"untracked,omitempty"`
+	// Protected says why the file is a protected path (core/permission's
+	// ProtectedPaths: git's configuration, .pincer/, .claude/, .mcp.json,
+	// the instruction files, ...), "" when it is not: merging such a change
+	// changes what the main checkout's next session trusts or is told.
+	Protected string `json:"protected,omitempty"`
 }
 
 // Stat is what a worktree changed against its Base: committed, staged and
@@ -40,6 +46,18 @@ type Stat struct {
 	Files      []FileStat `json:"files"`
 	Insertions int        `json:"insertions"`
 	Deletions  int        `json:"deletions"`
+}
+
+// ProtectedFiles are the paths of the changed files that are protected
+// paths (FileStat.Protected), in order.
+func (s Stat) ProtectedFiles() []string {
+	var out []string
+	for _, f := range s.Files {
+		if f.Protected != "" {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // Empty reports that nothing changed.
@@ -81,6 +99,9 @@ func (s Stat) Lines(limit int) string {
 		if f.Untracked {
 			b.WriteString(" (new, untracked)")
 		}
+		if f.Protected != "" {
+			b.WriteString(" (protected: " + f.Protected + ")")
+		}
 	}
 	return b.String()
 }
@@ -114,9 +135,10 @@ func DiffStat(ctx context.Context, wt Worktree) (Stat, error) {
 			st.Files = append(st.Files, countUntracked(wt.Path, p))
 		}
 	}
-	for _, f := range st.Files {
+	for i, f := range st.Files {
 		st.Insertions += f.Added
 		st.Deletions += f.Deleted
+		st.Files[i].Protected, _ = permission.Protected(filepath.Join(wt.Path, filepath.FromSlash(f.Path)), []string{wt.Path})
 	}
 	return st, nil
 }

@@ -92,11 +92,15 @@ type MergeResult struct {
 // merge-file`), so no program of the repository runs. The worktree's
 // uncommitted work is committed on its branch first (Commit), so what is
 // merged is what DiffStat showed. It refuses, changing nothing, when the main
-// checkout has uncommitted changes to tracked files (ErrDirty); a merge that
+// checkout has uncommitted changes to tracked files (ErrDirty), and — unless
+// allowProtected, the person having seen them — when the branch changes a
+// protected path (ErrProtected: Stat.ProtectedFiles; a worktree session can
+// commit one through git even where the sandbox keeps the file read-only); a
+// merge that
 // meets conflicts is aborted — the main checkout as it was — and the error
 // (ErrConflict) names the conflicting files. The worktree stays; Remove it
 // after.
-func Merge(ctx context.Context, wt Worktree) (MergeResult, error) {
+func Merge(ctx context.Context, wt Worktree, allowProtected bool) (MergeResult, error) {
 	var res MergeResult
 	if err := checkGitState(wt); err != nil {
 		return res, err
@@ -111,6 +115,10 @@ func Merge(ctx context.Context, wt Worktree) (MergeResult, error) {
 	}
 	if res.Stat, err = DiffStat(ctx, wt); err != nil {
 		return res, err
+	}
+	if p := res.Stat.ProtectedFiles(); len(p) > 0 && !allowProtected {
+		return res, fmt.Errorf("%w: worktree %s changes %s: look at them (git -C %s diff %s) and merge with force if you want them",
+			ErrProtected, wt.Name, strings.Join(p, ", "), wt.Path, short(wt.Base))
 	}
 	if _, res.Committed, err = Commit(ctx, wt, fmt.Sprintf("pincer: work in worktree %s", wt.Name)); err != nil {
 		return res, err
@@ -144,6 +152,14 @@ func Merge(ctx context.Context, wt Worktree) (MergeResult, error) {
 	}
 	res.Commit, err = headOf(ctx, main)
 	return res, err
+}
+
+// short is a commit hash cut to 12 characters.
+func short(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
 }
 
 // headOf is the full hash of HEAD in g's checkout.

@@ -27,11 +27,11 @@ func TestMergeAndRemove(t *testing.T) {
 	}
 	// The main checkout dirty: refused, nothing changed.
 	write(t, filepath.Join(repo, "a.txt"), "local edit\n")
-	if _, err := Merge(ctx, wt); !errors.Is(err, ErrDirty) {
+	if _, err := Merge(ctx, wt, false); !errors.Is(err, ErrDirty) {
 		t.Fatalf("Merge into a dirty checkout: %v", err)
 	}
 	git(t, repo, "checkout", "--", "a.txt")
-	res, err := Merge(ctx, wt)
+	res, err := Merge(ctx, wt, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestMergeAndRemove(t *testing.T) {
 	if msg := git(t, repo, "log", "-1", "--format=%s"); msg != "Merge worktree w (pincer/w)" {
 		t.Errorf("merge commit %q", msg)
 	}
-	again, err := Merge(ctx, wt)
+	again, err := Merge(ctx, wt, false)
 	if err != nil || !again.UpToDate {
 		t.Errorf("second Merge = %+v, %v", again, err)
 	}
@@ -74,7 +74,7 @@ func TestMergeConflictAborts(t *testing.T) {
 	write(t, filepath.Join(repo, "a.txt"), "ours\n")
 	git(t, repo, "commit", "-q", "-am", "ours")
 	before := git(t, repo, "rev-parse", "HEAD")
-	_, err = Merge(ctx, wt)
+	_, err = Merge(ctx, wt, false)
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "a.txt") {
 		t.Fatalf("Merge = %v, want a conflict in a.txt", err)
 	}
@@ -127,7 +127,7 @@ func TestRepositoryHelpersDoNotRun(t *testing.T) {
 	if _, err := commitFixture(repo); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Merge(ctx, wt); err != nil {
+	if _, err := Merge(ctx, wt, false); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(repo, "a.txt")); string(b) != "ours\none\ntheirs\n" {
@@ -199,7 +199,7 @@ func TestCommitRefusesTamperedGitState(t *testing.T) {
 			if !errors.Is(err, ErrTampered) || committed {
 				t.Errorf("Commit = %v, %v; want ErrTampered", committed, err)
 			}
-			if _, err := Merge(ctx, wt); !errors.Is(err, ErrTampered) {
+			if _, err := Merge(ctx, wt, false); !errors.Is(err, ErrTampered) {
 				t.Errorf("Merge = %v; want ErrTampered", err)
 			}
 			if b, _ := os.ReadFile(victim); string(b) != "the person's file\n" {
@@ -209,5 +209,39 @@ func TestCommitRefusesTamperedGitState(t *testing.T) {
 				t.Error("main moved")
 			}
 		})
+	}
+}
+
+// TestMergeRefusesProtectedChanges: a branch that changes a protected path
+// (here .claude/settings.json, staged through git's plumbing as a session
+// could where the sandbox keeps the file read-only) is not merged unless
+// allowed; DiffStat marks the file.
+func TestMergeRefusesProtectedChanges(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t, map[string]string{"a.txt": "one\n"})
+	wt, err := New(t.TempDir()).Create(ctx, repo, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(wt.Path, ".claude", "settings.json"), `{"hooks":{}}`+"\n")
+	write(t, filepath.Join(wt.Path, "a.txt"), "two\n")
+	st, err := DiffStat(ctx, wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := st.ProtectedFiles(); len(p) != 1 || p[0] != ".claude/settings.json" || !strings.Contains(st.Lines(0), "(protected: ") {
+		t.Errorf("protected %v, lines %s", p, st.Lines(0))
+	}
+	if _, err := Merge(ctx, wt, false); !errors.Is(err, ErrProtected) || !strings.Contains(err.Error(), ".claude/settings.json") {
+		t.Fatalf("Merge = %v, want ErrProtected naming the file", err)
+	}
+	if _, err := os.Lstat(filepath.Join(repo, ".claude")); err == nil {
+		t.Fatal("the refused merge brought .claude in")
+	}
+	if _, err := Merge(ctx, wt, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(repo, ".claude", "settings.json")); err != nil {
+		t.Errorf("the allowed merge: %v", err)
 	}
 }

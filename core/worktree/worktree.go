@@ -51,6 +51,9 @@ var (
 	ErrDirty = errors.New("uncommitted changes")
 	// ErrConflict: a merge met conflicts and was aborted.
 	ErrConflict = errors.New("merge conflict")
+	// ErrProtected: the branch changes protected paths (Merge without
+	// allowProtected).
+	ErrProtected = errors.New("the worktree changes protected files")
 )
 
 // Worktree is one worktree pincer made.

@@ -15,7 +15,7 @@ import (
 )
 
 // worktreesUsage is the usage line of `pincer worktrees`.
-const worktreesUsage = "usage: pincer worktrees [list] [--json] | pincer worktrees merge NAME [--json] | pincer worktrees remove NAME [--force]"
+const worktreesUsage = "usage: pincer worktrees [list] [--json] | pincer worktrees merge NAME [--force] [--json] | pincer worktrees remove NAME [--force]"
 
 // cmdWorktrees is `pincer worktrees [list|merge NAME|remove NAME] [--json]
 // [--force]`: the git worktrees pincer made for this repository (core/app's
@@ -25,7 +25,7 @@ func cmdWorktrees(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("worktrees", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
-	force := fs.Bool("force", false, "remove: also discard uncommitted work and commits not merged")
+	force := fs.Bool("force", false, "remove: also discard uncommitted work and commits not merged; merge: also changes to protected files")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -39,7 +39,7 @@ func cmdWorktrees(args []string, stdout io.Writer) (int, error) {
 	}
 	switch {
 	case sub == "list" && len(pos) <= 1 && !*force:
-	case (sub == "merge" || sub == "remove") && len(pos) == 2 && (sub == "remove" || !*force):
+	case (sub == "merge" || sub == "remove") && len(pos) == 2:
 	default:
 		return 0, usagef("%s", worktreesUsage)
 	}
@@ -50,7 +50,7 @@ func cmdWorktrees(args []string, stdout io.Writer) (int, error) {
 	ctx := context.Background()
 	switch sub {
 	case "merge":
-		res, err := app.MergeWorktree(ctx, dir, pos[1])
+		res, err := app.MergeWorktree(ctx, dir, pos[1], *force)
 		if err != nil {
 			return 1, err
 		}

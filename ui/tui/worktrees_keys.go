@@ -83,9 +83,9 @@ func (w *Workbench) worktreesConfirmKey(ev *tcell.EventKey, fast bool) {
 		var text, level string
 		ctx := context.Background()
 		if action == "merge" {
-			res, err := wb.MergeWorktree(ctx, name)
+			res, err := wb.MergeWorktree(ctx, name, true) // the question named its protected files
 			switch {
-			case errors.Is(err, worktree.ErrDirty), errors.Is(err, worktree.ErrConflict):
+			case errors.Is(err, worktree.ErrDirty), errors.Is(err, worktree.ErrConflict), errors.Is(err, worktree.ErrTampered):
 				level, text = "warning", "worktrees: not merged: "+err.Error()
 			case err != nil:
 				level, text = "error", "worktrees: merging "+name+": "+err.Error()

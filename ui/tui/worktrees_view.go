@@ -28,7 +28,7 @@ import (
 // (app.Backend has it; a backend without it lists none).
 type worktreeBackend interface {
 	Worktrees(ctx context.Context) ([]app.WorktreeInfo, error)
-	MergeWorktree(ctx context.Context, name string) (worktree.MergeResult, error)
+	MergeWorktree(ctx context.Context, name string, allowProtected bool) (worktree.MergeResult, error)
 	RemoveWorktree(ctx context.Context, name string, force bool) error
 }
 
@@ -155,6 +155,9 @@ func worktreeRows(list []app.WorktreeInfo, sel int, confirm, errText string, loa
 				line += " (new, not committed)"
 			}
 			add("text", line)
+		}
+		if p := wt.Stat.ProtectedFiles(); len(p) > 0 {
+			add("warning", "changes protected files: "+termtext.Line(strings.Join(p, ", "))+" (settings, hooks, MCP servers or instructions the main checkout's next session reads)")
 		}
 		switch confirm {
 		case "merge":
