@@ -21,7 +21,7 @@ import (
 func TestWorktreeRows(t *testing.T) {
 	list := []app.WorktreeInfo{
 		{Worktree: worktree.Worktree{Name: "feat", Branch: "pincer/feat", Path: "/d/p/feat", Base: "0123456789abcdef", Repo: "/r\x1b]0;x\x07"},
-			Stat: worktree.Stat{Files: []worktree.FileStat{{Path: "a.go", Added: 3, Deleted: 1}, {Path: "n.txt", Added: 1, Untracked: true}}, Insertions: 4, Deletions: 1},
+			Stat:    worktree.Stat{Files: []worktree.FileStat{{Path: "a.go", Added: 3, Deleted: 1}, {Path: "n.txt", Added: 1, Untracked: true}}, Insertions: 4, Deletions: 1},
 			Session: "20261201-120000-abcd1234", Sessions: 1, Title: "fix it"},
 		{Worktree: worktree.Worktree{Name: "old", Branch: "pincer/old", Missing: true}, StatErr: "its checkout is gone"},
 	}
