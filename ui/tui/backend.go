@@ -77,6 +77,10 @@ type Backend interface {
 	// prompts a sent "/NAME args" runs (Submit expands it), for completion
 	// and /help.
 	Commands() []app.Command
+	// CancelSubagent cancels a running subagent's child session in this
+	// process (the timeline's subagent.cancel); agent.ErrNoSuchChild when
+	// none runs here.
+	CancelSubagent(childSessionID string) error
 	// EstimateContext is /context: the tokens the session's next model call
 	// would send (estimated, no model call), the window, the messages.
 	EstimateContext(ctx context.Context, sessionID string) (agent.ContextUse, error)

@@ -3,7 +3,8 @@ package tui
 // The timeline's keys for a subagent (the selected Agent call, or one of its
 // nested steps): toggle shows or hides its steps under the call; open shows
 // the child session's transcript read-only, as the sessions browser's Enter
-// does (Esc comes back to the live session). Event loop only.
+// does (Esc comes back to the live session); cancel ends a running one
+// (Backend.CancelSubagent), a background one included. Event loop only.
 
 // subagentKey runs a subagent action on the timeline's selection.
 func (w *Workbench) subagentKey(act Action) {
@@ -13,6 +14,19 @@ func (w *Workbench) subagentKey(act Action) {
 		return
 	}
 	switch act {
+	case ActSubCancel:
+		be := w.be
+		switch {
+		case be == nil:
+		case !s.Running() || s.Orphaned:
+			w.hint("subagent " + subagentLabel(s) + " is not running")
+		default:
+			if err := be.CancelSubagent(s.ChildSessionID); err != nil {
+				w.notice("warning", "subagent "+subagentLabel(s)+" not cancelled: "+err.Error())
+				return
+			}
+			w.hint("cancelling subagent " + subagentLabel(s) + "…")
+		}
 	case ActSubToggle:
 		w.toggleSubagent(s.ChildSessionID)
 		if s.ToolCallID != "" && !w.subs.expanded[s.ChildSessionID] {

@@ -124,7 +124,7 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		}
 	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny, ActDenyReason:
 		w.answerAct(act)
-	case ActSubToggle, ActSubOpen:
+	case ActSubToggle, ActSubOpen, ActSubCancel:
 		w.subagentKey(act) // children_keys.go
 	case ActWrap, ActLeft, ActRight:
 		w.diff.scroll(act)

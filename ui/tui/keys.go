@@ -61,6 +61,7 @@ const (
 	// The timeline's subagent calls (children_keys.go).
 	ActSubToggle Action = "subagent.toggle"
 	ActSubOpen   Action = "subagent.open"
+	ActSubCancel Action = "subagent.cancel"
 	// The sessions browser's subagent sessions (browser/tree.go).
 	ActSessionKids Action = "session.children"
 	// Tabs: several live sessions side by side (tabs.go, split.go).
@@ -151,6 +152,7 @@ func DefaultKeyMap() *KeyMap {
 		b(ActToggle, CtxTranscript, "enter space", "expand or collapse the selected entry", true),
 		b(ActSubToggle, CtxTimeline, "enter space", "show or hide a subagent's steps under its Agent call", true),
 		b(ActSubOpen, CtxTimeline, "o", "open a subagent's transcript read-only (Esc comes back)", true),
+		b(ActSubCancel, CtxTimeline, "x", "cancel the selected running subagent (background ones too)", true),
 		b(ActDown, CtxList, "j down", "down", true),
 		b(ActUp, CtxList, "k up", "up", true),
 		b(ActTop, CtxList, "g home", "first", false),

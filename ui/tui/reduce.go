@@ -95,7 +95,7 @@ func (m *Model) Apply(ev event.Event) {
 	case event.SubagentStartedData:
 		m.subagentStarted(ev, d)
 	case event.SubagentCompletedData:
-		m.subagentCompleted(d)
+		m.subagentCompleted(ev, d)
 	case event.ShellStartedData:
 		m.shellStarted(d)
 	case event.ShellExitedData:

@@ -45,6 +45,10 @@ type SubagentEntry struct {
 	DiffStat                  string
 	// Started is subagent.started's timestamp.
 	Started time.Time
+	// Ended is the timestamp of its latest subagent.completed: a team
+	// member's child runs a turn again for each message delivered to it
+	// idle, which a turn.started of the child after Ended shows.
+	Ended time.Time
 	// Orphaned: it was running when the parent's turn was found left open
 	// by a dead process (Interrupt): nobody will act on its requests.
 	Orphaned bool
@@ -109,13 +113,13 @@ func (m *Model) subagentStarted(ev event.Event, d event.SubagentStartedData) {
 
 // subagentCompleted records a subagent.completed of the parent's log: the
 // child's requests leave the queue (nobody waits for them any more).
-func (m *Model) subagentCompleted(d event.SubagentCompletedData) {
+func (m *Model) subagentCompleted(ev event.Event, d event.SubagentCompletedData) {
 	i, ok := m.subs.byChild[d.ChildSessionID]
 	if !ok {
 		return
 	}
 	s := &m.subs.list[i]
-	s.Outcome, s.Error = d.Outcome, d.Error
+	s.Outcome, s.Error, s.Ended = d.Outcome, d.Error, ev.Timestamp
 	if s.Outcome == SubagentRunning {
 		s.Outcome = SubagentCompleted
 	}
@@ -144,6 +148,11 @@ func (m *Model) ApplyChild(childSessionID string, ev event.Event) {
 	}
 	c.Apply(ev)
 	c.TakeTouched() // the child's transcript is not this view's
+	if i, ok := m.subs.byChild[childSessionID]; ok && ev.Type == event.TurnStarted {
+		if s := &m.subs.list[i]; !s.Running() && !s.Orphaned && ev.Timestamp.After(s.Ended) {
+			s.Outcome, s.Error = SubagentRunning, "" // another turn of it (a message to a team member)
+		}
+	}
 	m.mirrorChild(childSessionID)
 }
 

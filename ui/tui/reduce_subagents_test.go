@@ -123,6 +123,23 @@ func TestSubagentRequestsInTheQueue(t *testing.T) {
 			ask(started(l, false)).interrupt().
 				add("c1", "ct1", event.PermissionRequested, event.PermissionRequestedData{RequestID: "r10", ToolCallID: "b2", Name: "Bash", Summary: "Bash: ls"})
 		}, nil},
+		{"a team member's next turn after its result: running again", func(l *twoLogs) {
+			l.add("p", "", event.SessionCreated, event.SessionCreatedData{Cwd: "/w"}).
+				add("p", "", event.SubagentStarted, event.SubagentStartedData{ChildSessionID: "c1", AgentType: "Explore", Team: "t", Member: "m1", Background: true}).
+				add("c1", "ct0", event.TurnStarted, event.TurnStartedData{Input: "first"}).
+				add("c1", "ct0", event.TurnCompleted, event.TurnCompletedData{StopReason: "stop"}).
+				add("p", "", event.SubagentCompleted, event.SubagentCompletedData{ChildSessionID: "c1", Outcome: "completed", Background: true})
+			ask(l)
+		}, []string{"[m1] Bash: make #r9 @c1"}},
+		{"a child's turn replayed after its completion stays done", func(l *twoLogs) {
+			started(l, false)
+			steps := len(l.steps)
+			ask(l)
+			childSteps := append([]logStep(nil), l.steps[steps:]...)
+			l.steps = l.steps[:steps]
+			l.add("p", "t1", event.SubagentCompleted, event.SubagentCompletedData{ToolCallID: "a1", ChildSessionID: "c1", Outcome: "completed"})
+			l.steps = append(l.steps, childSteps...) // read later (expanded), older than the completion
+		}, nil},
 		{"a team member is labelled by its name", func(l *twoLogs) {
 			l.add("p", "", event.SessionCreated, event.SessionCreatedData{Cwd: "/w"}).
 				add("p", "", event.SubagentStarted, event.SubagentStartedData{ChildSessionID: "c1", AgentType: "general-purpose", Team: "t", Member: "reviewer", Background: true})
