@@ -26,6 +26,13 @@ const TeamLead = "lead"
 // MaxTeamMembers caps a team's size.
 const MaxTeamMembers = 8
 
+// MaxMemberTurns caps the runs of a member (its first and those messages
+// start; a run is a turn plus the few a message arriving as it ends adds:
+// runChild), so two members answering each other cannot run without end;
+// each turn has the subagent's budget of model calls. A message past the cap
+// is still stored for the member (its log has it), but starts nothing.
+const MaxMemberTurns = 20
+
 // teamName is what may name a team or a member.
 var teamName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
 
@@ -36,6 +43,7 @@ type agentTeam struct {
 	lead        *Agent
 	members     []*teamMember
 	ended       chan struct{} // closed by TeamDelete
+	maxTurns    int           // MaxMemberTurns (a test's smaller cap)
 }
 
 // teamMember is one member: its run in the Subagents registry (re-armed for
@@ -45,13 +53,15 @@ type teamMember struct {
 	name, agentType string
 	run             *childRun
 	wake            chan struct{} // capacity 1: one pending start is enough
+	turns           int           // turns started; under the registry's lock
 }
 
 // teamState is the teams an agent leads, by lead session and name. The zero
 // value is ready.
 type teamState struct {
-	mu     sync.Mutex
-	byLead map[string]map[string]*agentTeam // lead session -> team name -> team
+	mu       sync.Mutex
+	byLead   map[string]map[string]*agentTeam // lead session -> team name -> team
+	maxTurns int                              // a test's cap on member turns; 0: MaxMemberTurns
 }
 
 // team returns the live team name of lead session sessionID.
@@ -153,7 +163,10 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 	if err := a.teams.checkTeam(leadSession, name, specs); err != nil {
 		return nil, err
 	}
-	tm := &agentTeam{name: name, leadSession: leadSession, lead: a, ended: make(chan struct{})}
+	tm := &agentTeam{name: name, leadSession: leadSession, lead: a, ended: make(chan struct{}), maxTurns: a.teams.maxTurns}
+	if tm.maxTurns <= 0 {
+		tm.maxTurns = MaxMemberTurns
+	}
 	for _, sp := range specs {
 		req := SpawnRequest{ParentSessionID: leadSession, ToolCallID: toolCallID, AgentType: agentTypeOr(sp.AgentType),
 			Description: sp.Name, Background: true, ParentMode: a.Mode(), ParentModel: a.model(), Team: name, Member: sp.Name}
@@ -165,14 +178,18 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 			}
 			return nil, fmt.Errorf("member %s: %w", sp.Name, err)
 		}
-		m := &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1)}
+		m := &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1), turns: 1}
 		r.again = func() bool { // under the registry's lock, as the member's turn ends
 			select {
 			case <-tm.ended:
 				return false
 			default:
-				return m.run.agent.HasReminders(m.run.info.SessionID)
 			}
+			if m.turns >= tm.maxTurns || !m.run.agent.HasReminders(m.run.info.SessionID) {
+				return false
+			}
+			m.turns++
+			return true
 		}
 		tm.members = append(tm.members, m)
 	}
@@ -246,20 +263,21 @@ func (s *Subagents) running(r *childRun) bool {
 	return r.info.Running
 }
 
-// startIdle re-arms r when it is idle and ended is open, reporting whether
-// it did (the member's loop is then to run a turn).
-func (s *Subagents) startIdle(r *childRun, ended <-chan struct{}) bool {
+// startIdle re-arms member m of tm when it is idle, the team lives and m has
+// turns left, reporting whether it did (m's loop is then to run a turn).
+func (s *Subagents) startIdle(tm *agentTeam, m *teamMember) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	select {
-	case <-ended:
+	case <-tm.ended:
 		return false
 	default:
 	}
-	if r.info.Running {
+	if m.run.info.Running || m.turns >= tm.maxTurns {
 		return false
 	}
-	rearmLocked(r)
+	m.turns++
+	rearmLocked(m.run)
 	return true
 }
 
@@ -313,7 +331,7 @@ func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd
 		return err
 	}
 	dest.agent.Remind(dest.sessionID, teamMessageText(tm.name, from.name, text))
-	if dest.member != nil && a.subagents.startIdle(dest.member.run, tm.ended) {
+	if dest.member != nil && a.subagents.startIdle(tm, dest.member) {
 		select {
 		case dest.member.wake <- struct{}{}:
 		default: // a start is already pending

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +238,49 @@ func mustJSONField(t *testing.T, schema string) json.RawMessage {
 		t.Fatal(err)
 	}
 	return s.Properties.Members.Items.Properties
+}
+
+// Two members that answer every message with another run at most
+// maxTurns runs each (MaxMemberTurns in production; a run is a turn and the
+// turns a message arriving as it ends adds, maxReminderTurns at most), then
+// stay idle: the exchange cannot go on without end.
+func TestTeamMemberTurnsCapped(t *testing.T) {
+	chatty := func(to string) *providertest.Scripted {
+		return &providertest.Scripted{Respond: func(n int, req provider.Request) providertest.Step {
+			if n%2 == 1 {
+				return providertest.ToolCalls(providertest.ToolCall("m"+strconv.Itoa(n), "SendMessage", `{"to":"`+to+`","message":"again"}`))
+			}
+			return providertest.Text("sent")
+		}}
+	}
+	alice, bob := chatty("bob"), chatty("alice")
+	sp := &testSpawner{provs: map[string]*providertest.Scripted{"alice": alice, "bob": bob}}
+	lead := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("t1", "TeamCreate",
+			`{"name":"loop","members":[{"name":"alice","prompt":"talk"},{"name":"bob","prompt":"talk"}]}`)),
+		providertest.Text("started"),
+	}}
+	h := newSubHarness(t, lead, sp)
+	h.ag.teams.maxTurns = 3
+	if res := h.submit(context.Background(), "go"); res.Outcome != OutcomeCompleted {
+		t.Fatalf("outcome %s: %v", res.Outcome, res.Err)
+	}
+	// each run of a member is at most 1+maxReminderTurns turns of 2 calls
+	limit := 2 * 3 * (1 + maxReminderTurns)
+	last, stable := -1, 0
+	waitUntil(t, "the exchange to stop", func() bool {
+		n := alice.Calls() + bob.Calls()
+		if n == last && len(h.ag.Subagents().Running(h.sess.ID)) == 0 {
+			stable++
+		} else {
+			last, stable = n, 0
+		}
+		return stable >= 40 // 200 ms without a call
+	})
+	if alice.Calls() > limit || bob.Calls() > limit || alice.Calls() < 6 {
+		t.Fatalf("alice %d calls, bob %d: want 6 to %d each", alice.Calls(), bob.Calls(), limit)
+	}
+	if _, err := h.ag.deleteTeam(context.Background(), h.sess.ID, "loop", ""); err != nil {
+		t.Fatal(err)
+	}
 }
