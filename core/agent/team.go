@@ -245,13 +245,16 @@ func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt string) {
 	for {
 		a.runChild(m.run, prompt, "")
 		prompt = wakePrompt
-		if a.subagents.running(m.run) {
-			continue // re-armed as it ended: a message came during the turn
+		for !a.subagents.running(m.run) { // re-armed as it ended, or later by startIdle
+			select {
+			case <-tm.ended:
+				return
+			case <-m.wake:
+			}
 		}
 		select {
-		case <-tm.ended:
-			return
-		case <-m.wake: // startIdle re-armed it
+		case <-m.wake: // a start already seen as running
+		default:
 		}
 	}
 }

@@ -247,8 +247,10 @@ func mustJSONField(t *testing.T, schema string) json.RawMessage {
 func TestTeamMemberTurnsCapped(t *testing.T) {
 	chatty := func(to string) *providertest.Scripted {
 		return &providertest.Scripted{Respond: func(n int, req provider.Request) providertest.Step {
-			if n%2 == 1 {
-				return providertest.ToolCalls(providertest.ToolCall("m"+strconv.Itoa(n), "SendMessage", `{"to":"`+to+`","message":"again"}`))
+			if last := req.Messages[len(req.Messages)-1]; last.Role == message.RoleUser && !strings.Contains(last.Text(), "Message sent") {
+				if _, isResult := last.ToolResult(); !isResult { // a prompt or a reminder: answer it
+					return providertest.ToolCalls(providertest.ToolCall("m"+strconv.Itoa(n), "SendMessage", `{"to":"`+to+`","message":"again `+strconv.Itoa(n)+`"}`))
+				}
 			}
 			return providertest.Text("sent")
 		}}
@@ -265,8 +267,8 @@ func TestTeamMemberTurnsCapped(t *testing.T) {
 	if res := h.submit(context.Background(), "go"); res.Outcome != OutcomeCompleted {
 		t.Fatalf("outcome %s: %v", res.Outcome, res.Err)
 	}
-	// each run of a member is at most 1+maxReminderTurns turns of 2 calls
-	limit := 2 * 3 * (1 + maxReminderTurns)
+	// each run of a member is at most 1+maxReminderTurns turns of a budget's calls
+	limit := 3 * (1 + maxReminderTurns) * DefaultSubagentIterations
 	last, stable := -1, 0
 	waitUntil(t, "the exchange to stop", func() bool {
 		n := alice.Calls() + bob.Calls()
@@ -277,8 +279,8 @@ func TestTeamMemberTurnsCapped(t *testing.T) {
 		}
 		return stable >= 40 // 200 ms without a call
 	})
-	if alice.Calls() > limit || bob.Calls() > limit || alice.Calls() < 6 {
-		t.Fatalf("alice %d calls, bob %d: want 6 to %d each", alice.Calls(), bob.Calls(), limit)
+	if alice.Calls() > limit || bob.Calls() > limit {
+		t.Fatalf("alice %d calls, bob %d: want at most %d each", alice.Calls(), bob.Calls(), limit)
 	}
 	if _, err := h.ag.deleteTeam(context.Background(), h.sess.ID, "loop", ""); err != nil {
 		t.Fatal(err)
