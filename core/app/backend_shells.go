@@ -1,9 +1,17 @@
 package app
 
 // KillShell ends background shell shellID of the session (the workbench's
-// /bashes kill): the whole process group and PID namespace, recorded as
+// /bashes kill) on the agent that runs the session (agentFor: a worktree
+// tab's own): the whole process group and PID namespace, recorded as
 // shell.exited with reason "killed". It returns once the shell has ended;
 // tools.ErrNoShell when this process has no such shell of the session.
 func (b *Backend) KillShell(sessionID, shellID string) error {
-	return b.Agent.KillShell(sessionID, shellID)
+	return b.agentFor(sessionID).KillShell(sessionID, shellID)
+}
+
+// EndSessionShells ends every background shell of the session (a closed
+// workbench tab: nobody views the session any more), reason session_ended,
+// and returns once they have ended.
+func (b *Backend) EndSessionShells(sessionID string) {
+	b.agentFor(sessionID).EndSessionShells(sessionID)
 }

@@ -91,3 +91,21 @@ func shellCount(n int) string {
 	}
 	return fmt.Sprintf("%d shells", n)
 }
+
+// shellEnder is the part of a Backend that ends a session's background
+// shells (app.Backend has it).
+type shellEnder interface {
+	EndSessionShells(sessionID string)
+}
+
+// endTabShells ends the background shells of tab t's session as the tab
+// closes (off the event loop: it waits for them to end); their shell.exited
+// events land in the session's log after the tab stopped following it.
+func (w *Workbench) endTabShells(t *sessionTab) {
+	e, ok := w.be.(shellEnder)
+	if !ok || t.liveID == "" || t.readOnly || t.model.RunningShells() == 0 {
+		return
+	}
+	id := t.liveID
+	w.goBackground(func() { e.EndSessionShells(id) })
+}

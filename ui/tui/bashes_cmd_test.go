@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -100,5 +101,53 @@ func TestSlashBashesListsAndKills(t *testing.T) {
 	b.waitFor("the count to go", func(screen string) bool { return !strings.Contains(screen, "1 shell") })
 	if sh := ag.Shells(s.ID); len(sh) != 1 || sh[0].Running || sh[0].Reason != "killed" {
 		t.Errorf("the agent's shells after /bashes kill: %+v", sh)
+	}
+}
+
+// Closing a tab ends its session's background shells (nobody views the
+// session any more); the other tab's session is left alone.
+func TestClosingATabEndsItsShells(t *testing.T) {
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"sleep 60 # tui-tab-close","run_in_background":true}`)),
+		providertest.Text("started it"),
+	}}
+	ag, _ := newTestAgent(t, prov)
+	t.Cleanup(ag.CloseShells)
+	ag.SetPermissionMode(permission.ModeBypass)
+	s, err := ag.CreateSession(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := startBench(t, 160, 40, Options{})
+	b.w.Attach(backendOf(ag), s.ID)
+	b.waitText(shortID(s.ID) + " · idle")
+	b.typeText("start a server")
+	b.key(tcell.KeyEnter, 0, tcell.ModNone)
+	b.waitText("started it", "1 shell")
+	b.alt('t')
+	b.waitText("tab 2: new session")
+	b.alt('p')
+	b.waitText("started it")
+	b.alt('w')
+	b.waitFor("the tab to close", func(screen string) bool { return !strings.Contains(screen, "started it") })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var reasons []string
+		for _, ev := range events(t, ag, s.ID) {
+			if ev.Type == event.ShellExited {
+				p, _ := ev.Payload()
+				reasons = append(reasons, p.(event.ShellExitedData).Reason)
+			}
+		}
+		if len(reasons) > 0 {
+			if len(reasons) != 1 || reasons[0] != "session_ended" {
+				t.Errorf("the closed tab's shell ended as %v", reasons)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closed tab's shell still runs: no shell.exited")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -124,6 +124,7 @@ func (w *Workbench) closeTab() {
 	case w.queued != "":
 		w.Notify("warning", "a prompt is queued in this tab: Esc takes it back, then close the tab")
 	default:
+		w.endTabShells(w.sessionTab)
 		w.dropTab(w.sessionTab)
 	}
 }
