@@ -35,6 +35,11 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 		in.Instructions = t.a.importedInstructions()
 	}
 	in.URL = fields.URL
+	if _, ok := p.tool.(*agentTool); ok {
+		var a agentInput
+		_ = json.Unmarshal(p.input, &a)
+		in.AgentType = agentTypeOr(a.SubagentType)
+	}
 	return in
 }
 

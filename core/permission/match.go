@@ -13,7 +13,9 @@ import (
 //     edit — Claude Code: "Edit rules apply to all built-in tools that edit files";
 //   - Read rules to every tool of kind read (Grep, Glob, ...) — Claude Code applies
 //     them "best effort" to the tools that read files;
-//   - mcp__server and mcp__server__* to every tool mcp__server__<name>.
+//   - mcp__server and mcp__server__* to every tool mcp__server__<name>;
+//   - Task (the Agent tool's older name) to Agent; Agent(TYPE) and Task(TYPE)
+//     to an Agent call of subagent type TYPE (any case).
 //
 // Then the specifier, if any, must match: WebFetch(domain:HOST) the URL's host
 // exactly (case-insensitive; as in Claude Code, a subdomain is another domain —
@@ -29,6 +31,8 @@ func appliesTo(r Rule, in Input) bool {
 	switch {
 	case r.Tool == in.Tool:
 		return true
+	case r.Tool == "Task":
+		return in.Tool == "Agent" // the Agent tool's older name, as Claude Code's rules still write it
 	case editTools[r.Tool]:
 		return in.Kind == KindEdit
 	case r.Tool == "Read":
@@ -53,6 +57,9 @@ func matchesAny(r Rule, in Input) bool {
 	}
 	if r.Tool == "WebFetch" {
 		return matchDomain(r.Specifier, in.URL)
+	}
+	if in.Tool == "Agent" {
+		return in.AgentType != "" && strings.EqualFold(r.Specifier, in.AgentType)
 	}
 	if r.Tool == "Bash" || strings.HasPrefix(r.Tool, "mcp__") {
 		return false // Bash commands are matched in evaluate_bash.go

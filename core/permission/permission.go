@@ -139,6 +139,10 @@ type Input struct {
 	// write to one asks in every mode, as for a protected path: the next session
 	// gives its text to the model.
 	Instructions []string
+	// AgentType is the subagent type of an Agent call ("Explore"), which an
+	// Agent(TYPE) or Task(TYPE) rule matches, case-insensitively, as Claude
+	// Code's; "" for other tools.
+	AgentType string
 
 	resolve func(string) string // resolveExisting, memoised per evaluation (set by normalize)
 }
