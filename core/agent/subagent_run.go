@@ -79,7 +79,10 @@ func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 	r.agent.EndSessionShells(r.info.SessionID)
 	res := ChildResult{ChildInfo: r.info, Outcome: tr.Outcome, Err: tr.Err, Text: tr.FinalText,
 		ModelCalls: calls, Usage: usage}
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil: // cancelled before its turn started
+		res.Outcome, res.Err = OutcomeCancelled, err
+	case err != nil:
 		res.Outcome, res.Err = OutcomeFailed, err
 	}
 	bg := context.WithoutCancel(ctx)

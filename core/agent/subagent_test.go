@@ -272,7 +272,7 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 	h := newSubHarness(t, parent, sp)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for len(h.ag.Subagents().Running(h.sess.ID)) < 2 {
+		for sp.provs["bg"].Calls() == 0 || sp.provs["fg"].Calls() == 0 { // both children's turns are at their model
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel()
@@ -425,5 +425,24 @@ func TestStartBackgroundAndDeliver(t *testing.T) {
 	}
 	if err := subs.Deliver(ctx, "nosuch", "x"); !errors.Is(err, ErrNoSuchChild) {
 		t.Fatalf("Deliver to nobody: %v", err)
+	}
+}
+
+// A child cancelled before its turn started (the parent's turn cancelled at
+// once) ends cancelled, not failed.
+func TestChildCancelledBeforeItsTurnStarted(t *testing.T) {
+	sp := &testSpawner{provs: map[string]*providertest.Scripted{"bg": {}}}
+	h := newSubHarness(t, &providertest.Scripted{}, sp)
+	ctx, cancel := context.WithCancel(context.Background())
+	req := SpawnRequest{ParentSessionID: h.sess.ID, AgentType: "general-purpose", Description: "bg", Background: true,
+		ParentMode: permission.ModeDefault}
+	r, err := h.ag.startChild(ctx, req, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	h.ag.Subagents().Cancel(r.info.SessionID)
+	if res := h.ag.runChild(r, "never", ""); res.Outcome != OutcomeCancelled {
+		t.Fatalf("outcome %s (%v)", res.Outcome, res.Err)
 	}
 }

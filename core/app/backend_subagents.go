@@ -17,3 +17,13 @@ func (b *Backend) CancelSubagent(childSessionID string) error {
 	}
 	return nil
 }
+
+// RunningSubagents lists the child session IDs of sessionID's subagents this
+// process runs now (foreground and background), oldest first.
+func (b *Backend) RunningSubagents(sessionID string) []string {
+	var ids []string
+	for _, c := range b.Agent.Subagents().Running(sessionID) {
+		ids = append(ids, c.SessionID)
+	}
+	return ids
+}
