@@ -155,14 +155,20 @@ func (b *Backend) SetMode(ctx context.Context, sessionID string, m permission.Mo
 
 // NewSession starts another session in the workspace (/clear): it creates it,
 // runs the SessionEnd hooks of previous and the SessionStart hooks of the new
-// one (both with reason "clear"), and returns its ID.
+// one (both with reason "clear"), and returns its ID. A previous session of
+// a worktree tab (backend_tabs.go) is followed by one in the same worktree,
+// on the same agent.
 func (b *Backend) NewSession(ctx context.Context, previous string) (string, error) {
-	s, err := b.Agent.CreateSession(ctx)
+	ag := b.agentFor(previous)
+	s, err := ag.CreateSession(ctx)
 	if err != nil {
 		return "", err
 	}
-	b.Agent.EndSession(ctx, previous, "clear")
-	b.Agent.StartSession(ctx, s.ID, "clear")
+	if err := b.inheritRoute(ctx, previous, s); err != nil {
+		return "", err
+	}
+	ag.EndSession(ctx, previous, "clear")
+	ag.StartSession(ctx, s.ID, "clear")
 	return s.ID, nil
 }
 

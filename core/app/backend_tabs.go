@@ -8,6 +8,7 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/event"
+	"pincer/persist"
 )
 
 // Tabs: a workbench holds several live sessions at once (ui/tui's tabs).
@@ -138,6 +139,41 @@ func (b *Backend) OpenSession(ctx context.Context, worktree string) (string, err
 	}
 	ag.StartSession(ctx, s.ID, "startup")
 	return s.ID, nil
+}
+
+// inheritRoute gives the new session s what previous had of a worktree
+// tab: its agent, its commit after each turn, and the worktree and branch on
+// its record. A session of the Backend's own agent passes nothing.
+func (b *Backend) inheritRoute(ctx context.Context, previous string, s persist.Session) error {
+	b.routes.mu.Lock()
+	ag, commit := b.routes.by[previous], b.routes.commits[previous]
+	b.routes.mu.Unlock()
+	if ag == nil {
+		return nil
+	}
+	prev, err := b.Store.GetSession(ctx, previous)
+	if err != nil {
+		return err
+	}
+	if prev.Worktree != "" {
+		s.Worktree, s.Branch = prev.Worktree, prev.Branch
+		if err := b.Store.PutSession(ctx, s); err != nil {
+			return err
+		}
+	}
+	b.route(s.ID, ag)
+	if commit != nil {
+		b.routes.mu.Lock()
+		b.routes.commits[s.ID] = commit
+		b.routes.mu.Unlock()
+	}
+	return nil
+}
+
+// EndSession runs the SessionEnd hooks of sessionID with reason ("exit",
+// "other": a workbench tab closed) on the agent that runs it.
+func (b *Backend) EndSession(ctx context.Context, sessionID, reason string) {
+	b.agentFor(sessionID).EndSession(ctx, sessionID, reason)
 }
 
 // commitTurn commits a worktree session's work after its turn (Submit),

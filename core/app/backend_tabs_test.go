@@ -96,6 +96,13 @@ func TestOpenSessionRoutesToItsAgent(t *testing.T) {
 	if main.Mode() != permission.ModePlan || wt.Mode() != permission.ModePlan {
 		t.Errorf("modes after SetMode: main %s, worktree %s", main.Mode(), wt.Mode())
 	}
+	cleared, err := be.NewSession(ctx, inWT) // /clear in the worktree tab: the next session works there too
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := store.GetSession(ctx, cleared); err != nil || rec.Cwd != wtRoot || rec.Worktree != wtRoot || be.agentFor(cleared) != wt {
+		t.Errorf("the session after /clear in a worktree tab: %+v, %v (its agent the worktree's: %v)", rec, err, be.agentFor(cleared) == wt)
+	}
 	if ok, _, err := store.AcquireLease(ctx, inWT, wt.Owner(), time.Minute); err != nil || !ok {
 		t.Fatal(ok, err)
 	}

@@ -136,6 +136,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 
 	openCtx, cancelOpen := context.WithCancel(context.Background())
 	openDone := make(chan *app.Run, 1)
+	var be *app.Backend // set before openDone gets the run
 	go func() { // the store opens behind the first frame
 		approvals := app.NewApprovalQueue()
 		run, err := setup.Start(openCtx, approvals)
@@ -145,18 +146,25 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			return
 		}
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
-		wb.Attach(&app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
+		be = &app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
 			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
 			SessionModel: app.SessionModelResolver(opts),
 			Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
-			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree}, run.SessionID)
+			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree}
+		wb.Attach(be, run.SessionID)
 		openDone <- run
 	}()
 
 	runErr := wb.Run()
 	cancelOpen()
 	if run := <-openDone; run != nil {
-		run.Agent.EndSession(context.Background(), wb.SessionID(), "exit")
+		ids := wb.SessionIDs() // every tab's session ends (its SessionEnd hooks, on its agent)
+		if len(ids) == 0 {
+			ids = []string{wb.SessionID()}
+		}
+		for _, id := range ids {
+			be.EndSession(context.Background(), id, "exit")
+		}
 		_, _ = run.DiscardIfUnused(context.Background())
 		_ = run.Close()
 	}

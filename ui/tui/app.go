@@ -97,7 +97,8 @@ type Workbench struct {
 	layoutSave layoutSaver // keeps the chosen layout (layout_keep.go)
 	frame      frameState  // a focus move made inside a frame (frame_focus.go)
 
-	liveSession atomic.Pointer[string] // the shown tab's liveID, published for SessionID on other goroutines
+	liveSession atomic.Pointer[string]   // the shown tab's liveID, published for SessionID on other goroutines
+	tabSessions atomic.Pointer[[]string] // every tab's liveID, published for SessionIDs (tabs.go)
 	firstTab    *sessionTab            // the tab New opens, which Attach shows the session in (set once: any goroutine reads it)
 
 	ctx    context.Context // ends when the workbench stops: turns, diff workers
@@ -234,6 +235,7 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 			if t == w.sessionTab {
 				w.liveSession.Store(&sessionID)
 			}
+			w.publishSessions()
 		}
 		t.resetView = true
 	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })

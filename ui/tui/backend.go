@@ -41,6 +41,9 @@ type Backend interface {
 	OpenSession(ctx context.Context, worktree string) (string, error)
 	// Resume makes to the session turns go to instead of from (its hooks).
 	Resume(ctx context.Context, from, to string)
+	// EndSession runs a session's SessionEnd hooks with reason ("other": a
+	// closed tab; "exit": the workbench quits), on the agent that runs it.
+	EndSession(ctx context.Context, sessionID, reason string)
 	// Sessions lists up to limit sessions, newest first (limit <= 0: all).
 	Sessions(ctx context.Context, limit int) ([]app.Session, error)
 	// DeleteSession deletes a session nobody else uses (*app.InUseError).

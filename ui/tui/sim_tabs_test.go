@@ -58,6 +58,9 @@ func TestTabsRunTurnsAtOnce(t *testing.T) {
 		t.Fatalf("the new tab shows session %q (first %q)", second, first)
 	}
 	b.waitText("1 "+shortID(first)+" ● ?1", "2 "+shortID(second))
+	if ids := b.w.SessionIDs(); len(ids) != 2 || ids[0] != first || ids[1] != second {
+		t.Errorf("SessionIDs with two tabs = %v, want [%s %s]", ids, first, second)
+	}
 	b.send("beta please")
 	s := b.waitText("2 "+shortID(second)+" ● ?1", "2 tabs: 2 running, 2 awaiting approval", "3 Approvals (2)", "tab 1 · Write alpha.txt")
 	if os.Getenv("TABS_DUMP") != "" {
@@ -96,6 +99,9 @@ func TestTabsRunTurnsAtOnce(t *testing.T) {
 	})
 	if got := b.w.SessionID(); got != first {
 		t.Errorf("SessionID after closing tab 2 = %q, want %q", got, first)
+	}
+	if ids := b.w.SessionIDs(); len(ids) != 1 || ids[0] != first {
+		t.Errorf("SessionIDs after closing tab 2 = %v, want [%s]", ids, first)
 	}
 }
 

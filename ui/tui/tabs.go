@@ -144,6 +144,32 @@ func (w *Workbench) dropTab(t *sessionTab) {
 		w.split = nil
 	}
 	w.pump.unfollow(t.key)
+	w.publishSessions()
+	if be, id := w.be, t.liveID; be != nil && id != "" { // its SessionEnd hooks, as a session left for another
+		w.goBackground(func() { be.EndSession(w.ctx, id, "other") })
+	}
+}
+
+// publishSessions publishes every tab's live session for SessionIDs.
+// Event loop only.
+func (w *Workbench) publishSessions() {
+	ids := make([]string, 0, len(w.tabs))
+	for _, t := range w.tabs {
+		if t.liveID != "" {
+			ids = append(ids, t.liveID)
+		}
+	}
+	w.tabSessions.Store(&ids)
+}
+
+// SessionIDs returns the live session of every open tab, in tab order (the
+// first tab's first; none before Attach): what the caller ends when the
+// workbench quits (their SessionEnd hooks). Safe from any goroutine.
+func (w *Workbench) SessionIDs() []string {
+	if ids := w.tabSessions.Load(); ids != nil {
+		return append([]string(nil), *ids...)
+	}
+	return nil
 }
 
 // slashTab is /tab: alone, the tabs listed on the notices line; /tab N shows
