@@ -124,8 +124,9 @@ func (t *agentTool) Run(ctx context.Context, env *tools.Env, input json.RawMessa
 		return tools.Result{}, err
 	}
 	if in.RunInBackground {
+		info := run.info // before the run can change it
 		go t.a.runChild(run, in.Prompt, "")
-		return tools.Result{Output: backgroundStartedText(run.info)}, nil
+		return tools.Result{Output: backgroundStartedText(info)}, nil
 	}
 	res := t.a.runChild(run, in.Prompt, parentTurn)
 	return tools.Result{Output: childResultText(res), IsError: res.Outcome != OutcomeCompleted}, nil

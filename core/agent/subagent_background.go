@@ -23,8 +23,9 @@ func (a *Agent) StartBackground(ctx context.Context, req SpawnRequest, prompt st
 	if err != nil {
 		return ChildInfo{}, err
 	}
+	info := r.info // before the run can change it
 	go a.runChild(r, prompt, "")
-	return r.info, nil
+	return info, nil
 }
 
 // Deliver gives text to child session id, as a teammate's message: a running

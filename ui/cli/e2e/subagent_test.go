@@ -200,7 +200,7 @@ func TestBackgroundSubagentResultReachesParent(t *testing.T) {
 	if len(parents) < 2 {
 		t.Fatalf("%d parent requests", len(parents))
 	}
-	if r := toolResultsOf(t, parents[1])["b1"]; !strings.Contains(r, "agentId: ") || strings.Contains(r, "42") {
+	if r := toolResultsOf(t, parents[1])["b1"]; !strings.Contains(r, "agentId: ") || strings.Contains(r, "background says") {
 		t.Fatalf("the background call's result %q: want its ID at once", r)
 	}
 	last, _ := json.Marshal(parents[len(parents)-1]["messages"])
