@@ -137,7 +137,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	openCtx, cancelOpen := context.WithCancel(context.Background())
 	openDone := make(chan *app.Run, 1)
 	var be *app.Backend // set before openDone gets the run
-	go func() { // the store opens behind the first frame
+	go func() {         // the store opens behind the first frame
 		approvals := app.NewApprovalQueue()
 		run, err := setup.Start(openCtx, approvals)
 		if err != nil {

@@ -99,7 +99,7 @@ type Workbench struct {
 
 	liveSession atomic.Pointer[string]   // the shown tab's liveID, published for SessionID on other goroutines
 	tabSessions atomic.Pointer[[]string] // every tab's liveID, published for SessionIDs (tabs.go)
-	firstTab    *sessionTab            // the tab New opens, which Attach shows the session in (set once: any goroutine reads it)
+	firstTab    *sessionTab              // the tab New opens, which Attach shows the session in (set once: any goroutine reads it)
 
 	ctx    context.Context // ends when the workbench stops: turns, diff workers
 	cancel context.CancelFunc
