@@ -58,12 +58,18 @@ func (e *Executor) plan() (execPlan, error) {
 		return execPlan{report: r}, err
 	}
 	hidden := hiddenFor(hide, e.visible(trees), treePaths(trees))
-	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 {
+	sealed := e.gitSeals(trees)
+	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 || len(sealed) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true
 			spec.Hidden = hidden
+			spec.Sealed = sealed
 			flags |= syscall.CLONE_NEWNS
 		} else {
+			if len(sealed) > 0 {
+				spec.Trees, _ = carvePincerDirs(spec.Trees, sealed)
+				r.Degraded = append(r.Degraded, fmt.Sprintf("the main repository %s of this worktree lies in a writable root: without a mount namespace it is kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(sealed, ", ")))
+			}
 			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable", r.MountNamespaceError))
 			var carved []string
 			spec.Trees, carved = carvePincerDirs(spec.Trees, append(own, claudeFiles...))

@@ -36,7 +36,14 @@ type worktreeSandbox struct {
 func newWorktreeSandbox(t *testing.T, noMountNS bool) worktreeSandbox {
 	t.Helper()
 	wd, _ := os.Getwd()
-	base, err := os.MkdirTemp(wd, ".gitshare-test-")
+	return newWorktreeSandboxIn(t, noMountNS, wd)
+}
+
+// newWorktreeSandboxIn is newWorktreeSandbox with the fixture (main checkout,
+// PINCER_HOME) in parent — os.TempDir() puts it in a writable tree.
+func newWorktreeSandboxIn(t *testing.T, noMountNS bool, parent string) worktreeSandbox {
+	t.Helper()
+	base, err := os.MkdirTemp(parent, ".gitshare-test-")
 	if err != nil {
 		t.Skipf("no directory outside the temp dir for the fixture: %v", err)
 	}
@@ -84,7 +91,14 @@ func newWorktreeSandbox(t *testing.T, noMountNS bool) worktreeSandbox {
 // work under the sandbox (the shared objects, the branch's ref and reflog,
 // the worktree's git dir), and the commit lands on the worktree's branch only.
 func TestSandboxWorktreeCommits(t *testing.T) {
-	s := newWorktreeSandbox(t, false)
+	wd, _ := os.Getwd()
+	for _, parent := range []string{wd, os.TempDir()} {
+		t.Run(filepath.Base(parent), func(t *testing.T) { testWorktreeCommits(t, parent) })
+	}
+}
+
+func testWorktreeCommits(t *testing.T, parent string) {
+	s := newWorktreeSandboxIn(t, false, parent)
 	mainHead := gitFixture(t, s.repo, "rev-parse", "main")
 	res := sh(t, s.e, "echo new > f.txt && git add f.txt && git -c user.name=t -c user.email=t@t commit -qm 'in the worktree' && git log -1 --format=%s")
 	if res.ExitCode != 0 || !strings.Contains(res.Output, "in the worktree") {
@@ -106,14 +120,25 @@ func TestSandboxWorktreeCommits(t *testing.T) {
 // other branches, another worktree, the worktree's git redirects or pincer's
 // data directory — directly, relative (..), through symlinks, or through git
 // itself; with and without a mount namespace.
+//
+// The fixture lies once outside every writable tree and once in the temp dir
+// (a repository under /tmp, which commands may write: the main repository is
+// sealed read-only all the same, gitseal.go).
 func TestAttackWorktreeSession(t *testing.T) {
-	for _, noMountNS := range []bool{false, true} {
-		name := "mountns"
-		if noMountNS {
-			name = "landlock-only"
-		}
-		t.Run(name, func(t *testing.T) {
-			s := newWorktreeSandbox(t, noMountNS)
+	wd, _ := os.Getwd()
+	for _, c := range []struct {
+		name      string
+		noMountNS bool
+		parent    string
+	}{
+		{"mountns", false, wd}, {"landlock-only", true, wd},
+		{"tmp/mountns", false, os.TempDir()}, {"tmp/landlock-only", true, os.TempDir()},
+	} {
+		noMountNS := c.noMountNS
+		t.Run(c.name, func(t *testing.T) {
+			s := newWorktreeSandboxIn(t, noMountNS, c.parent)
+			base := filepath.Dir(s.repo)
+			relRepo, _ := filepath.Rel(s.wt, s.repo)
 			mainHead := gitFixture(t, s.repo, "rev-parse", "main")
 			watch := map[string]string{} // path -> content before
 			for _, p := range []string{
@@ -134,6 +159,8 @@ func TestAttackWorktreeSession(t *testing.T) {
 				filepath.Join(s.home, "data", "mcp-approvals.json"), filepath.Join(s.other, "PROOF"),
 				filepath.Join(s.repo, "PROOF"), filepath.Join(s.home, "data", "worktrees", "p", "PROOF"),
 				filepath.Join(s.common, "worktrees", "other", "PROOF"),
+				filepath.Join(s.common, "worktrees", "evil"), filepath.Join(s.common, "hooks", "post-checkout"),
+				filepath.Join(base, "repo2"),
 			}
 			attacks := []string{
 				"echo PWNED > " + filepath.Join(s.repo, "a.txt"),
@@ -167,6 +194,18 @@ func TestAttackWorktreeSession(t *testing.T) {
 				"git --git-dir=" + s.common + " --work-tree=" + s.repo + " reset -q --hard HEAD~0 2>&1; echo PWNED > " + filepath.Join(s.repo, "a.txt"),
 				"mv " + filepath.Join(s.common, "hooks") + " " + filepath.Join(s.common, "hooks2") + " && mkdir " + filepath.Join(s.common, "hooks"),
 				"python3 -c 'open(\"" + filepath.Join(s.repo, "a.txt") + "\", \"w\").write(\"PWNED\")'",
+				// F1 (red team): a script the model wrote, run by Bash.
+				"printf 'mkdir -p " + base + "/hk; printf \"#!/bin/sh\\ntouch PROOF\\n\" > " + base + "/hk/post-checkout; git config core.hooksPath " + base + "/hk\\n' > x.sh; sh x.sh; rm -f x.sh",
+				"printf 'echo ref: refs/heads/pincer/w > " + filepath.Join(relRepo, ".git", "HEAD") + "\\n' > x.sh; sh x.sh; rm -f x.sh",
+				"echo 'ref: refs/heads/pincer/w' > " + filepath.Join(s.common, "HEAD"),
+				"echo '[core]' >> " + filepath.Join(relRepo, ".git", "config"),
+				"echo x > " + filepath.Join(relRepo, ".git", "hooks", "post-checkout"),
+				"echo x > " + filepath.Join(s.common, "index"),
+				"cat /dev/null > " + filepath.Join(relRepo, ".git", "index"),
+				"mkdir -p " + filepath.Join(s.common, "worktrees", "evil"),
+				"ln -s " + filepath.Join(s.common, "config") + " cf; echo '[core]' >> cf",
+				"ln -s " + s.common + " gd; echo x > gd/hooks/post-checkout; echo '[x]' >> gd/config",
+				"mv " + s.repo + " " + filepath.Join(base, "repo2") + " && mkdir -p " + filepath.Join(s.repo, ".git"),
 			}
 			for _, a := range attacks {
 				res := sh(t, s.e, a)
@@ -196,6 +235,78 @@ func TestAttackWorktreeSession(t *testing.T) {
 			}
 			if _, err := os.Lstat(filepath.Join(s.common, "hooks2")); err == nil {
 				t.Error("the main repository's hooks were moved away")
+			}
+		})
+	}
+}
+
+// TestAttackPersonLinkedWorktree: a session rooted at a linked worktree the
+// person made (`git worktree add`, no ShareGit) with the main repository
+// under the temp dir writes none of the main repository: its config, hooks,
+// HEAD, the other worktrees' git dirs, the main checkout's files.
+func TestAttackPersonLinkedWorktree(t *testing.T) {
+	for _, noMountNS := range []bool{false, true} {
+		t.Run(map[bool]string{false: "mountns", true: "landlock-only"}[noMountNS], func(t *testing.T) {
+			base, err := os.MkdirTemp(os.TempDir(), ".gitseal-test-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(base) })
+			base, _ = filepath.EvalSymlinks(base)
+			repo, wt := filepath.Join(base, "repo"), filepath.Join(base, "wt")
+			if err := os.MkdirAll(repo, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			gitFixture(t, repo, "init", "-q", "-b", "main")
+			if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("main\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			gitFixture(t, repo, "add", "-A")
+			gitFixture(t, repo, "commit", "-qm", "first")
+			gitFixture(t, repo, "worktree", "add", "-q", "-b", "feature", wt)
+			ws, err := NewWorkspace(wt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+			if noMountNS {
+				e.probe = withoutMountNS
+			}
+			common := filepath.Join(repo, ".git")
+			watch := map[string]string{}
+			for _, p := range []string{filepath.Join(repo, "a.txt"), filepath.Join(common, "config"), filepath.Join(common, "HEAD"),
+				filepath.Join(common, "worktrees", "wt", "HEAD"), filepath.Join(common, "worktrees", "wt", "commondir")} {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				watch[p] = string(b)
+			}
+			for _, a := range []string{
+				"git config core.hooksPath " + base,
+				"printf 'git config core.hooksPath " + base + "\\n' > x.sh; sh x.sh",
+				"echo '[core]' >> ../repo/.git/config",
+				"echo x > ../repo/.git/hooks/post-checkout",
+				"echo 'ref: refs/heads/feature' > ../repo/.git/HEAD",
+				"echo PWNED > ../repo/a.txt",
+				"echo PWNED > " + filepath.Join(common, "worktrees", "wt", "HEAD"),
+				"echo /tmp > " + filepath.Join(common, "worktrees", "wt", "commondir"),
+				"ln -s ../repo rp; echo PWNED > rp/a.txt",
+			} {
+				res := sh(t, e, a)
+				for p, before := range watch {
+					if b, _ := os.ReadFile(p); string(b) != before {
+						t.Errorf("%q changed %s: %q (%s)", a, p, b, res.Output)
+						_ = os.WriteFile(p, []byte(before), 0o644)
+					}
+				}
+				if _, err := os.Lstat(filepath.Join(common, "hooks", "post-checkout")); err == nil {
+					t.Errorf("%q created a hook", a)
+					_ = os.Remove(filepath.Join(common, "hooks", "post-checkout"))
+				}
+			}
+			if res := sh(t, e, "echo ok >> a.txt && cat a.txt"); res.ExitCode != 0 || !strings.Contains(res.Output, "ok") {
+				t.Errorf("the worktree itself is not writable: %d %s", res.ExitCode, res.Output)
 			}
 		})
 	}

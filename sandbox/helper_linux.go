@@ -144,6 +144,9 @@ func confine(spec helperSpec) error {
 		if mounted, err = protectWithMounts(spec.Trees); err != nil {
 			return err
 		}
+		if err := sealWithMounts(spec.Sealed, spec.Trees); err != nil {
+			return err
+		}
 		if err := hidePaths(spec.Hidden); err != nil {
 			return err
 		}

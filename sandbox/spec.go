@@ -53,6 +53,10 @@ type helperSpec struct {
 	// an empty read-only tmpfs (directories, with their kept directories bound
 	// back in) or /dev/null (files); see hidePaths.
 	Hidden []hiddenPath `json:"hidden,omitempty"`
+	// Sealed are main repositories of linked worktrees the workspace is
+	// rooted at (see gitSeals): in the mount namespace each is bind-mounted
+	// read-only whole, the writable trees inside it bound back first.
+	Sealed []string `json:"sealed,omitempty"`
 	// DenyTCP blocks TCP connect and bind with Landlock (the fallback when no
 	// network namespace is available).
 	DenyTCP bool `json:"denyTCP,omitempty"`
