@@ -50,7 +50,7 @@ type Process struct {
 // ctx only bounds the setup (the git lookup of the environment): the process
 // outlives it. It fails when the command cannot be started.
 func Start(ctx context.Context, c Command) (*Process, error) {
-	return start(ctx, c, nil)
+	return start(ctx, c, nil, nil)
 }
 
 // Start starts c under the policy without waiting for it, as Run runs it
@@ -70,11 +70,7 @@ func (e *Executor) Start(ctx context.Context, c Command) (*Process, error) {
 		notes = append(notes, n)
 	}
 	if p.direct {
-		proc, err := start(ctx, c, nil)
-		if proc != nil {
-			proc.notices = notes
-		}
-		return proc, err
+		return start(ctx, c, nil, notes)
 	}
 	wrapped, err := e.wrap(p, c)
 	if err != nil {
@@ -89,15 +85,12 @@ func (e *Executor) Start(ctx context.Context, c Command) (*Process, error) {
 		}
 		guard = func() string { return quarantine(before, qdir) }
 	}
-	proc, err := start(ctx, wrapped, guard)
-	if proc != nil {
-		proc.notices = notes
-	}
-	return proc, err
+	return start(ctx, wrapped, guard, notes)
 }
 
-// start is Start with an optional guard.
-func start(ctx context.Context, c Command, guard func() string) (*Process, error) {
+// start is Start with an optional guard and the start's notices (set before
+// the process's goroutine reads them).
+func start(ctx context.Context, c Command, guard func() string, notes []string) (*Process, error) {
 	grace := c.KillGrace
 	if grace <= 0 {
 		grace = DefaultKillGrace
@@ -117,7 +110,7 @@ func start(ctx context.Context, c Command, guard func() string) (*Process, error
 		c.prepare(cmd)
 	}
 	setPdeathsig(cmd)
-	p := &Process{out: out, grace: grace, done: make(chan struct{}), guard: guard}
+	p := &Process{out: out, grace: grace, done: make(chan struct{}), guard: guard, notices: notes}
 	started := make(chan error, 1)
 	go p.run(cmd, started)
 	if err := <-started; err != nil {
