@@ -70,6 +70,9 @@ func (e *Executor) Start(ctx context.Context, c Command) (*Process, error) {
 		notes = append(notes, n)
 	}
 	if p.direct {
+		if c.RequireProcessLimit {
+			return nil, errProcessLimit
+		}
 		return start(ctx, c, nil, notes)
 	}
 	wrapped, err := e.wrap(p, c)

@@ -116,7 +116,15 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 // program with the spec, then c's program and arguments.
 func (e *Executor) wrap(p execPlan, c Command) (Command, error) {
 	argv := append([]string{c.Path}, c.Args...)
-	tail, err := helperArgs(p.spec, argv)
+	spec := p.spec
+	if c.MaxProcesses > 0 && (spec.MaxProcesses == 0 || c.MaxProcesses < spec.MaxProcesses) {
+		spec.MaxProcesses = c.MaxProcesses
+	}
+	spec.RequireProcessLimit = c.RequireProcessLimit
+	if c.RequireProcessLimit && !p.processLimitHolds() {
+		return Command{}, errProcessLimit
+	}
+	tail, err := helperArgs(spec, argv)
 	if err != nil {
 		return Command{}, err
 	}

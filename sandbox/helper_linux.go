@@ -181,6 +181,9 @@ func confine(spec helperSpec) error {
 			return err
 		}
 	}
+	if spec.RequireProcessLimit && nproc > 0 && os.Geteuid() == 0 {
+		return errProcessLimit
+	}
 	if err := applyRlimits(spec.CPUSeconds, spec.FileSize, nproc); err != nil {
 		return err
 	}

@@ -42,6 +42,16 @@ type Command struct {
 	KillGrace time.Duration
 	// MaxOutput is the number of output bytes kept; zero means DefaultMaxOutput.
 	MaxOutput int
+	// MaxProcesses, when > 0, bounds how many processes the command may have
+	// at once under an Executor, tighter than the policy's (the smaller of
+	// the two holds): a background shell's share of its Run's budget
+	// (tools.ShellQuota). Run and Start without an Executor ignore it.
+	MaxProcesses int
+	// RequireProcessLimit makes an Executor refuse the command (an error,
+	// nothing started) when the process bound cannot hold here: no PID
+	// namespace of its own with its own pid_max (Linux 6.14+), and pincer
+	// running as root, for whom the kernel ignores RLIMIT_NPROC.
+	RequireProcessLimit bool
 
 	// prepare, when set, adjusts the command just before it starts (the
 	// Executor's namespaces and credentials).

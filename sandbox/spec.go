@@ -49,6 +49,9 @@ type helperSpec struct {
 	// (which binds root too) and RLIMIT_NPROC (per uid, not enforced for root).
 	// 0 leaves both alone.
 	MaxProcesses int `json:"maxProcesses,omitempty"`
+	// RequireProcessLimit makes the helper fail rather than run the command
+	// when MaxProcesses cannot bind: no namespace pid_max and root.
+	RequireProcessLimit bool `json:"requireProcessLimit,omitempty"`
 	// Hidden are the paths the helper covers, in its mount namespace, with
 	// an empty read-only tmpfs (directories, with their kept directories bound
 	// back in) or /dev/null (files); see hidePaths.

@@ -27,15 +27,18 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	if env.Shells == nil {
 		return Result{}, errors.New("background shells are not available here: run the command in the foreground")
 	}
-	if err := env.Shells.admit(); err != nil {
+	slot, err := env.Shells.admit()
+	if err != nil {
 		return Result{}, err
 	}
+	// The shell's share of the Run's process budget, held by its PID
+	// namespace's pid_max; where that cannot hold, the sandbox refuses it.
 	cmd := sandbox.Command{
 		Path: shellPath(), Args: []string{"-c", in.Command}, Dir: env.Workspace.Root(),
 		KillGrace: b.KillGrace, MaxOutput: BashBackgroundOutput,
+		MaxProcesses: env.Shells.Quota().PerShell(), RequireProcessLimit: true,
 	}
 	var proc *sandbox.Process
-	var err error
 	if env.Sandbox != nil {
 		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
 		proc, err = ex.Start(ctx, cmd)
@@ -43,9 +46,10 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 		proc, err = sandbox.Start(ctx, cmd)
 	}
 	if err != nil {
+		slot()
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
-	info, err := env.Shells.add(proc, in.Command, in.Description, env.ToolCallID)
+	info, err := env.Shells.add(proc, in.Command, in.Description, env.ToolCallID, slot)
 	if err != nil {
 		return Result{}, err
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // MaxRunningShells is how many background shells one session may have
-// running at once; Bash refuses another until one ends (KillShell).
+// running at once, and the default of how many the whole Run may have
+// (ShellQuota); Bash refuses another until one ends (KillShell).
 const MaxRunningShells = 16
 
 // Reasons a background shell ended (ShellInfo.Reason), as shell.exited says.
@@ -57,6 +58,7 @@ type ShellEvents struct {
 // session's ID find nothing. Close ends them all. Safe for concurrent use.
 type Shells struct {
 	events ShellEvents
+	quota  *ShellQuota
 
 	mu     sync.Mutex
 	shells map[string]*bgShell
@@ -73,19 +75,41 @@ type bgShell struct {
 	proc   *sandbox.Process
 	offset int64         // bytes of output already returned by Read
 	reason string        // why it is being ended ("" while nobody ends it)
+	slot   func()        // gives its ShellQuota slot back
 	ended  chan struct{} // closed once the set has recorded the end
 }
 
-// NewShells returns an empty set whose shells report to ev.
-func NewShells(ev ShellEvents) *Shells {
-	return &Shells{events: ev, shells: map[string]*bgShell{}}
+// NewShells returns an empty set whose shells report to ev, with a quota of
+// its own (NewShellQuota(0, 0)).
+func NewShells(ev ShellEvents) *Shells { return NewShellsIn(nil, ev) }
+
+// NewShellsIn is NewShells drawing on q, the Run's quota shared with the
+// other sessions' sets; nil gives the set a quota of its own.
+func NewShellsIn(q *ShellQuota, ev ShellEvents) *Shells {
+	if q == nil {
+		q = NewShellQuota(0, 0)
+	}
+	return &Shells{events: ev, quota: q, shells: map[string]*bgShell{}}
 }
+
+// Quota is the set's ShellQuota.
+func (s *Shells) Quota() *ShellQuota { return s.quota }
 
 // ErrNoShell is the error for a shell ID the session does not have.
 var ErrNoShell = errors.New("no background shell with that ID in this session")
 
-// admit reports whether another shell may start now.
-func (s *Shells) admit() error {
+// admit reports whether another shell may start now and takes its slot of
+// the quota: release gives it back (add hands it to the shell, which
+// releases it when it ends).
+func (s *Shells) admit() (release func(), err error) {
+	if err := s.admitSession(); err != nil {
+		return nil, err
+	}
+	return s.quota.take()
+}
+
+// admitSession is admit's check of the session's own set.
+func (s *Shells) admitSession() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -105,8 +129,8 @@ func (s *Shells) admit() error {
 
 // add registers proc, started by tool call callID for command, and returns
 // its info. When the set is closed already it kills proc and fails.
-func (s *Shells) add(proc *sandbox.Process, command, description, callID string) (ShellInfo, error) {
-	sh := &bgShell{proc: proc, ended: make(chan struct{}), info: ShellInfo{
+func (s *Shells) add(proc *sandbox.Process, command, description, callID string, slot func()) (ShellInfo, error) {
+	sh := &bgShell{proc: proc, slot: slot, ended: make(chan struct{}), info: ShellInfo{
 		Command: command, Description: description, ToolCallID: callID,
 		Started: time.Now(), Running: true, ExitCode: -1,
 	}}
@@ -114,6 +138,7 @@ func (s *Shells) add(proc *sandbox.Process, command, description, callID string)
 	if s.closed {
 		s.mu.Unlock()
 		proc.Kill()
+		slot()
 		return ShellInfo{}, errEnding
 	}
 	sh.info.ID = fmt.Sprintf("bash_%d", len(s.order)+1)
@@ -139,6 +164,7 @@ func (s *Shells) ended(sh *bgShell, res sandbox.Result) {
 	}
 	info := sh.info
 	s.mu.Unlock()
+	sh.slot()
 	if s.events.Exited != nil {
 		s.events.Exited(info)
 	}

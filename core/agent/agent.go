@@ -77,6 +77,11 @@ type Config struct {
 	// Sandbox is the OS sandbox policy for commands (nil: process group and env
 	// allowlist only).
 	Sandbox *sandbox.Policy
+	// ShellQuota is the background-shell budget the sessions of this Agent
+	// draw on (shells running at once, processes each); agents of one Run
+	// share one (core/app passes the first agent's ShellQuota on). nil makes
+	// one of the defaults (tools.NewShellQuota(0, 0)).
+	ShellQuota *tools.ShellQuota
 
 	SystemPrompt   string
 	PermissionMode permission.Mode
@@ -175,6 +180,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.PermissionMode == "" {
 		cfg.PermissionMode = permission.ModeDefault
 	}
+	if cfg.ShellQuota == nil {
+		cfg.ShellQuota = tools.NewShellQuota(0, 0)
+	}
 	log := cfg.Log
 	if log == nil {
 		log = event.NewLog(cfg.Store)
@@ -199,6 +207,10 @@ func New(cfg Config) (*Agent, error) {
 // Subagents returns the registry of subagent runs the agent takes part in:
 // follow, list, cancel and wait for a session's children.
 func (a *Agent) Subagents() *Subagents { return a.subagents }
+
+// ShellQuota is the background-shell budget this Agent's sessions draw on
+// (Config.ShellQuota).
+func (a *Agent) ShellQuota() *tools.ShellQuota { return a.cfg.ShellQuota }
 
 // Log returns the event log the agent appends to.
 func (a *Agent) Log() *event.Log { return a.log }

@@ -28,7 +28,7 @@ func (a *Agent) shellSet(sessionID string) *tools.Shells {
 	}
 	s, ok := a.shells.sets[sessionID]
 	if !ok {
-		s = tools.NewShells(tools.ShellEvents{
+		s = tools.NewShellsIn(a.cfg.ShellQuota, tools.ShellEvents{
 			Started: func(i tools.ShellInfo) {
 				_, _ = a.log.Emit(context.Background(), event.ShellStarted, sessionID, "",
 					event.ShellStartedData{ShellID: i.ID, ToolCallID: i.ToolCallID, Command: i.Command})

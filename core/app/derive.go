@@ -83,6 +83,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		PermissionMode: mode, MaxIterations: iters,
 		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Subagents: r.Agent.Subagents(),
+		ShellQuota: r.Agent.ShellQuota(),
 	})
 	if err != nil {
 		return nil, err

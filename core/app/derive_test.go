@@ -34,6 +34,9 @@ func TestDeriveAgent(t *testing.T) {
 	if child.Log() != r.Agent.Log() || child.Store() != r.Store {
 		t.Fatal("the derived agent does not share the run's log and store")
 	}
+	if child.ShellQuota() != r.Agent.ShellQuota() {
+		t.Fatal("the derived agent does not share the run's background-shell quota")
+	}
 	if child.Mode() != permission.ModePlan {
 		t.Fatalf("mode %s, want plan", child.Mode())
 	}
