@@ -17,10 +17,21 @@ import (
 // text in the box they type, and the box's title (the row above its text)
 // names the key that jumps to the queue. When the last pending request is
 // answered, the focus returns to the input box.
+//
+// With tabs (NU1: a new tab's "try" approved another tab's command), all of
+// that is the shown tab's own: only a request of the shown tab that ARRIVES
+// while it is shown takes the focus (never one already pending when the tab
+// was opened or switched to, never another tab's), and the keys of an empty
+// input box answer only the shown tab's requests; another tab's are answered
+// from the queue itself (the jump key), its rows labelled "tab N · ".
 
 // approvalFocus is the approval-first state, part of UIState.
 type approvalFocus struct {
-	seen   int  // pending requests at the last sync
+	seen int // pending requests (every tab's) at the last sync
+	// own is the shown tab's pending requests at the last sync, of tab ownTab:
+	// a rise is a request arriving in the tab on screen.
+	own    int
+	ownTab *sessionTab
 	moved  bool // the focus went to the queue for a request (or an answer was given there): return it
 	keepIn bool // Options.KeepInputFocus
 	auto   bool // the focus is in the queue because a request arrived (no key put it there)
@@ -61,6 +72,16 @@ var approvalActions = []struct {
 // tab's live session, the queue's pending rows (none while the shown tab
 // shows another session read-only; approvals_tabs.go).
 func (w *Workbench) pendingCount() int { return len(w.allPending()) }
+
+// ownPending is the number of requests waiting in the shown tab's live
+// session (its subagents' included), none while it shows a session
+// read-only.
+func (w *Workbench) ownPending() int {
+	if w.sessionTab == nil || w.readOnly {
+		return 0
+	}
+	return len(w.model.Approvals)
+}
 
 // approvalKeys returns the key bar's approval items ("y once", "s session",
 // ...), as the key map binds them.
@@ -115,8 +136,8 @@ func (w *Workbench) queueKeysApply() bool {
 		return false
 	}
 	switch w.focus {
-	case paneInput:
-		return w.input.GetText() == ""
+	case paneInput: // the shown tab's requests only: typing in a tab never answers another's
+		return w.input.GetText() == "" && w.ownPending() > 0
 	case paneDiff:
 		return w.lastList == paneApprovals
 	}
@@ -144,18 +165,21 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 		return false
 	}
 	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
-	if !ok || !isAnswer(act) {
-		if !auto {
-			return false
-		}
+	if (!ok || !isAnswer(act)) && auto {
 		w.approvalFocus.auto = false // a key of the queue's own (a move, a focus key): the person drives it
-		if _, bound := w.keys.Lookup(w.contexts(), ev); !bound && ev.Key() == tcell.KeyRune &&
-			ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
-			w.setFocus(paneInput) // typing: back to the input box, where the letter lands
+	}
+	if !ok || !isAnswer(act) {
+		if _, bound := w.keys.Lookup(w.contexts(), ev); w.focus == paneApprovals && !bound &&
+			ev.Key() == tcell.KeyRune && ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 {
+			w.setFocus(paneInput) // typing: back to the input box, where the letter lands (never dropped)
 		}
 		return false
 	}
-	w.selectPending()
+	if w.focus == paneInput {
+		w.selectOwnPending()
+	} else {
+		w.selectPending()
+	}
 	row, _ := w.approvals.selected()
 	if !w.answerShown(row.Key) {
 		w.hint(w.notShownHint())
@@ -213,23 +237,59 @@ func (w *Workbench) selectPending() {
 	}
 }
 
+// selectOwnPending moves the queue's selection to the shown tab's first
+// pending request unless one of the shown tab's is selected: what the keys
+// of an empty input box answer.
+func (w *Workbench) selectOwnPending() {
+	row, _ := w.approvals.selected()
+	first := ""
+	for _, e := range w.allPending() { // the shown tab's come first
+		if e.tab != w.sessionTab {
+			break
+		}
+		if e.a.RequestID == row.Key {
+			return
+		}
+		if first == "" {
+			first = e.a.RequestID
+		}
+	}
+	if first != "" {
+		w.approvals.sel = first
+	}
+}
+
 // syncApprovalFocus runs before each frame: a new request selects itself in
-// the queue (so the diff pane shows what y would answer) and, with the input
-// box empty, takes the focus to the queue; when nothing waits any more, the
-// focus the queue took comes back to the input box.
+// the queue (so the diff pane shows what y would answer) and, when it is the
+// shown tab's and that tab's input box is empty, takes the focus to the
+// queue (the requests a tab has when it is switched to are not new:
+// showTab; the first tab's, at the workbench's start, are);
+// when nothing waits any more, the focus the queue took comes back to the
+// input box.
 func (w *Workbench) syncApprovalFocus() {
 	if w.replayEnd != 0 { // the log is still being replayed
 		return
 	}
 	n, prev := w.pendingCount(), w.approvalFocus.seen
 	w.approvalFocus.seen = n
+	own, prevOwn := w.ownPending(), w.approvalFocus.own
+	if t := w.approvalFocus.ownTab; t != w.sessionTab {
+		if t != nil { // another tab shown since the last sync: what it has waiting is not arriving
+			prevOwn = own
+		}
+		w.approvalFocus.ownTab = w.sessionTab
+	}
+	w.approvalFocus.own = own
 	switch {
-	case n > prev:
+	case n > prev || own > prevOwn:
 		w.selectPending()
+		if own > prevOwn {
+			w.selectOwnPending() // the focus goes to the shown tab's request: y answers that one
+		}
 		if w.focus != paneTimeline {
 			w.lastList = paneApprovals
 		}
-		if !w.approvalFocus.keepIn && w.focus == paneInput && w.input.GetText() == "" && w.reasonFor == "" &&
+		if own > prevOwn && !w.approvalFocus.keepIn && w.focus == paneInput && w.input.GetText() == "" && w.reasonFor == "" &&
 			!w.browser.Open && w.prompt == nil && !w.helpOpen && !w.mcp.open && !w.wt.open {
 			w.focusInFrame(paneApprovals)
 			w.approvalFocus.moved, w.approvalFocus.auto = true, true

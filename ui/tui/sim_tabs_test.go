@@ -70,7 +70,9 @@ func TestTabsRunTurnsAtOnce(t *testing.T) {
 		t.Errorf("tab 2 shows tab 1's transcript:\n%s", s)
 	}
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
-	b.waitText("+alpha") // the oldest request stays selected: tab 1's, its diff shown
+	b.waitText("+beta") // tab 2's request took the focus: it is selected (NU1: y answers the shown tab's)
+	b.key(tcell.KeyDown, 0, tcell.ModNone)
+	b.waitText("+alpha") // tab 1's, its diff shown
 	b.afterReading("y")  // answered from tab 2
 	b.waitFor("tab 1's turn to end", func(s string) bool {
 		return strings.Contains(s, " 1 "+shortID(first)+" │") && strings.Contains(s, "2 tabs: 1 running, 1 awaiting approval")

@@ -44,7 +44,10 @@ func (w *Workbench) tabIndex() int {
 
 // showTab shows tab i (wrapping around both ends): its transcript, timeline,
 // approvals and status. The input box keeps what is typed: Enter sends it
-// to the tab shown then. Event loop only.
+// to the tab shown then. The focus stays in the transcript or the timeline;
+// from the queue or the diff pane it goes to the input box (the requests
+// waiting when a tab is shown never take it: syncApprovalFocus). Event loop
+// only.
 func (w *Workbench) showTab(i int) {
 	n := len(w.tabs)
 	if n < 2 {
@@ -64,9 +67,15 @@ func (w *Workbench) showTab(i int) {
 		id := t.liveID
 		w.liveSession.Store(&id)
 	}
-	if hadFocus {
+	switch {
+	case hadFocus:
 		w.focusWidget(t.view)
+	case w.focus == paneApprovals || w.focus == paneDiff:
+		// NU1: the queue's focus (a request of the tab left took it) does not
+		// come along: the tab shown types into its input box.
+		w.setFocus(paneInput)
 	}
+	w.approvalFocus.moved, w.approvalFocus.auto = false, false
 }
 
 // openTab opens a tab on a new session (in worktree NAME when worktree is
