@@ -20,6 +20,13 @@ type WorktreeInfo struct {
 	// says why it could not be measured ("" when it was).
 	Stat    worktree.Stat `json:"stat"`
 	StatErr string        `json:"statError,omitempty"`
+	// Merged: everything it holds is in the main checkout's HEAD
+	// (worktree.Merged): Stat is what was merged, not what is pending.
+	Merged bool `json:"merged,omitempty"`
+	// MergeProtected are the protected paths merging its branch would change
+	// in the main checkout, read from git's trees (worktree.MergeProtected;
+	// Stat.ProtectedFiles marks those of its files).
+	MergeProtected []string `json:"mergeProtected,omitempty"`
 	// Session is the session that made it: the oldest whose record names its
 	// checkout (persist.Session.Worktree); "" when none does (made by hand,
 	// or its session deleted). Sessions counts every session that worked there.
@@ -29,9 +36,42 @@ type WorktreeInfo struct {
 	Title string `json:"title,omitempty"`
 }
 
+// Protected are the protected paths a merge of it would bring into the main
+// checkout: its changed files' (Stat.ProtectedFiles) and its branch's
+// (MergeProtected), each once, in order.
+func (w WorktreeInfo) Protected() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range append(w.Stat.ProtectedFiles(), w.MergeProtected...) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Changes is the one-line summary `pincer worktrees` and /worktrees show:
+// the diff stat, "merged: STAT" once merged, "empty (nothing changed)"
+// for a worktree nothing was done in.
+func (w WorktreeInfo) Changes() string {
+	switch {
+	case w.Missing:
+		return "checkout gone"
+	case w.StatErr != "":
+		return "? (" + w.StatErr + ")"
+	case w.Merged:
+		return "merged: " + w.Stat.String()
+	case w.Stat.Empty() && len(w.MergeProtected) == 0:
+		return "empty (nothing changed)"
+	}
+	return w.Stat.String()
+}
+
 // ListWorktrees lists the worktrees of the repository around dir (by name)
-// with their diff stats and, when store is not nil, the sessions that
-// worked in them.
+// with their diff stats, whether they are merged, the protected paths a
+// merge would bring and, when store is not nil, the sessions that worked in
+// them.
 func ListWorktrees(ctx context.Context, store persist.Store, dir string) ([]WorktreeInfo, error) {
 	m, err := Worktrees()
 	if err != nil {
@@ -56,6 +96,13 @@ func ListWorktrees(ctx context.Context, store persist.Store, dir string) ([]Work
 			info.StatErr = "its checkout is gone"
 		} else if info.Stat, err = worktree.DiffStat(ctx, wt); err != nil {
 			info.StatErr = err.Error()
+		} else {
+			if info.Merged, err = worktree.Merged(ctx, wt); err != nil {
+				info.StatErr = err.Error()
+			}
+			if info.MergeProtected, err = worktree.MergeProtected(ctx, wt); err != nil {
+				info.StatErr = err.Error()
+			}
 		}
 		// ListSessions is newest first: the last match is the oldest.
 		for _, s := range sessions {

@@ -91,12 +91,13 @@ type MergeResult struct {
 // repository's configuration names replaced by git's own text merge (`git
 // merge-file`), so no program of the repository runs. The worktree's
 // uncommitted work is committed on its branch first (Commit), so what is
-// merged is what DiffStat showed. It refuses, changing nothing, when the main
-// checkout has uncommitted changes to tracked files (ErrDirty), and — unless
-// allowProtected, the person having seen them — when the branch changes a
-// protected path (ErrProtected: Stat.ProtectedFiles; a worktree session can
-// commit one through git even where the sandbox keeps the file read-only); a
-// merge that
+// merged is what DiffStat showed. It refuses, changing nothing in the main
+// checkout, when it has uncommitted changes to tracked files (ErrDirty), and —
+// unless allowProtected, the person having seen them — when the merge would
+// change a protected path there (ErrProtected naming them; read from git's
+// trees after that commit, protectedInMerge: a worktree session can commit
+// one through git's plumbing, hide it with --skip-worktree or rewrite its
+// branch's history, where the sandbox keeps the file read-only); a merge that
 // meets conflicts is aborted — the main checkout as it was — and the error
 // (ErrConflict) names the conflicting files. The worktree stays; Remove it
 // after.
@@ -116,12 +117,18 @@ func Merge(ctx context.Context, wt Worktree, allowProtected bool) (MergeResult, 
 	if res.Stat, err = DiffStat(ctx, wt); err != nil {
 		return res, err
 	}
-	if p := res.Stat.ProtectedFiles(); len(p) > 0 && !allowProtected {
-		return res, fmt.Errorf("%w: worktree %s changes %s: look at them (git -C %s diff %s) and merge with force if you want them",
-			ErrProtected, wt.Name, strings.Join(p, ", "), wt.Path, short(wt.Base))
-	}
 	if _, res.Committed, err = Commit(ctx, wt, fmt.Sprintf("pincer: work in worktree %s", wt.Name)); err != nil {
 		return res, err
+	}
+	if !allowProtected {
+		p, err := protectedInMerge(ctx, main, wt.Repo, wt.Branch)
+		if err != nil {
+			return res, fmt.Errorf("worktree %s: the protected-path check: %w", wt.Name, err)
+		}
+		if len(p) > 0 {
+			return res, fmt.Errorf("%w: merging worktree %s would change %s in the main checkout: look at them (git -C %s diff HEAD...%s) and merge with force if you want them",
+				ErrProtected, wt.Name, strings.Join(p, ", "), wt.Repo, wt.Branch)
+		}
 	}
 	if b, err := main.Run(ctx, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
 		res.Into = strings.TrimSpace(b)
@@ -197,9 +204,9 @@ func mergeDriverOverrides(ctx context.Context, g *prompt.OwnGit) ([]string, erro
 }
 
 // Remove deletes wt: its checkout (`git worktree remove`), its branch and
-// its record. Unless force, it refuses (ErrDirty), changing nothing, while the
-// checkout has uncommitted changes or untracked files, or the branch has
-// commits the main checkout's HEAD does not contain.
+// its record. Unless force, it refuses, changing nothing, while the checkout
+// has uncommitted changes or untracked files (ErrDirty), or the branch has
+// commits the main checkout's HEAD does not contain (ErrUnmerged).
 func Remove(ctx context.Context, wt Worktree, force bool) error {
 	main := prompt.NewOwnGit(ctx, wt.Repo)
 	if !force && !wt.Missing {
@@ -211,7 +218,7 @@ func Remove(ctx context.Context, wt Worktree, force bool) error {
 			return fmt.Errorf("%w in worktree %s (%s): merge it, or discard them with force", ErrDirty, wt.Name, wt.Path)
 		}
 		if _, err := main.Run(ctx, "merge-base", "--is-ancestor", "--end-of-options", "refs/heads/"+wt.Branch, "HEAD"); err != nil {
-			return fmt.Errorf("%w: the branch %s of worktree %s has commits the main checkout lacks: merge it, or discard them with force", ErrDirty, wt.Branch, wt.Name)
+			return fmt.Errorf("%w: the branch %s of worktree %s has commits the main checkout lacks: merge it, or discard them with force", ErrUnmerged, wt.Branch, wt.Name)
 		}
 	}
 	if !wt.Missing {

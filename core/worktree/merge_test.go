@@ -85,7 +85,7 @@ func TestMergeConflictAborts(t *testing.T) {
 		t.Error("MERGE_HEAD left")
 	}
 	// Discard with force: the unmerged branch goes too.
-	if err := Remove(ctx, wt, false); !errors.Is(err, ErrDirty) {
+	if err := Remove(ctx, wt, false); !errors.Is(err, ErrUnmerged) {
 		t.Errorf("Remove of unmerged commits: %v", err)
 	}
 	if err := Remove(ctx, wt, true); err != nil {

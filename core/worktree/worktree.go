@@ -49,6 +49,9 @@ var (
 	// ErrDirty: uncommitted changes stand in the way (Merge: the main
 	// checkout's; Remove: the worktree's).
 	ErrDirty = errors.New("uncommitted changes")
+	// ErrUnmerged: Remove without force of a worktree whose branch has
+	// commits the main checkout's HEAD does not contain.
+	ErrUnmerged = errors.New("unmerged commits")
 	// ErrConflict: a merge met conflicts and was aborted.
 	ErrConflict = errors.New("merge conflict")
 	// ErrProtected: the branch changes protected paths (Merge without

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"pincer/core/app"
@@ -93,9 +94,9 @@ func cmdWorktrees(args []string, stdout io.Writer) (int, error) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tBRANCH\tCHANGES\tSESSION\tPATH")
 	for _, w := range list {
-		changes := w.Stat.String()
-		if w.StatErr != "" {
-			changes = "? (" + w.StatErr + ")"
+		changes := w.Changes()
+		if p := w.Protected(); len(p) > 0 {
+			changes += " [protected: " + strings.Join(p, ", ") + "]"
 		}
 		session := w.Session
 		if session == "" {

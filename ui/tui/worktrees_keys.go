@@ -78,14 +78,22 @@ func (w *Workbench) worktreesConfirmKey(ev *tcell.EventKey, fast bool) {
 	if !ok || w.be == nil || w.wt.busy {
 		return
 	}
+	// Protected files are allowed only when the question showed them: a
+	// merge that would bring some the list did not show is refused.
+	allowProtected := false
+	for _, info := range w.wt.list {
+		if info.Name == name && len(info.Protected()) > 0 {
+			allowProtected = true
+		}
+	}
 	w.wt.busy = true
 	go func() {
 		var text, level string
 		ctx := context.Background()
 		if action == "merge" {
-			res, err := wb.MergeWorktree(ctx, name, true) // the question named its protected files
+			res, err := wb.MergeWorktree(ctx, name, allowProtected)
 			switch {
-			case errors.Is(err, worktree.ErrDirty), errors.Is(err, worktree.ErrConflict), errors.Is(err, worktree.ErrTampered):
+			case errors.Is(err, worktree.ErrDirty), errors.Is(err, worktree.ErrProtected), errors.Is(err, worktree.ErrConflict), errors.Is(err, worktree.ErrTampered):
 				level, text = "warning", "worktrees: not merged: "+err.Error()
 			case err != nil:
 				level, text = "error", "worktrees: merging "+name+": "+err.Error()

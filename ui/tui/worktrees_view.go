@@ -109,14 +109,14 @@ func worktreeRows(list []app.WorktreeInfo, sel int, confirm, errText string, loa
 			mark = "▸ "
 		}
 		name := cutCells(termtext.Line(wt.Name), nameW)
-		stat := wt.Stat.String()
+		stat := wt.Changes()
 		style := "text"
 		switch {
 		case wt.Missing:
-			stat, style = "checkout gone", "warning"
+			style = "warning"
 		case wt.StatErr != "":
 			stat, style = "diff stat failed", "error"
-		case wt.Stat.Empty():
+		case wt.Merged, wt.Stat.Empty() && len(wt.MergeProtected) == 0:
 			style = "muted"
 		}
 		session := "no session"
@@ -156,7 +156,12 @@ func worktreeRows(list []app.WorktreeInfo, sel int, confirm, errText string, loa
 			}
 			add("text", line)
 		}
-		if p := wt.Stat.ProtectedFiles(); len(p) > 0 {
+		if wt.Merged {
+			add("muted", "merged: the main checkout has all of it (d discards the worktree and its branch)")
+		} else if wt.Stat.Empty() && len(wt.MergeProtected) == 0 && !wt.Missing && wt.StatErr == "" {
+			add("muted", "empty: nothing was changed or committed here (d discards it)")
+		}
+		if p := wt.Protected(); len(p) > 0 {
 			add("warning", "changes protected files: "+termtext.Line(strings.Join(p, ", "))+" (settings, hooks, MCP servers or instructions the main checkout's next session reads)")
 		}
 		switch confirm {

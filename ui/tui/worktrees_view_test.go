@@ -49,6 +49,24 @@ func TestWorktreeRows(t *testing.T) {
 	if q := join(worktreeRows(list, 0, "discard", "", false, 120)); !strings.Contains(q, "Discard worktree feat?") || !strings.Contains(q, "with 2 files changed") {
 		t.Errorf("discard question:\n%s", q)
 	}
+	// A merged one, an empty one, and one whose branch (not its files) would
+	// bring a protected path (worktree.MergeProtected).
+	more := []app.WorktreeInfo{
+		{Worktree: worktree.Worktree{Name: "done", Branch: "pincer/done"}, Merged: true,
+			Stat: worktree.Stat{Files: []worktree.FileStat{{Path: "a.go", Added: 1}}, Insertions: 1}},
+		{Worktree: worktree.Worktree{Name: "idle", Branch: "pincer/idle"}},
+		{Worktree: worktree.Worktree{Name: "sly", Branch: "pincer/sly"}, MergeProtected: []string{".envrc"}},
+	}
+	if r := join(worktreeRows(more, 0, "", "", false, 120)); !strings.Contains(r, "done  pincer/done  merged: 1 file changed") ||
+		!strings.Contains(r, "merged: the main checkout has all of it") || !strings.Contains(r, "idle  pincer/idle  empty (nothing changed)") {
+		t.Errorf("merged and empty rows:\n%s", r)
+	}
+	if r := join(worktreeRows(more, 1, "", "", false, 120)); !strings.Contains(r, "empty: nothing was changed or committed here") {
+		t.Errorf("empty selected:\n%s", r)
+	}
+	if r := join(worktreeRows(more, 2, "", "", false, 120)); !strings.Contains(r, "changes protected files: .envrc") {
+		t.Errorf("protected through the branch:\n%s", r)
+	}
 	if n := join(worktreeRows(nil, 0, "", "", false, 120)); !strings.Contains(n, "No worktrees") {
 		t.Errorf("none: %s", n)
 	}
@@ -117,6 +135,7 @@ func TestWorktreesViewMergeAndDiscard(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(repo, "new.txt")); string(got) != "one\ntwo\n" {
 		t.Errorf("the main checkout's new.txt = %q", got)
 	}
+	b.waitText("merged: 1 file changed", "merged: the main checkout has all of it")
 	b.key(tcell.KeyRune, 'd', tcell.ModNone)
 	b.waitText("Discard worktree feat?")
 	grace()
