@@ -15,3 +15,14 @@ func (b *Backend) KillShell(sessionID, shellID string) error {
 func (b *Backend) EndSessionShells(sessionID string) {
 	b.agentFor(sessionID).EndSessionShells(sessionID)
 }
+
+// ShellOutput returns the output background shell shellID of the session
+// still keeps (the most recent bytes; dropped counts the earlier ones no
+// longer kept), without consuming it: the model's next BashOutput sees it
+// all the same (agent.PeekShell, on the session's agent). For the
+// workbench's /bashes ID. tools.ErrNoShell when this process has no such
+// shell of the session.
+func (b *Backend) ShellOutput(sessionID, shellID string) (output string, dropped int64, err error) {
+	p, err := b.agentFor(sessionID).PeekShell(sessionID, shellID)
+	return p.Output, p.Dropped, err
+}

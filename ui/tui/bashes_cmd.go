@@ -18,7 +18,8 @@ type shellKiller interface {
 }
 
 // slashBashes is /bashes, as Claude Code's: alone, the session's background
-// shells with their state on the help screen (Esc closes it); "kill ID"
+// shells with their state on the help screen (Esc closes it); "ID" that
+// shell's output (bashes_output.go); "kill ID"
 // ends one (its whole process group), off the event loop — the list and the
 // transcript change when its shell.exited arrives.
 func (w *Workbench) slashBashes(args []string) bool {
@@ -26,8 +27,11 @@ func (w *Workbench) slashBashes(args []string) bool {
 		w.helpOpen, w.helpOffset, w.helpTopic = true, 0, helpTopicBashes
 		return true
 	}
+	if len(args) == 1 && args[0] != "kill" {
+		return w.openShellOutput(args[0])
+	}
 	if len(args) != 2 || args[0] != "kill" {
-		w.Notify("warning", "usage: /bashes (list) or /bashes kill ID")
+		w.Notify("warning", "usage: /bashes (list), /bashes ID (its output) or /bashes kill ID")
 		return false
 	}
 	id := args[1]
@@ -64,7 +68,7 @@ func (w *Workbench) bashesHelpLines() []string {
 // line per shell, running ones first, each "  ID  STATE  COMMAND" with the
 // command on one clean line (termtext.Line: no escapes reach the screen).
 func shellLines(shells []ShellEntry) []string {
-	lines := []string{"Background shells — Bash run_in_background (/bashes kill ID ends one; Esc closes)", ""}
+	lines := []string{"Background shells — Bash run_in_background (/bashes ID shows one's output, /bashes kill ID ends it; Esc closes)", ""}
 	if len(shells) == 0 {
 		return append(lines, "  none in this session")
 	}

@@ -39,7 +39,7 @@ func init() {
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
 		{name: "/agents", help: "the agent types the Agent tool can start (read-only list)", run: (*Workbench).slashAgents},
 		{name: "/worktrees", help: "this repository's worktrees: branch, changes, session; merge or discard", run: (*Workbench).slashWorktrees},
-		{name: "/bashes", args: "[kill ID]", help: "the session's background shells; kill ID ends one", run: (*Workbench).slashBashes},
+		{name: "/bashes", args: "[ID | kill ID]", help: "the session's background shells; ID shows one's output, kill ID ends it", run: (*Workbench).slashBashes},
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
 		{name: "/context", help: "how much of the model's window the next call would use", run: (*Workbench).slashContext},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},

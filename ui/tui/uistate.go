@@ -20,7 +20,8 @@ type UIState struct {
 	zoom      int // pane index, or -1
 	layout    LayoutMode
 	helpOpen  bool
-	helpTopic string // "" the whole help screen; "agents" /agents' list (agents_cmd.go)
+	helpTopic string         // "" the whole help screen; "agents" /agents' list (agents_cmd.go)
+	bashOut   bashOutputView // /bashes ID's shell and its output (bashes_output.go)
 	mouse     bool
 	lastCtrlC time.Time
 	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)
