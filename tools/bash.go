@@ -89,8 +89,14 @@ func (Bash) Spec() Spec {
 	return Spec{Name: "Bash", Description: bashDescription, Schema: json.RawMessage(bashSchema), Kind: KindExecute}
 }
 
-// Summary returns "Bash: COMMAND", the command's first line cut to 80 characters.
+// Summary returns "Bash: COMMAND", the command's first line cut to 80
+// characters; for run_in_background "Bash (in the background, no timeout):
+// COMMAND", so that the approval request (permission.requested's summary)
+// says the command will go on running after the call, unbounded.
 func (Bash) Summary(in BashInput) string {
+	if in.RunInBackground {
+		return "Bash (in the background, no timeout): " + oneLine(in.Command, 80)
+	}
 	return "Bash: " + oneLine(in.Command, 80)
 }
 
