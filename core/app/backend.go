@@ -71,6 +71,11 @@ type Backend struct {
 	// and builds the agent confined to it (backend_tabs.go); nil: OpenSession
 	// refuses worktrees.
 	OpenWorktree func(ctx context.Context, name string) (TabWorktree, error)
+	// CommitWorktree commits the work of the worktree the Backend's own agent
+	// works in (`pincer --worktree NAME`: Run.WorktreeCommit) on its branch;
+	// commitTurn calls it after each turn of a session of that agent, as a
+	// worktree tab's Commit after each of its turns. nil: not in a worktree.
+	CommitWorktree func(ctx context.Context, message string) error
 
 	routes sessionAgents // the sessions other agents run (backend_tabs.go)
 }

@@ -183,6 +183,9 @@ func (b *Backend) commitTurn(ctx context.Context, sessionID string) {
 	b.routes.mu.Lock()
 	commit := b.routes.commits[sessionID]
 	b.routes.mu.Unlock()
+	if commit == nil && b.agentFor(sessionID) == b.Agent {
+		commit = b.CommitWorktree // a session of the Backend's own agent: --worktree's
+	}
 	if commit == nil {
 		return
 	}

@@ -20,9 +20,27 @@ func (r *Run) TabWorktree(ctx context.Context, name string) (TabWorktree, error)
 	if err != nil {
 		return TabWorktree{}, err
 	}
-	commit := func(ctx context.Context, message string) error {
+	return TabWorktree{Agent: ag, Path: wt.Path, Branch: wt.Branch, Commit: worktreeCommit(wt)}, nil
+}
+
+// worktreeCommit is the one rule of a session's work in a worktree: after
+// each turn (a workbench tab's, a `pincer --worktree` workbench session's,
+// the one turn of `pincer run --worktree`) everything it changed there is
+// committed on the worktree's branch (worktree.Commit with message; nothing
+// changed: no commit).
+func worktreeCommit(wt worktree.Worktree) func(ctx context.Context, message string) error {
+	return func(ctx context.Context, message string) error {
 		_, _, err := worktree.Commit(ctx, wt, message)
 		return err
 	}
-	return TabWorktree{Agent: ag, Path: wt.Path, Branch: wt.Branch, Commit: commit}, nil
+}
+
+// WorktreeCommit is the commit after each turn of the Run's own worktree
+// (Options.Worktree: worktreeCommit) for Backend.CommitWorktree; nil when
+// the Run works in no worktree.
+func (r *Run) WorktreeCommit() func(ctx context.Context, message string) error {
+	if r.Worktree == nil {
+		return nil
+	}
+	return worktreeCommit(*r.Worktree)
 }

@@ -150,7 +150,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
 			SessionModel: app.SessionModelResolver(opts),
 			Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
-			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree}
+			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
+			CommitWorktree: run.WorktreeCommit()}
 		wb.Attach(be, run.SessionID)
 		openDone <- run
 	}()
