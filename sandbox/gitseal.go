@@ -24,9 +24,11 @@ import (
 // that are linked worktrees: the main checkout (the directory holding the
 // common git dir when that is named .git), else the common git dir itself;
 // each resolved, and only when it lies in one of trees (not being one: a
-// writable root the person configured) and in no workspace root (whose own
-// protected paths then hold). Outside every writable tree Landlock keeps it
-// read-only already.
+// writable root the person configured) and is not itself a workspace root
+// (whose own protected paths then hold); inside a directory added to the
+// workspace (--add-dir holding the repository) it is sealed too, since that
+// directory's protected paths are its own, not the repository's. Outside
+// every writable tree Landlock keeps it read-only already.
 func (e *Executor) gitSeals(trees []treeSpec) []string {
 	if e.Workspace == nil {
 		return nil
@@ -47,7 +49,7 @@ func (e *Executor) gitSeals(trees []treeSpec) []string {
 		if filepath.Base(c) == ".git" {
 			p = filepath.Dir(c)
 		}
-		if slices.ContainsFunc(roots, func(r string) bool { return within(r, p) }) ||
+		if slices.Contains(roots, p) ||
 			!slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Path != p && within(t.Path, p) }) {
 			continue
 		}

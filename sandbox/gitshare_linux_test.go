@@ -244,9 +244,16 @@ func TestAttackWorktreeSession(t *testing.T) {
 // person made (`git worktree add`, no ShareGit) with the main repository
 // under the temp dir writes none of the main repository: its config, hooks,
 // HEAD, the other worktrees' git dirs, the main checkout's files.
+//
+// Also with the directory holding both added to the workspace (--add-dir):
+// its own protected paths are not the repository's.
 func TestAttackPersonLinkedWorktree(t *testing.T) {
-	for _, noMountNS := range []bool{false, true} {
-		t.Run(map[bool]string{false: "mountns", true: "landlock-only"}[noMountNS], func(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		noMountNS, addDir bool
+	}{{"mountns", false, false}, {"landlock-only", true, false}, {"add-dir/mountns", false, true}, {"add-dir/landlock-only", true, true}} {
+		noMountNS := c.noMountNS
+		t.Run(c.name, func(t *testing.T) {
 			base, err := os.MkdirTemp(os.TempDir(), ".gitseal-test-")
 			if err != nil {
 				t.Fatal(err)
@@ -267,6 +274,11 @@ func TestAttackPersonLinkedWorktree(t *testing.T) {
 			ws, err := NewWorkspace(wt)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.addDir {
+				if err := ws.AddDir(base); err != nil {
+					t.Fatal(err)
+				}
 			}
 			e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
 			if noMountNS {
