@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"strings"
 	"time"
 
@@ -152,6 +153,11 @@ func (m *Manager) Create(ctx context.Context, dir, name string) (Worktree, error
 	}
 	proj := m.projectDir(repo)
 	path := filepath.Join(proj, name)
+	// The checks below and `git worktree add` are one step for this
+	// process's callers (two isolation "worktree" subagents start at once);
+	// another process taking the branch meanwhile is ErrExists too (below).
+	createMu.Lock()
+	defer createMu.Unlock()
 	if _, err := os.Lstat(path); err == nil {
 		return Worktree{}, fmt.Errorf("%w: %s (%s)", ErrExists, name, path)
 	}
@@ -167,6 +173,9 @@ func (m *Manager) Create(ctx context.Context, dir, name string) (Worktree, error
 	}
 	wt := Worktree{Name: name, Branch: branch, Base: strings.TrimSpace(base), Repo: repo, CommonDir: common, Created: time.Now().UTC()}
 	if _, err := prompt.RunGit(ctx, repo, "worktree", "add", "--quiet", "-b", branch, "--", path, wt.Base); err != nil {
+		if _, berr := prompt.RunGit(ctx, repo, "rev-parse", "--verify", "--quiet", "--end-of-options", "refs/heads/"+branch); berr == nil {
+			return Worktree{}, fmt.Errorf("%w: the branch %s was made meanwhile in %s: %v", ErrExists, branch, repo, err)
+		}
 		return Worktree{}, fmt.Errorf("worktree %s: %w", name, err)
 	}
 	if wt.Path, err = filepath.EvalSymlinks(path); err != nil {
@@ -190,8 +199,13 @@ func (m *Manager) Create(ctx context.Context, dir, name string) (Worktree, error
 	return wt, nil
 }
 
+// createMu makes Create's check-then-add one step among this process's
+// goroutines (CreateFree's callers may run at once).
+var createMu sync.Mutex
+
 // CreateFree is Create with the first free name of name, name-2, name-3, …
-// (a subagent's worktree: the name need not be the one asked for).
+// (a subagent's worktree: the name need not be the one asked for). It is
+// safe for concurrent use: calls at once get different names.
 func (m *Manager) CreateFree(ctx context.Context, dir, name string) (Worktree, error) {
 	if err := ValidName(name); err != nil {
 		return Worktree{}, err
