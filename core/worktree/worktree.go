@@ -29,8 +29,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"pincer/core/prompt"
