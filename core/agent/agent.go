@@ -135,6 +135,11 @@ type Config struct {
 	// Spawner, when set, builds subagents: the agent then offers the Agent
 	// tool (agenttool.go). The agents a Spawner builds have none.
 	Spawner Spawner
+	// Teams offers the agent-team tools (TeamCreate, SendMessage, TeamDelete)
+	// to an agent with a Spawner: off unless enabled, as Claude Code keeps agent
+	// teams behind CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS (core/app: [agents]
+	// teams = true in config.toml, or that variable set to 1).
+	Teams bool
 	// Subagents is the registry of the process's subagent runs, shared by
 	// the agents of one composition; nil: a registry of this agent's own.
 	Subagents *Subagents
@@ -159,6 +164,7 @@ type Agent struct {
 
 	subagents       *Subagents      // cfg.Subagents, or this agent's own
 	childrenChecked map[string]bool // parent sessions closeAbandonedChildren looked at
+	budgets         map[string]*callBudget // sessions whose model calls a shared budget bounds (team members)
 	agentTool       *agentTool      // the Agent tool, when cfg.Spawner is set
 	teams           teamState       // the agent teams its sessions lead (team.go)
 }

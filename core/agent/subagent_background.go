@@ -28,9 +28,13 @@ func (a *Agent) StartBackground(ctx context.Context, req SpawnRequest, prompt st
 	return info, nil
 }
 
-// Deliver gives text to child session id, as a teammate's message: a running
-// child receives it before its next model call (Remind; a turn that ends
-// with it unread runs once more for it), an idle one runs another turn in the
+// Deliver gives text to child session id — a lead's or a teammate's
+// message; the one way a message reaches a child (SendMessage's too): a
+// running child receives it before its next model call (Remind; a turn that
+// ends with it unread runs once more for it). An idle team member receives it
+// the same way and its loop is woken for a turn, unless its team ended or
+// its budget is spent (childRun.mayStart: the message then stays in its log
+// and starts nothing). Any other idle child runs another turn in the
 // background with text as its prompt — its end is announced and reminded to
 // the parent as the first run's. ErrNoSuchChild for a session this process
 // does not run.
@@ -41,15 +45,24 @@ func (s *Subagents) Deliver(ctx context.Context, id, text string) error {
 		s.mu.Unlock()
 		return fmt.Errorf("%w: %s", ErrNoSuchChild, id)
 	}
-	if r.info.Running {
-		s.mu.Unlock()
+	if r.info.Running || r.wake != nil {
 		r.agent.Remind(id, text)
+	}
+	if r.info.Running || r.mayStart != nil && !r.mayStart() {
+		s.mu.Unlock()
 		return nil
 	}
-	r.ctx, r.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
-	r.done = make(chan struct{})
-	r.info.Running, r.info.Background = true, true
+	rearmLocked(r)
+	r.info.Background = true
+	wake := r.wake
 	s.mu.Unlock()
+	if wake != nil {
+		select {
+		case wake <- struct{}{}:
+		default: // a start is already pending
+		}
+		return nil
+	}
 	go r.parent.runChild(r, text, "")
 	return nil
 }

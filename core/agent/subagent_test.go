@@ -67,7 +67,7 @@ func newSubHarness(t *testing.T, prov *providertest.Scripted, sp *testSpawner, t
 	t.Helper()
 	var h *harness
 	sp.t, sp.parent = t, func() *Agent { return h.ag }
-	h = newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeDefault, Spawner: sp}, ts...)
+	h = newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeDefault, Spawner: sp, Teams: true}, ts...)
 	return h
 }
 

@@ -74,6 +74,12 @@ type childRun struct {
 	// the registry's lock: true re-arms the run at once for another turn
 	// (rearmLocked), so it never shows as not running in between.
 	again func() bool
+	// mayStart, when set (a team member's), is asked under the registry's
+	// lock as a message finds the run idle: false leaves it idle; true
+	// counts the turn, and Deliver re-arms the run and signals wake, on
+	// which the member's loop (memberLoop) waits.
+	mayStart func() bool
+	wake     chan struct{} // capacity 1: one pending start is enough
 	done  chan struct{} // closed when the current run ended
 	res   ChildResult
 }

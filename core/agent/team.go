@@ -31,7 +31,7 @@ const MaxTeamMembers = 8
 // runChild), so two members answering each other cannot run without end;
 // each turn has the subagent's budget of model calls. A message past the cap
 // is still stored for the member (its log has it), but starts nothing.
-const MaxMemberTurns = 20
+const MaxMemberTurns = 10
 
 // teamName is what may name a team or a member.
 var teamName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
@@ -44,16 +44,16 @@ type agentTeam struct {
 	members     []*teamMember
 	ended       chan struct{} // closed by TeamDelete
 	maxTurns    int           // MaxMemberTurns (a test's smaller cap)
+	budget      *callBudget   // the members' model calls (team_budget.go)
 }
 
 // teamMember is one member: its run in the Subagents registry (re-armed for
-// each turn) and its start signal (an idle member's run was re-armed for a
-// message).
+// each turn; its wake is the start signal of an idle member's run re-armed
+// for a message: Subagents.Deliver).
 type teamMember struct {
 	name, agentType string
 	run             *childRun
-	wake            chan struct{} // capacity 1: one pending start is enough
-	turns           int           // turns started; under the registry's lock
+	turns           int // turns started; under the registry's lock
 }
 
 // teamState is the teams an agent leads, by lead session and name. The zero
@@ -62,6 +62,8 @@ type teamState struct {
 	mu       sync.Mutex
 	byLead   map[string]map[string]*agentTeam // lead session -> team name -> team
 	maxTurns int                              // a test's cap on member turns; 0: MaxMemberTurns
+	maxCalls int                              // a test's team budget of model calls; 0: MaxTeamModelCalls
+	members  int                              // members started by this lead agent (MaxRunMembers)
 }
 
 // team returns the live team name of lead session sessionID.
@@ -134,6 +136,15 @@ func (s *teamState) checkTeam(leadSession, name string, members []TeamMemberSpec
 	if len(members) == 0 || len(members) > MaxTeamMembers {
 		return fmt.Errorf("a team has 1 to %d members, not %d", MaxTeamMembers, len(members))
 	}
+	if n := len(s.teamsOf(leadSession)); n >= MaxTeamsPerSession {
+		return fmt.Errorf("this session has %d live teams, the most it may: TeamDelete one first", n)
+	}
+	s.mu.Lock()
+	started := s.members
+	s.mu.Unlock()
+	if started+len(members) > MaxRunMembers {
+		return fmt.Errorf("this process has started %d team members; %d more would pass its cap of %d", started, len(members), MaxRunMembers)
+	}
 	seen := map[string]bool{}
 	for _, m := range members {
 		switch {
@@ -167,6 +178,14 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 	if tm.maxTurns <= 0 {
 		tm.maxTurns = MaxMemberTurns
 	}
+	maxCalls := a.teams.maxCalls
+	if maxCalls <= 0 {
+		maxCalls = MaxTeamModelCalls
+	}
+	tm.budget = &callBudget{max: maxCalls, spent: func() {
+		a.Remind(leadSession, fmt.Sprintf("Team %s has spent its budget of %d model calls: its members run no more turns, and messages to them start none. "+
+			"Use the reports you have, and end the team with TeamDelete.", name, maxCalls))
+	}}
 	for _, sp := range specs {
 		req := SpawnRequest{ParentSessionID: leadSession, ToolCallID: toolCallID, AgentType: agentTypeOr(sp.AgentType),
 			Description: sp.Name, Background: true, ParentMode: a.Mode(), ParentModel: a.model(), Team: name, Member: sp.Name}
@@ -178,14 +197,28 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 			}
 			return nil, fmt.Errorf("member %s: %w", sp.Name, err)
 		}
-		m := &teamMember{name: sp.Name, agentType: req.AgentType, run: r, wake: make(chan struct{}, 1), turns: 1}
+		m := &teamMember{name: sp.Name, agentType: req.AgentType, run: r, turns: 1}
+		r.agent.setBudget(r.info.SessionID, tm.budget)
+		r.wake = make(chan struct{}, 1)
+		r.mayStart = func() bool { // under the registry's lock, as a message finds the member idle
+			select {
+			case <-tm.ended:
+				return false
+			default:
+			}
+			if m.turns >= tm.maxTurns || !tm.budget.left() {
+				return false
+			}
+			m.turns++
+			return true
+		}
 		r.again = func() bool { // under the registry's lock, as the member's turn ends
 			select {
 			case <-tm.ended:
 				return false
 			default:
 			}
-			if m.turns >= tm.maxTurns || !m.run.agent.HasReminders(m.run.info.SessionID) {
+			if m.turns >= tm.maxTurns || !tm.budget.left() || !m.run.agent.HasReminders(m.run.info.SessionID) {
 				return false
 			}
 			m.turns++
@@ -201,6 +234,7 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 		a.teams.byLead[leadSession] = map[string]*agentTeam{}
 	}
 	a.teams.byLead[leadSession][name] = tm
+	a.teams.members += len(tm.members)
 	a.teams.mu.Unlock()
 	data := event.TeamCreatedData{Team: name}
 	for _, m := range tm.members {
@@ -240,7 +274,7 @@ const wakePrompt = "New messages from your team arrived (in the system reminders
 // seen as not running while a message waits: one that arrived during a turn
 // re-arms the run as that turn ends (childRun.again, in Subagents.finish);
 // one that finds the member idle re-arms it in the sender's call
-// (startIdle) and signals the loop.
+// (Subagents.Deliver, childRun.mayStart) and signals the loop.
 func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt string) {
 	for {
 		a.runChild(m.run, prompt, "")
@@ -249,11 +283,11 @@ func (a *Agent) memberLoop(tm *agentTeam, m *teamMember, prompt string) {
 			select {
 			case <-tm.ended:
 				return
-			case <-m.wake:
+			case <-m.run.wake:
 			}
 		}
 		select {
-		case <-m.wake: // a start already seen as running
+		case <-m.run.wake: // a start already seen as running
 		default:
 		}
 	}
@@ -264,24 +298,6 @@ func (s *Subagents) running(r *childRun) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return r.info.Running
-}
-
-// startIdle re-arms member m of tm when it is idle, the team lives and m has
-// turns left, reporting whether it did (m's loop is then to run a turn).
-func (s *Subagents) startIdle(tm *agentTeam, m *teamMember) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case <-tm.ended:
-		return false
-	default:
-	}
-	if m.run.info.Running || m.turns >= tm.maxTurns {
-		return false
-	}
-	m.turns++
-	rearmLocked(m.run)
-	return true
 }
 
 // rearmLocked makes an ended run of r runnable again (a team member's next
@@ -302,8 +318,9 @@ type teamEnd struct {
 
 // sendTeamMessage delivers text from one end of team tm to the end named to:
 // team.message in both sessions' logs (the sender's of its turn turnID),
-// then the recipient's next model call gets it (Remind); an idle member is
-// woken for a turn with it.
+// then the recipient's next model call gets it (the lead's by Remind, a
+// member's by Subagents.Deliver, which wakes an idle one for a turn). A
+// message over MaxTeamMessageChars is cut with a note.
 func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd, to, text, turnID string) error {
 	select {
 	case <-tm.ended:
@@ -324,6 +341,7 @@ func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd
 	if strings.TrimSpace(text) == "" {
 		return errors.New("the message is empty")
 	}
+	text = cutMessage(text)
 	data := event.TeamMessageData{Team: tm.name, From: from.name, FromSessionID: from.sessionID,
 		To: dest.name, ToSessionID: dest.sessionID, Message: text}
 	bg := context.WithoutCancel(ctx)
@@ -333,14 +351,12 @@ func (a *Agent) sendTeamMessage(ctx context.Context, tm *agentTeam, from teamEnd
 	if _, err := a.log.Emit(bg, event.TeamMessage, dest.sessionID, "", data); err != nil {
 		return err
 	}
-	dest.agent.Remind(dest.sessionID, teamMessageText(tm.name, from.name, text))
-	if dest.member != nil && a.subagents.startIdle(tm, dest.member) {
-		select {
-		case dest.member.wake <- struct{}{}:
-		default: // a start is already pending
-		}
+	msg := teamMessageText(tm.name, from.name, text)
+	if dest.member == nil {
+		dest.agent.Remind(dest.sessionID, msg)
+		return nil
 	}
-	return nil
+	return a.subagents.Deliver(bg, dest.sessionID, msg)
 }
 
 // teamMessageText is a delivered message as its recipient's model reads it.

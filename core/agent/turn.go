@@ -283,6 +283,9 @@ func (t *turn) loop(ctx, bg context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if err := t.a.takeBudget(t.sess.ID); err != nil { // a team member's share of its team's calls
+			return err
+		}
 		t.iter++
 		if err := t.deliverReminders(bg); err != nil {
 			return err

@@ -105,6 +105,9 @@ type Setup struct {
 	// ToolSearch is the tool-search setting: which tools are deferred
 	// (ENABLE_TOOL_SEARCH, else [tools] search, else auto; toolsearch.go).
 	ToolSearch tools.SearchPolicy
+	// Teams offers the agent-team tools (teams.go: [agents] teams = true in
+	// the user's config.toml, or CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1).
+	Teams bool
 	// Skills are the session's skills and custom commands (skills.go),
 	// discovered once by Prepare (after the plugins: their layer).
 	Skills *skill.Catalog
@@ -290,7 +293,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
-		ToolSearch: s.ToolSearch, Spawner: spawn, Subagents: agent.NewSubagents(),
+		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 	})
 	if err != nil {
 		store.Close()

@@ -82,7 +82,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: mode, MaxIterations: iters,
 		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
-		ToolSearch: s.ToolSearch, Spawner: spawn, Subagents: r.Agent.Subagents(),
+		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: r.Agent.Subagents(),
 		ShellQuota: r.Agent.ShellQuota(),
 	})
 	if err != nil {

@@ -88,6 +88,10 @@ func TestAttackProjectAgentFiles(t *testing.T) {
 // for the members, then the lead's TeamDelete ends the team.
 func TestTeamOfTwoExchangesMessages(t *testing.T) {
 	e := newEnv(t)
+	// agent teams are opt-in: the user's config.toml turns them on
+	if err := os.WriteFile(filepath.Join(e.home, "config.toml"), []byte("[agents]\nteams = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	create := `{"name":"pair","members":[{"name":"alice","agent_type":"Explore","prompt":"ALICE-TASK: tell bob the parser is in p.go"},` +
 		`{"name":"bob","prompt":"BOB-TASK: tell alice the tests are in p_test.go"}]}`
 	e.fake.Push(
