@@ -162,11 +162,11 @@ type Agent struct {
 	pending map[string][]string         // per session: hook context for the next user message
 	shells  shellSets                   // per session: background shells (shells.go)
 
-	subagents       *Subagents      // cfg.Subagents, or this agent's own
-	childrenChecked map[string]bool // parent sessions closeAbandonedChildren looked at
+	subagents       *Subagents             // cfg.Subagents, or this agent's own
+	childrenChecked map[string]bool        // parent sessions closeAbandonedChildren looked at
 	budgets         map[string]*callBudget // sessions whose model calls a shared budget bounds (team members)
-	agentTool       *agentTool      // the Agent tool, when cfg.Spawner is set
-	teams           teamState       // the agent teams its sessions lead (team.go)
+	agentTool       *agentTool             // the Agent tool, when cfg.Spawner is set
+	teams           teamState              // the agent teams its sessions lead (team.go)
 }
 
 // New returns an Agent for cfg.

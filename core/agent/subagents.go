@@ -80,8 +80,8 @@ type childRun struct {
 	// which the member's loop (memberLoop) waits.
 	mayStart func() bool
 	wake     chan struct{} // capacity 1: one pending start is enough
-	done  chan struct{} // closed when the current run ended
-	res   ChildResult
+	done     chan struct{} // closed when the current run ended
+	res      ChildResult
 }
 
 // add registers a starting run.
