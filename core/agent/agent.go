@@ -280,6 +280,10 @@ func (a *Agent) SetModelInfo(contextWindow int64, cost func(message.Usage) *floa
 	a.cfg.Cost = cost
 }
 
+// MaxIterations is the agent's budget of model calls per turn
+// (Config.MaxIterations; `pincer run --max-turns`).
+func (a *Agent) MaxIterations() int { return a.cfg.MaxIterations }
+
 // Mode returns the permission mode in force.
 func (a *Agent) Mode() permission.Mode {
 	a.mu.Lock()

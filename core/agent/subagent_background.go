@@ -48,7 +48,7 @@ func (s *Subagents) Deliver(ctx context.Context, id, text string) error {
 	if r.info.Running || r.wake != nil {
 		r.agent.Remind(id, text)
 	}
-	if r.info.Running || r.mayStart != nil && !r.mayStart() {
+	if r.info.Running || s.closed || r.mayStart != nil && !r.mayStart() {
 		s.mu.Unlock()
 		return nil
 	}

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"errors"
-	"time"
 
 	"pincer/core/event"
 )
@@ -100,9 +99,8 @@ func (a *Agent) closeChild(ctx context.Context, parentID string, st event.Subage
 			return err
 		}
 	}
-	if sess, err := a.cfg.Store.GetSession(ctx, id); err == nil && sess.Status == "running" {
-		sess.Status, sess.UpdatedAt = "failed", time.Now().UTC()
-		_ = a.cfg.Store.PutSession(ctx, sess)
+	if sess, err := a.cfg.Store.GetSession(ctx, id); err == nil && (sess.Status == "running" || sess.Status == "idle") {
+		a.markEnded(ctx, id, "failed") // idle: a child whose turn never started
 	}
 	_, err = a.log.Emit(ctx, event.SubagentCompleted, parentID, "", event.SubagentCompletedData{
 		ToolCallID: st.ToolCallID, ChildSessionID: id, AgentType: st.AgentType, Outcome: string(OutcomeFailed),

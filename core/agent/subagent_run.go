@@ -82,6 +82,7 @@ func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 	switch {
 	case err != nil && ctx.Err() != nil: // cancelled before its turn started
 		res.Outcome, res.Err = OutcomeCancelled, err
+		r.agent.markEnded(context.WithoutCancel(ctx), r.info.SessionID, "cancelled")
 	case err != nil:
 		res.Outcome, res.Err = OutcomeFailed, err
 	}
@@ -114,6 +115,17 @@ func (a *Agent) runChild(r *childRun, prompt, parentTurn string) ChildResult {
 	r.cancel(nil)
 	a.subagents.finish(r, res)
 	return res
+}
+
+// markEnded sets a child session that no turn ended (its run was cancelled
+// before its turn started) to status, so it is not listed as idle or running.
+func (a *Agent) markEnded(ctx context.Context, id, status string) {
+	sess, err := a.cfg.Store.GetSession(ctx, id)
+	if err != nil || sess.Status == status {
+		return
+	}
+	sess.Status, sess.UpdatedAt = status, time.Now().UTC()
+	_ = a.cfg.Store.PutSession(ctx, sess)
 }
 
 // childResultText is the tool result the parent receives for a subagent run

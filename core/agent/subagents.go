@@ -53,8 +53,9 @@ var ErrNoSuchChild = errors.New("no subagent of this process has that session")
 // One registry is shared by the agents of a composition (core/app passes it
 // to every agent it derives); its methods are safe for concurrent use.
 type Subagents struct {
-	mu   sync.Mutex
-	runs map[string]*childRun // by child session ID
+	mu     sync.Mutex
+	runs   map[string]*childRun // by child session ID
+	closed bool                 // EndAll ran: no run starts again
 }
 
 // NewSubagents returns an empty registry.
@@ -98,7 +99,7 @@ func (s *Subagents) finish(r *childRun, res ChildResult) {
 	r.info.Running = false
 	r.res.ChildInfo = r.info
 	done := r.done
-	if r.again != nil && r.again() {
+	if !s.closed && r.again != nil && r.again() {
 		rearmLocked(r)
 	}
 	s.mu.Unlock()
@@ -170,6 +171,37 @@ func (s *Subagents) CancelAll() {
 	s.mu.Unlock()
 	for _, id := range ids {
 		s.Cancel(id)
+	}
+}
+
+// EndAll ends every run as the process ends: it cancels the running ones,
+// lets none start again (a team member's next turn, a delivered message),
+// and waits until each has recorded its end — subagent.completed in its
+// parent's log, its session no longer running — or ctx ends. A child
+// cancelled before its turn started ends cancelled too.
+func (s *Subagents) EndAll(ctx context.Context) {
+	s.mu.Lock()
+	s.closed = true
+	var runs []*childRun
+	for _, r := range s.runs {
+		if r.info.Running {
+			runs = append(runs, r)
+		}
+	}
+	s.mu.Unlock()
+	s.CancelAll()
+	for _, r := range runs {
+		s.mu.Lock()
+		done, running := r.done, r.info.Running
+		s.mu.Unlock()
+		if !running {
+			continue
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 

@@ -342,11 +342,19 @@ func (r *Run) DiscardIfUnused(ctx context.Context) (bool, error) {
 	return true, r.Store.DeleteSession(ctx, r.SessionID)
 }
 
-// Close cancels the Run's running subagents, ends the background shells of
+// endSubagentsWait bounds how long Close waits for cancelled subagents to
+// record their end.
+const endSubagentsWait = 10 * time.Second
+
+// Close cancels the Run's running subagents (and waits, endSubagentsWait at
+// most, until each recorded its end), ends the background shells of
 // the Run's agents (closeShells), stops the MCP servers and closes the store.
 func (r *Run) Close() error {
 	if r.Agent != nil {
-		r.Agent.Subagents().CancelAll() // a subagent's run ends with its process
+		// a subagent's run ends with its process, its end recorded before the store closes
+		ctx, cancel := context.WithTimeout(context.Background(), endSubagentsWait)
+		r.Agent.Subagents().EndAll(ctx)
+		cancel()
 	}
 	r.closeShells()
 	if r.MCP != nil {

@@ -78,10 +78,7 @@ func (s *spawner) Spawn(ctx context.Context, req agent.SpawnRequest) (*agent.Spa
 	if note != "" {
 		notes = append(notes, note)
 	}
-	iters := def.MaxTurns
-	if iters <= 0 {
-		iters = agent.DefaultSubagentIterations
-	}
+	iters := childIterations(def.MaxTurns, r.Agent.MaxIterations())
 	ws := s.ws
 	var wt *worktree.Worktree
 	if req.Isolation == subagent.IsolationWorktree || def.Isolation == subagent.IsolationWorktree {
@@ -113,6 +110,21 @@ func (s *spawner) Spawn(ctx context.Context, req agent.SpawnRequest) (*agent.Spa
 		sp.Finish = func(ctx context.Context) (string, error) { return finishWorktree(ctx, w, sess.ID, req.Description) }
 	}
 	return sp, nil
+}
+
+// childIterations is a subagent's budget of model calls: its definition's
+// maxTurns (agent.DefaultSubagentIterations when unset), never more than the
+// Run's own per turn (`--max-turns`): a definition may lower the budget, not
+// raise it past the run's.
+func childIterations(defMaxTurns, runMax int) int {
+	n := defMaxTurns
+	if n <= 0 {
+		n = agent.DefaultSubagentIterations
+	}
+	if runMax > 0 && n > runMax {
+		n = runMax
+	}
+	return n
 }
 
 // finishWorktree commits a worktree subagent's work on its branch (so the

@@ -16,11 +16,17 @@ const maxBackgroundRounds = 5
 // more turn whose input is their results (agent.TurnInput.Reminders), and
 // again while that turn starts more. The result is the last turn's, with
 // the model calls and usage of all of them. A turn that did not complete
-// ends it (its children are cancelled with it).
+// ends it (its children are cancelled with it), and so do the run's model
+// calls reaching the agent's budget (`--max-turns`, counted over all the
+// rounds): children still running are then cancelled as the run closes,
+// each recorded as ended (Subagents.EndAll).
 func afterBackground(ctx context.Context, ag *agent.Agent, sessionID string, res agent.TurnResult) (agent.TurnResult, error) {
 	for range maxBackgroundRounds {
 		if res.Outcome != agent.OutcomeCompleted {
 			return res, nil
+		}
+		if res.Iterations >= ag.MaxIterations() {
+			return res, nil // --max-turns bounds the run's model calls, these rounds' too
 		}
 		if len(ag.Subagents().Running(sessionID)) == 0 && !ag.HasReminders(sessionID) {
 			return res, nil
