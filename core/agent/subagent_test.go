@@ -237,11 +237,16 @@ func TestAgentToolBackgroundResultReachesNextCall(t *testing.T) {
 		t.Fatalf("running children %+v", running)
 	}
 	close(release)
-	if _, err := h.ag.Subagents().WaitAll(context.Background(), h.sess.ID); err != nil {
-		t.Fatal(err)
-	}
+	// The child may end before WaitAll is called (here it has, by Wait): its
+	// result is WaitAll's all the same, once.
 	if r, err := h.ag.Subagents().Wait(context.Background(), running[0].SessionID); err != nil || r.Outcome != OutcomeCompleted {
 		t.Fatalf("the background child: %+v, %v", r, err)
+	}
+	if all, err := h.ag.Subagents().WaitAll(context.Background(), h.sess.ID); err != nil || len(all) != 1 || all[0].SessionID != running[0].SessionID {
+		t.Fatalf("WaitAll after the child ended = %+v, %v; want its result", all, err)
+	}
+	if again, _ := h.ag.Subagents().WaitAll(context.Background(), h.sess.ID); len(again) != 0 {
+		t.Fatalf("a second WaitAll returned %d results again", len(again))
 	}
 	h.submit(context.Background(), "what did it find?")
 	last := parent.Request(2)

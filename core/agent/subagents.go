@@ -83,6 +83,8 @@ type childRun struct {
 	wake     chan struct{} // capacity 1: one pending start is enough
 	done     chan struct{} // closed when the current run ended
 	res      ChildResult
+	// collected is set when WaitAll returned res (a new run clears it).
+	collected bool
 }
 
 // add registers a starting run.
@@ -98,6 +100,7 @@ func (s *Subagents) finish(r *childRun, res ChildResult) {
 	r.res = res
 	r.info.Running = false
 	r.res.ChildInfo = r.info
+	r.collected = false
 	done := r.done
 	if !s.closed && r.again != nil && r.again() {
 		rearmLocked(r)
@@ -230,25 +233,30 @@ func (s *Subagents) Wait(ctx context.Context, id string) (ChildResult, error) {
 }
 
 // WaitAll waits until parentSessionID has no running child (one that starts
-// meanwhile is waited for too) and returns the results of the runs it waited
-// for, in the order they were started.
+// meanwhile is waited for too) and returns the results of its runs that
+// ended since the last WaitAll of that parent took them — those that ended
+// before WaitAll was called too — in the order they were started.
 func (s *Subagents) WaitAll(ctx context.Context, parentSessionID string) ([]ChildResult, error) {
-	var out []ChildResult
-	waited := map[string]bool{}
 	for {
 		running := s.Running(parentSessionID)
 		if len(running) == 0 {
-			return out, nil
+			break
 		}
 		for _, c := range running {
-			res, err := s.Wait(ctx, c.SessionID)
-			if err != nil {
-				return out, err
-			}
-			if !waited[c.SessionID] {
-				waited[c.SessionID] = true
-				out = append(out, res)
+			if _, err := s.Wait(ctx, c.SessionID); err != nil {
+				return nil, err
 			}
 		}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []ChildResult
+	for _, r := range s.runs {
+		if r.info.ParentSessionID == parentSessionID && !r.info.Running && !r.collected {
+			r.collected = true
+			out = append(out, r.res)
+		}
+	}
+	slices.SortFunc(out, func(a, b ChildResult) int { return a.StartedAt.Compare(b.StartedAt) })
+	return out, nil
 }
