@@ -53,7 +53,20 @@ type agentTeam struct {
 type teamMember struct {
 	name, agentType string
 	run             *childRun
-	turns           int // turns started; under the registry's lock
+	turns           int  // turns started; under the registry's lock
+	spentNoted      bool // the lead was told m runs no more (noteSpent)
+}
+
+// noteSpent tells the lead, once per member, that a message found m unable
+// to run (its MaxMemberTurns used, or the team's budget spent): the
+// exchange is over for it. Under the registry's lock.
+func (tm *agentTeam) noteSpent(m *teamMember) {
+	if m.spentNoted || !tm.budget.left() { // a spent budget is told once for the team (callBudget.spent)
+		return
+	}
+	m.spentNoted = true
+	tm.lead.Remind(tm.leadSession, fmt.Sprintf("Team %s: member %s has run its %d turns and runs no more; messages to it start nothing. "+
+		"Use the reports you have, and end the team with TeamDelete when done.", tm.name, m.name, tm.maxTurns))
 }
 
 // teamState is the teams an agent leads, by lead session and name. The zero
@@ -207,6 +220,7 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 			default:
 			}
 			if m.turns >= tm.maxTurns || !tm.budget.left() {
+				tm.noteSpent(m)
 				return false
 			}
 			m.turns++
@@ -218,7 +232,11 @@ func (a *Agent) createTeam(ctx context.Context, leadSession, toolCallID, turnID,
 				return false
 			default:
 			}
-			if m.turns >= tm.maxTurns || !tm.budget.left() || !m.run.agent.HasReminders(m.run.info.SessionID) {
+			if !m.run.agent.HasReminders(m.run.info.SessionID) {
+				return false
+			}
+			if m.turns >= tm.maxTurns || !tm.budget.left() {
+				tm.noteSpent(m)
 				return false
 			}
 			m.turns++
