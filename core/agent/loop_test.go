@@ -284,6 +284,19 @@ func TestPermissionModes(t *testing.T) {
 			if !c.ran && (!strings.HasPrefix(r.Text, "Permission denied: ") || !strings.Contains(r.Text, c.reasonHas)) {
 				t.Errorf("denial result %q, want a reason containing %q", r.Text, c.reasonHas)
 			}
+			// The view shows a refused call with its command and who refused it
+			// (NU3: a plan-mode denial read "✗ Bash failed").
+			done := eventsOf(h.events(), event.ToolCompleted)
+			if len(done) != 1 {
+				t.Fatalf("tool.completed events = %d, want 1", len(done))
+			}
+			d := mustDecode[event.ToolCompletedData](t, done[0])
+			if d.Summary == "" {
+				t.Errorf("tool.completed has no summary: %+v", d)
+			}
+			if wantBy := !c.ran; (d.DeniedBy != "") != wantBy || (c.mode == permission.ModePlan && d.DeniedBy != "mode:plan") {
+				t.Errorf("tool.completed DeniedBy = %q (ran %v)", d.DeniedBy, c.ran)
+			}
 			asked := len(eventsOf(h.events(), event.PermissionRequested))
 			if c.mode == permission.ModeDefault && c.kind != tools.KindRead && asked != 1 {
 				t.Errorf("permission.requested events = %d, want 1", asked)

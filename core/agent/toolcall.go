@@ -33,7 +33,8 @@ type outcome struct {
 	isError    bool
 	diff       string
 	durationMs int64
-	lines      int // tools.Result.OutputLines
+	lines      int    // tools.Result.OutputLines
+	deniedBy   string // who refused the call (event.ToolCompletedData.DeniedBy); "": not refused
 }
 
 // prepared is a tool call after lookup, duplicate check, JSON parse and schema
@@ -199,6 +200,7 @@ func (t *turn) execute(ctx, bg context.Context, env *tools.Env, p *prepared) out
 	_ = t.emit(bg, event.ToolCompleted, event.ToolCompletedData{
 		ToolCallID: p.call.ToolCallID, Name: p.call.ToolName, Output: out.text,
 		IsError: out.isError, DurationMs: out.durationMs, Diff: out.diff, OutputLines: out.lines,
+		Summary: p.summary, DeniedBy: out.deniedBy,
 	})
 	return out
 }
@@ -220,7 +222,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 				reason = "no reason given"
 			}
 			t.audit(bg, p, t.permissionInput(env, p), permission.Decision{Behavior: permission.Deny, Reason: reason, By: "hook"}, "")
-			return outcome{text: hookBlockedPrefix + reason, isError: true}
+			return outcome{text: hookBlockedPrefix + reason, isError: true, deniedBy: "hook"}
 		}
 		if len(pre.UpdatedInput) > 0 {
 			if err := t.a.schemas.validate(p.tool, pre.UpdatedInput); err != nil {
@@ -234,7 +236,11 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 		if p.cannotSucceed != "" {
 			return outcome{text: failedPrefix + p.cannotSucceed, isError: true}
 		}
-		return outcome{text: deniedPrefix + d.Reason, isError: true}
+		by := d.By
+		if by == "" {
+			by = "pincer"
+		}
+		return outcome{text: deniedPrefix + d.Reason, isError: true, deniedBy: by}
 	}
 	if ctx.Err() != nil {
 		return outcome{text: cancelledResult, isError: true}

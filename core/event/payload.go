@@ -69,6 +69,14 @@ type ToolCompletedData struct {
 	// OutputLines is the line count of the tool's whole output when Output is
 	// a cut of it (a long Bash output spilled to a file); 0: Output is whole.
 	OutputLines int `json:"outputLines,omitempty"`
+	// Summary is the call's one-line summary (as tool.started's: "Bash: rm -f
+	// README.md"), also for a call that never started; "" when the input did
+	// not parse.
+	Summary string `json:"summary,omitempty"`
+	// DeniedBy is who refused the call when the permission decision did (it
+	// never ran): the decision's By — "mode:plan", "rule …", "hook", "user",
+	// "hard-deny", … as the audit trail records it; "" when it was not refused.
+	DeniedBy string `json:"deniedBy,omitempty"`
 }
 
 // PermissionRequestedData is the payload of permission.requested. For a tool

@@ -28,6 +28,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"pincer/ui/tui/transcript"
@@ -91,6 +92,18 @@ type ToolEntry struct {
 	Diff       string // unified diff of the change the call made
 	// OutputLines is the whole output's line count when Output is a cut of it.
 	OutputLines int
+	// DeniedBy is who refused the call (tool.completed's: "mode:plan", "rule
+	// …", "hook"); "" when it was not refused or a person denied it.
+	DeniedBy string
+}
+
+// deniedNote is what follows "denied" for a call a mode refused: "(plan
+// mode)"; "" otherwise (a person's or a rule's denial says so in its output).
+func (e ToolEntry) deniedNote() string {
+	if m, ok := strings.CutPrefix(e.DeniedBy, "mode:"); ok && e.Status == ToolDenied {
+		return "(" + m + " mode)"
+	}
+	return ""
 }
 
 // PendingApproval is one permission request waiting for an answer.

@@ -176,6 +176,9 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 		e.Name = d.Name
 	}
 	if e.Summary == "" {
+		e.Summary = d.Summary // a call refused before it started (plan mode) has no tool.started
+	}
+	if e.Summary == "" {
 		e.Summary = d.Name
 	}
 	if e.TurnID == "" {
@@ -184,6 +187,8 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 	switch {
 	case !d.IsError:
 		e.Status = ToolDone
+	case d.DeniedBy != "" && e.Status != ToolUnanswered:
+		e.Status, e.DeniedBy = ToolDenied, d.DeniedBy
 	case e.Status != ToolDenied && e.Status != ToolUnanswered:
 		e.Status = ToolFailed
 	}
@@ -265,7 +270,7 @@ func toolBlock(e ToolEntry) transcript.Block {
 		title += "  " + formatDuration(e.Duration)
 	}
 	return transcript.Block{ID: toolBlockID(e.ToolCallID), Kind: transcript.KindTool, Title: title,
-		Status: string(e.Status), Text: e.Output, OutputLines: e.OutputLines, Collapsed: true, Done: done}
+		Status: string(e.Status), StatusNote: e.deniedNote(), Text: e.Output, OutputLines: e.OutputLines, Collapsed: true, Done: done}
 }
 
 // formatDuration shows a duration the way the timeline does: 850ms, 1.2s, 2m03s.

@@ -93,6 +93,9 @@ type Block struct {
 	// Status is a tool's state: "pending", "awaiting approval", "running",
 	// "done", "failed", "denied" or "interrupted".
 	Status string
+	// StatusNote follows the status word of a tool line that shows one
+	// ("(plan mode)" after "denied"); "" for none.
+	StatusNote string
 	// Text is the body: markdown for assistant blocks, plain text otherwise
 	// (tool output is capped in the view).
 	Text string

@@ -156,7 +156,11 @@ func (v *View) headLine(b *Block, w int) markdown.Line {
 	if b.Kind == KindTool {
 		switch b.Status {
 		case StatusApproval, StatusFailed, StatusDenied, StatusInterrupted, StatusUnanswered:
-			segs = append(segs, markdown.Segment{Text: "  " + b.Status, Style: v.statusStyle(b.Status)})
+			word := b.Status
+			if b.StatusNote != "" {
+				word += " " + oneLine(b.StatusNote)
+			}
+			segs = append(segs, markdown.Segment{Text: "  " + word, Style: v.statusStyle(b.Status)})
 		}
 	}
 	return truncate(markdown.Line{Segments: segs}, w, th.Style(themes.TokenMuted))
