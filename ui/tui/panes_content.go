@@ -134,7 +134,7 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 	if r.By != "" && r.Outcome != OutcomeInterrupted {
 		detail += " (" + r.By + ")"
 	}
-	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: approvalText(r.Name, r.Summary),
+	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: queueText(r.PendingApproval),
 		Style: w.theme.Style("muted"), Detail: firstLine(detail), EndCut: true}
 }
 

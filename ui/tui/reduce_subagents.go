@@ -164,6 +164,9 @@ func (m *Model) ApplyChild(childSessionID string, ev event.Event) {
 func (m *Model) mirrorChild(childSessionID string) {
 	s, known := m.Subagent(childSessionID)
 	c := m.subs.children[childSessionID]
+	if known && c != nil {
+		m.mirrorChildHistory(childSessionID, s, c)
+	}
 	live := known && s.Running() && !s.Orphaned && c != nil
 	pending := map[string]bool{}
 	if live {
@@ -187,6 +190,22 @@ func (m *Model) mirrorChild(childSessionID string) {
 			a.SessionID, a.Agent = childSessionID, subagentLabel(s)
 			m.Approvals = append(m.Approvals, a)
 		}
+	}
+}
+
+// mirrorChildHistory brings the parent's approvals history in line with a
+// child's (NU5): each of the child's requests is listed there, labelled with
+// the subagent, with its outcome once decided — and stays after the
+// subagent ended, as the session's own decided requests do.
+func (m *Model) mirrorChildHistory(childSessionID string, s SubagentEntry, c *Model) {
+	for _, r := range c.History {
+		r.SessionID, r.Agent = childSessionID, subagentLabel(s)
+		if p := m.record(r.RequestID); p != nil {
+			*p = r
+			continue
+		}
+		m.historyIndex[r.RequestID] = len(m.History)
+		m.History = append(m.History, r)
 	}
 }
 
