@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"pincer/ui/termtext"
 )
 
 // The timeline's subagent rows. An Agent call that started a subagent shows
@@ -92,8 +94,10 @@ func subagentRowText(s SubagentEntry, c *Model, open bool) string {
 	if open {
 		mark = "▾ "
 	}
-	text := mark + "[" + subagentLabel(s) + "]"
-	if d := firstLine(s.Description); d != "" {
+	text := mark + "[" + termtext.Line(subagentLabel(s)) + "]"
+	// The model wrote the description: a whole escape sequence goes
+	// (termtext), not only its ESC ("\x1b[0m" left "[0m" in the row).
+	if d := firstLine(termtext.Clean(s.Description)); d != "" {
 		text += " " + d
 	}
 	return text + " · " + subagentProgress(s, c)
@@ -112,7 +116,7 @@ func subagentProgress(s SubagentEntry, c *Model) string {
 		return "interrupted"
 	case s.Outcome == SubagentFailed:
 		if s.Error != "" {
-			return "failed: " + firstLine(s.Error)
+			return "failed: " + firstLine(termtext.Clean(s.Error))
 		}
 		return "failed"
 	case s.Outcome == SubagentCancelled:

@@ -58,3 +58,20 @@ func TestSubagentRequestsStayInTheHistory(t *testing.T) {
 		})
 	}
 }
+
+// TestSubagentRowDropsEscapes (NU10): control sequences in an Agent call's
+// description, type or error leave nothing on its row ("[0m" was left).
+func TestSubagentRowDropsEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		s    SubagentEntry
+		want string
+	}{
+		{SubagentEntry{AgentType: "Explore", Description: "fix \x1b[31mred\x1b[0m bits"}, "▸ [Explore] fix red bits · starting · 0 model calls"},
+		{SubagentEntry{AgentType: "Ex\x1b]0;t\x07plore", Description: "a\x1b[2Jb"}, "▸ [Explore] ab · starting · 0 model calls"},
+		{SubagentEntry{AgentType: "Plan", Description: "d", Outcome: SubagentFailed, Error: "bad \x1b[1mthing\x1b[0m"}, "▸ [Plan] d · failed: bad thing"},
+	} {
+		if got := subagentRowText(tc.s, nil, false); got != tc.want {
+			t.Errorf("row = %q, want %q", got, tc.want)
+		}
+	}
+}
