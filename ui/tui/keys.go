@@ -296,6 +296,28 @@ func (k *KeyMap) HelpBar(contexts []Context) []string {
 	return out
 }
 
+// inputShadows is what the help adds to a binding of Anywhere whose key the
+// input box binds to something else (Shift+Tab: the previous pane, but the
+// next permission mode in the box): " (not in the input box)"; "" otherwise.
+func (k *KeyMap) inputShadows(b Binding) string {
+	if b.Context != CtxGlobal {
+		return ""
+	}
+	for _, in := range k.bindings {
+		if in.Context != CtxInput {
+			continue
+		}
+		for _, x := range in.Keys {
+			for _, y := range b.Keys {
+				if x.String() == y.String() {
+					return " (not in the input box)"
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // HelpLines returns the help screen: every binding, grouped by context.
 func (k *KeyMap) HelpLines() []string {
 	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxTimeline, CtxApprovals, CtxDiff, CtxSessions}
@@ -307,7 +329,7 @@ func (k *KeyMap) HelpLines() []string {
 		out = append(out, titles[c])
 		for _, b := range k.bindings {
 			if b.Context == c {
-				out = append(out, fmt.Sprintf("  %-24s %s", k.KeysOf(b.Action), b.Help))
+				out = append(out, fmt.Sprintf("  %-24s %s%s", k.KeysOf(b.Action), b.Help, k.inputShadows(b)))
 			}
 		}
 		out = append(out, "")
