@@ -1,6 +1,9 @@
 package cli
 
-import "pincer/persist"
+import (
+	"pincer/core/app"
+	"pincer/persist"
+)
 
 // sessionRow is one line of `pincer sessions list`: a session and how deep
 // it nests (0: top level, 1: a subagent's child session under its parent).
@@ -16,39 +19,11 @@ type sessionRow struct {
 // its own place; a ParentID loop is broken where it closes, so every session
 // is listed exactly once.
 func nestSessions(list []persist.Session) []sessionRow {
-	present := make(map[string]bool, len(list))
-	for _, s := range list {
-		present[s.ID] = true
-	}
-	kids := map[string][]persist.Session{}
-	var roots []persist.Session
-	for _, s := range list {
-		if s.ParentID != "" && s.ParentID != s.ID && present[s.ParentID] {
-			kids[s.ParentID] = append(kids[s.ParentID], s)
-			continue
-		}
-		roots = append(roots, s)
-	}
-	out := make([]sessionRow, 0, len(list))
-	seen := make(map[string]bool, len(list))
-	var walk func(s persist.Session, depth int)
-	walk = func(s persist.Session, depth int) {
-		if seen[s.ID] {
-			return
-		}
-		seen[s.ID] = true
-		out = append(out, sessionRow{s, depth})
-		for _, c := range kids[s.ID] {
-			walk(c, depth+1)
-		}
-	}
-	for _, s := range roots {
-		walk(s, 0)
-	}
-	for _, s := range list { // in a ParentID loop: no root reaches them
-		if !seen[s.ID] {
-			walk(s, 0)
-		}
+	rows := app.SessionTree(len(list), func(i int) string { return list[i].ID },
+		func(i int) string { return list[i].ParentID }, nil)
+	out := make([]sessionRow, len(rows))
+	for k, r := range rows {
+		out[k] = sessionRow{list[r.Index], r.Depth}
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package browser
 
+import "pincer/core/app"
+
 // Child sessions in the browser: a subagent's session is listed under its
 // parent, collapsed by default (the parent's row counts them); expanding the
 // parent (Toggle) shows them indented under it, newest first. A filter lists
@@ -11,42 +13,12 @@ package browser
 // per generation; Depth and Kids are set on each row. A ParentID loop is
 // broken where it closes: every session is reachable exactly once.
 func tree(all []Summary, expanded map[string]bool) []Summary {
-	present := make(map[string]bool, len(all))
-	for _, s := range all {
-		present[s.ID] = true
-	}
-	kids := map[string][]Summary{}
-	var roots []Summary
-	for _, s := range all {
-		if s.ParentID != "" && s.ParentID != s.ID && present[s.ParentID] {
-			kids[s.ParentID] = append(kids[s.ParentID], s)
-			continue
-		}
-		roots = append(roots, s)
-	}
-	seen := make(map[string]bool, len(all))
-	var out []Summary
-	var walk func(s Summary, depth int, shown bool)
-	walk = func(s Summary, depth int, shown bool) {
-		if seen[s.ID] {
-			return
-		}
-		seen[s.ID] = true
-		s.Depth, s.Kids = depth, len(kids[s.ID])
-		if shown {
-			out = append(out, s)
-		}
-		for _, c := range kids[s.ID] {
-			walk(c, depth+1, shown && expanded[s.ID])
-		}
-	}
-	for _, s := range roots {
-		walk(s, 0, true)
-	}
-	for _, s := range all { // in a ParentID loop: no root reaches them
-		if !seen[s.ID] {
-			walk(s, 0, true)
-		}
+	rows := app.SessionTree(len(all), func(i int) string { return all[i].ID },
+		func(i int) string { return all[i].ParentID }, func(id string) bool { return expanded[id] })
+	out := make([]Summary, len(rows))
+	for k, r := range rows {
+		out[k] = all[r.Index]
+		out[k].Depth, out[k].Kids = r.Depth, r.Kids
 	}
 	return out
 }
