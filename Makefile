@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= pincer
 
-.PHONY: build run test bench fuzz vet clean
+.PHONY: build run test bench bench-compare fuzz vet clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -28,6 +28,15 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Issue 19's side-by-side run (docs/BENCHMARKS.md, "Issue 19"): this checkout's pincer against
+# BASE (a previous release's pincer binary) and CRUSH (a Crush binary), both optional, in one tmux
+# pane of 120x40 on the private socket bench19; needs tmux, and sqlite3 for Crush's long sessions.
+# BENCHFLAGS adds flags: -runs 9, -only frame,continue, -md out.md, -json out.json.
+bench-compare: build
+	$(GO) build -o bin/longsession ./core/app/internal/longsession
+	$(GO) run ./bench/sidebyside -new ./$(BIN) -longsession bin/longsession \
+		$(if $(BASE),-base $(BASE)) $(if $(CRUSH),-crush $(CRUSH)) $(BENCHFLAGS)
 
 # Every fuzz target for FUZZTIME each (go test allows one -fuzz target per run).
 FUZZTIME ?= 60s
