@@ -160,31 +160,24 @@ func (a *agent) oneShot(scenario, baseURL, prompt string) (time.Duration, error)
 	return d, nil
 }
 
-// daemons are the pincer store daemons serving this agent's homes (found
-// by their --store argument); Crush has none.
-func (a *agent) daemons() []int {
+// daemons are the pincer store daemons serving this agent's homes, or
+// only the scenario's home when scenario is not "" (found by their --store
+// argument); Crush has none.
+func (a *agent) daemons(scenario string) []int {
 	if a.Kind != kindPincer {
 		return nil
+	}
+	under := a.dir + string(filepath.Separator)
+	if scenario != "" {
+		under = a.home(scenario) + string(filepath.Separator)
 	}
 	var out []int
 	for _, p := range findProcess(a.Bin, "store-daemon") {
 		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-		if strings.Contains(string(b), a.dir+string(filepath.Separator)) {
+		if strings.Contains(string(b), under) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// pincerCommand runs one pincer command to its end in the scenario's
-// project and returns its output.
-func (a *agent) pincerCommand(scenario string, args ...string) (string, error) {
-	cmd := exec.Command(a.Bin, args...)
-	cmd.Dir = a.project(scenario)
-	cmd.Env = append(os.Environ(), a.env(scenario)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return string(out), fmt.Errorf("%s %s: %v: %s", a.Bin, strings.Join(args, " "), err, out)
-	}
-	return string(out), nil
-}

@@ -78,7 +78,7 @@ func (h *harness) cleanup() {
 		h.fake.Close()
 	}
 	for _, a := range h.agents {
-		for _, p := range a.daemons() {
+		for _, p := range a.daemons("") {
 			_ = syscall.Kill(p, syscall.SIGTERM)
 			waitGone(p, 3*time.Second)
 		}
@@ -240,7 +240,7 @@ func (h *harness) measureFrame() error {
 			return err
 		}
 		tmuxPID := t.ServerPID()
-		daemons := a.daemons()
+		daemons := a.daemons(scenario)
 		sumCPU := func(pids []int) time.Duration {
 			var s time.Duration
 			for _, p := range pids {
@@ -354,7 +354,7 @@ func (h *harness) measureOneShot() error {
 	})
 }
 
-// measureDaemon: every pincer's store daemon, started by a `pincer sessions`
+// measureDaemon: every pincer's store daemon, started by a `pincer run`
 // and left idle, watched for daemonFor (all at once: idle processes do not
 // disturb each other), twice.
 func (h *harness) measureDaemon() error {
@@ -371,10 +371,11 @@ func (h *harness) measureDaemon() error {
 			if err := a.prepare(scenario, h.fake.URL); err != nil {
 				return err
 			}
-			if _, err := a.pincerCommand(scenario, "sessions", "--json"); err != nil {
+			// A one-shot run opens the store through the daemon, starting it.
+			if _, err := a.oneShot(scenario, h.fake.URL, "hello"); err != nil {
 				return err
 			}
-			ds := a.daemons()
+			ds := a.daemons(scenario)
 			if len(ds) != 1 {
 				return fmt.Errorf("%s: want one store daemon for the harness's homes, found %v", a.Label, ds)
 			}
