@@ -47,6 +47,10 @@ type Options struct {
 	BaseURL string // an OpenAI-compatible base URL overriding the provider's
 	Mode    permission.Mode
 
+	// Dir is the workspace directory (absolute); "": the current directory.
+	// `pincer serve` prepares one Run per workspace it is asked for.
+	Dir string
+
 	Continue bool   // the newest session of this directory
 	Session  string // a session ID (or its short form); exclusive with Continue
 
@@ -140,6 +144,7 @@ type Run struct {
 
 	approver agent.Approver // Start's, for DeriveAgent
 	derived  derivedAgents  // DeriveAgent's, whose shells Close ends
+	shared   bool           // Store is a SharedStore's: Close leaves it open
 }
 
 // Open prepares and starts a run (Prepare, then Setup.Start).
@@ -165,7 +170,7 @@ func Prepare(opts Options) (*Setup, error) {
 		opts.StallTimeout = 90 * time.Second
 	}
 	s := &Setup{Options: opts, Tools: tools.Default()}
-	ws, err := WorkspaceHere()
+	ws, err := workspaceAt(opts.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -235,22 +240,30 @@ func (s *Setup) SystemPrompt() string {
 // workbench, whose Start runs behind its first frame, does not). The caller
 // closes the Run.
 func (s *Setup) Start(ctx context.Context, approver agent.Approver) (*Run, error) {
+	return s.start(ctx, approver, nil)
+}
+
+// start is Start over the store of shared (nil: a store of the Run's own,
+// opened now and closed by Close).
+func (s *Setup) start(ctx context.Context, approver agent.Approver, shared persist.Store) (*Run, error) {
 	m := s.newMCP()
 	var r *Run
 	sp := &spawner{run: func() *Run { return r }, ws: s.Workspace, registry: s.Tools}
-	ag, store, err := s.newAgentWith(approver, m, sp)
+	ag, store, err := s.newAgentWith(approver, m, sp, shared)
 	if err != nil {
 		m.Close()
 		return nil, err
 	}
-	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver}
+	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver, shared: shared != nil}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err == nil && r.After == 0 && s.Worktree != nil {
 		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
 	}
 	if err != nil {
 		m.Close()
-		store.Close()
+		if shared == nil {
+			store.Close()
+		}
 		return nil, err
 	}
 	r.startMCP(ctx)
@@ -269,19 +282,23 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 // newAgent is NewAgent with the Run's MCP Manager (nil: none), whose ready
 // servers' instructions join the dynamic prompt.
 func (s *Setup) newAgent(approver agent.Approver, m *mcp.Manager) (*agent.Agent, persist.Store, error) {
-	return s.newAgentWith(approver, m, nil)
+	return s.newAgentWith(approver, m, nil, nil)
 }
 
 // newAgentWith is newAgent with the Spawner of the Run's subagents (nil: the
-// agent offers no Agent tool; with no agent definitions, none either).
-func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawner) (*agent.Agent, persist.Store, error) {
+// agent offers no Agent tool; with no agent definitions, none either), over
+// shared (nil: a store opened now, closed on failure).
+func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawner, shared persist.Store) (*agent.Agent, persist.Store, error) {
 	var spawn agent.Spawner
 	if sp != nil && s.Agents != nil {
 		spawn = sp
 	}
-	store, err := OpenStore()
-	if err != nil {
-		return nil, nil, err
+	store := shared
+	if store == nil {
+		var err error
+		if store, err = OpenStore(); err != nil {
+			return nil, nil, err
+		}
 	}
 	mc, ws, registry := s.Model, s.Workspace, s.Tools
 	home, _ := os.UserHomeDir()
@@ -296,7 +313,9 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 	})
 	if err != nil {
-		store.Close()
+		if shared == nil {
+			store.Close()
+		}
 		return nil, nil, err
 	}
 	if window, cost, ok := ModelInfo(mc); ok {
@@ -348,7 +367,8 @@ const endSubagentsWait = 10 * time.Second
 
 // Close cancels the Run's running subagents (and waits, endSubagentsWait at
 // most, until each recorded its end), ends the background shells of
-// the Run's agents (closeShells), stops the MCP servers and closes the store.
+// the Run's agents (closeShells), stops the MCP servers and closes the store
+// (a SharedStore's is left open: its owner closes it).
 func (r *Run) Close() error {
 	if r.Agent != nil {
 		// a subagent's run ends with its process, its end recorded before the store closes
@@ -359,6 +379,9 @@ func (r *Run) Close() error {
 	r.closeShells()
 	if r.MCP != nil {
 		r.MCP.Close()
+	}
+	if r.shared {
+		return nil
 	}
 	return r.Store.Close()
 }

@@ -25,6 +25,8 @@ var houseRules = []importRule{
 	{From: "core", Not: []string{"ui"}, Why: "core never imports a front end"},
 	{From: "ui/tui", Not: []string{"persist", "tools", "core/provider/catalog", "core/config"},
 		Why: "the workbench reaches core through its Backend; the log is its only feed"},
+	{From: "ui/web", Not: []string{"persist", "tools", "core/provider/catalog", "core/config"},
+		Why: "the web server reaches core through core/app (Backend, SharedStore); the log is its only feed"},
 	{From: "ui/headless", Not: []string{"persist", "tools"}, Why: "headless output reads the log only"},
 	{From: "tools", Not: []string{"core/agent", "core/app", "ui", "persist"}, Why: "tools are the model's hands, below the agent"},
 	{From: "sandbox", Not: []string{"core", "tools", "ui", "persist"}, Why: "the sandbox is the floor: it imports no pincer behaviour"},
@@ -47,9 +49,10 @@ var houseRules = []importRule{
 var onlyFrom = map[string][]string{
 	// The composition root serves the command line; the workbench imports it
 	// only for the vocabulary of its Backend seam (app.Backend's types).
-	"core/app": {"", "ui/cli", "ui/tui"},
+	"core/app": {"", "ui/cli", "ui/tui", "ui/web"},
 	"ui/cli":   {""},                 // main.go is its only caller
 	"ui/tui":   {"ui/cli", "ui/tui"}, // sub-packages of the workbench use their parent's types
+	"ui/web":   {"ui/cli", "ui/web"},
 	// A concrete store is chosen where the app is composed; the rest of pincer
 	// holds a persist.Store. storetest is for tests only.
 	"persist/badger":    {"core/app", "persist/daemon"},

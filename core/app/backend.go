@@ -92,8 +92,9 @@ func (b *Backend) Commands() []Command {
 // Session is a stored session as the sessions browser lists it.
 type Session struct {
 	ID, Title, Cwd, Model string
-	// UpdatedAt is the time of its last change, UTC.
-	UpdatedAt time.Time
+	// CreatedAt is when it was made and UpdatedAt the time of its last
+	// change, UTC.
+	CreatedAt, UpdatedAt time.Time
 	// Status is the state after its last turn (SessionStatus): idle, running
 	// (a live process holds its lease now), failed, cancelled, or interrupted
 	// (its record says running but no live process holds it).
@@ -214,10 +215,15 @@ func (b *Backend) Sessions(ctx context.Context, limit int) ([]Session, error) {
 	list, err := b.Store.ListSessions(ctx, limit)
 	out := make([]Session, len(list))
 	for i, s := range list {
-		out[i] = Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, UpdatedAt: s.UpdatedAt,
-			Status: b.sessionStatus(ctx, s), ParentID: s.ParentID, AgentType: s.AgentType}
+		out[i] = sessionOf(s, b.sessionStatus(ctx, s))
 	}
 	return out, err
+}
+
+// sessionOf is the Session of a record with its status.
+func sessionOf(s persist.Session, status string) Session {
+	return Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
+		Status: status, ParentID: s.ParentID, AgentType: s.AgentType}
 }
 
 // InUseError is DeleteSession's refusal of a session whose lease another

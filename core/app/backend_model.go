@@ -252,8 +252,21 @@ func CatalogModel(env *modelflow.Env, id string) agent.ModelChoice {
 // DefaultModelEnv is the Env of `pincer model` for one /model command of the
 // workbench: the configuration loaded afresh (its warnings returned), the secret
 // store, the process environment.
-func DefaultModelEnv() (*modelflow.Env, []error) {
-	cfg, warns := LoadModelConfig(os.Getenv)
+func DefaultModelEnv() (*modelflow.Env, []error) { return ModelEnvAt("")() }
+
+// ModelEnvAt is DefaultModelEnv for the workspace dir ("": the current
+// directory): its project configuration joins the layers (`pincer serve`
+// runs workspaces other than its own directory).
+func ModelEnvAt(dir string) func() (*modelflow.Env, []error) {
+	return func() (*modelflow.Env, []error) { return modelEnvAt(dir) }
+}
+
+// modelEnvAt is ModelEnvAt's Env, loaded now.
+func modelEnvAt(dir string) (*modelflow.Env, []error) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	cfg, warns := config.Load(config.Options{Getenv: os.Getenv, ProjectDir: dir})
 	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv}
 	if s := OpenSecrets(os.Getenv); s != nil {
 		env.Secrets = s

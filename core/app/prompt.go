@@ -12,11 +12,19 @@ import (
 
 // WorkspaceHere is the workspace rooted at the current directory.
 func WorkspaceHere() (*sandbox.Workspace, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
+	return workspaceAt("")
+}
+
+// workspaceAt is the workspace rooted at dir ("": the current directory).
+func workspaceAt(dir string) (*sandbox.Workspace, error) {
+	if dir == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = cwd
 	}
-	return sandbox.NewWorkspace(cwd)
+	return sandbox.NewWorkspace(dir)
 }
 
 // buildSystemPrompt assembles the system prompt a new session in ws gets.

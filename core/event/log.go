@@ -174,3 +174,40 @@ func (l *Log) Follow(ctx context.Context, sessionID string, after uint64, fn fun
 
 // ErrStop, returned by a Follow callback, ends Follow without an error.
 var ErrStop = fmt.Errorf("stop following")
+
+// Wait returns nil as soon as the session has an event with a sequence greater
+// than after, or ctx's error when ctx ends first: a reader that reads at its
+// own pace (Read with a limit, then Wait) rather than Follow's callback. Over a
+// WaitingStore an append by any process wakes it; otherwise only appends
+// through this Log do.
+func (l *Log) Wait(ctx context.Context, sessionID string, after uint64) error {
+	if ws, ok := l.store.(WaitingStore); ok {
+		if err := ws.WaitEvents(ctx, sessionID, after); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		return nil
+	}
+	ch := l.wait(sessionID) // taken before the check, so no append is missed
+	last, err := l.store.LastEventSequence(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	if last > after {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-ch:
+		return nil
+	}
+}
+
+// LastSequence returns the sequence of the session's last stored event (0:
+// none).
+func (l *Log) LastSequence(ctx context.Context, sessionID string) (uint64, error) {
+	return l.store.LastEventSequence(ctx, sessionID)
+}

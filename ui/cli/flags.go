@@ -26,15 +26,22 @@ type sessionFlags struct {
 
 // addSessionFlags registers the shared flags on fs.
 func addSessionFlags(fs *flag.FlagSet, f *sessionFlags) {
-	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default: the session's model when continuing, $PINCER_MODEL, default_model in config.toml, or detected)")
-	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
-	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
+	addWorkspaceFlags(fs, f)
 	fs.BoolVar(&f.cont, "continue", false, "continue the most recent session in this directory")
 	fs.BoolVar(&f.cont, "c", false, "short for --continue")
 	fs.StringVar(&f.session, "session", "", "continue the session with this ID")
+	fs.StringVar(&f.worktree, "worktree", "", "work in the git worktree NAME of this repository, on its own branch pincer/NAME (made from HEAD when missing; see pincer worktrees)")
+}
+
+// addWorkspaceFlags adds the flags that shape every session's run (model,
+// mode, rules, directories, MCP, sandbox, hooks, stall), without those that
+// pick the session: `pincer serve` takes these for every workspace it runs.
+func addWorkspaceFlags(fs *flag.FlagSet, f *sessionFlags) {
+	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default: the session's model when continuing, $PINCER_MODEL, default_model in config.toml, or detected)")
+	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
+	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
 	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated; repeatable)`)
 	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
-	fs.StringVar(&f.worktree, "worktree", "", "work in the git worktree NAME of this repository, on its own branch pincer/NAME (made from HEAD when missing; see pincer worktrees)")
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
 	fs.Var(&f.mcpConfigs, "mcp-config", "load MCP servers from a JSON file in the .mcp.json shape, or that JSON itself (repeatable; trusted: its servers start unasked)")
 	fs.BoolVar(&f.noSandbox, "no-sandbox", false, "run commands without the OS sandbox (Landlock, namespaces, rlimits); the env allowlist still applies")

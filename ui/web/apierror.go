@@ -1,0 +1,90 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Error codes of the API's JSON errors (`{"error":{"code":CODE,"message":TEXT}}`),
+// stable: README lists them.
+const (
+	CodeUnauthorized   = "unauthorized"     // 401: no token, or a wrong one
+	CodeBadHost        = "bad_host"         // 421: Host is not the bound address (DNS rebinding)
+	CodeBadOrigin      = "bad_origin"       // 403: Origin is not http:// + an accepted Host
+	CodeBadContentType = "bad_content_type" // 415: a POST/DELETE body that is not application/json
+	CodeBadRequest     = "bad_request"      // 400: bad JSON, an unknown field, a bad value (the message names the field)
+	CodeNotFound       = "not_found"        // 404: no such session, request or route
+	CodeLeaseHeld      = "lease_held"       // 409: another process writes the session (the message names it)
+	CodeTurnRunning    = "turn_running"     // 409: the session runs a turn already
+	CodeNoTurn         = "no_turn"          // 409: cancel with no turn running
+	CodeInternal       = "internal"         // 500
+)
+
+// apiError is an error the API answers with: HTTP status, code, message.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+// errorf builds an apiError.
+func errorf(status int, code, format string, a ...any) *apiError {
+	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, a...)}
+}
+
+// writeJSON answers status with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v)
+}
+
+// writeError answers err as the API's JSON error: an *apiError as it is,
+// anything else as internal.
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = &apiError{Status: http.StatusInternalServerError, Code: CodeInternal, Message: err.Error()}
+	}
+	type body struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	writeJSON(w, ae.Status, map[string]body{"error": {Code: ae.Code, Message: ae.Message}})
+}
+
+// maxBody bounds a request body (a turn's input is the largest: 1 MiB).
+const maxBody = 1 << 20
+
+// decodeBody reads r's JSON body into v: one object, no unknown field, no
+// trailing data; a bad body is a bad_request whose message names the field.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &te):
+			return errorf(http.StatusBadRequest, CodeBadRequest, "field %s: want a %s, not a JSON %s", te.Field, te.Type, te.Value)
+		case errors.As(err, &mbe):
+			return errorf(http.StatusBadRequest, CodeBadRequest, "the body is over %d bytes", maxBody)
+		case errors.Is(err, io.EOF):
+			return errorf(http.StatusBadRequest, CodeBadRequest, "the body is empty: want a JSON object")
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return errorf(http.StatusBadRequest, CodeBadRequest, "unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return errorf(http.StatusBadRequest, CodeBadRequest, "the body is not JSON: %v", err)
+	}
+	if dec.More() {
+		return errorf(http.StatusBadRequest, CodeBadRequest, "the body has more than one JSON value")
+	}
+	return nil
+}
