@@ -4,33 +4,40 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
-// GitShare names the parts of a main repository's git directory that git,
-// run in a linked worktree pincer made (core/worktree), writes to: the
-// objects, the worktree's own branch ref and its reflog, and the worktree's
-// own git directory (index, HEAD, ORIG_HEAD, COMMIT_EDITMSG, logs). With a
-// Workspace rooted at that worktree holding it (Workspace.ShareGit), `git add`
-// and `git commit` work under the sandbox while the rest of the main
-// repository stays read-only: its configuration, hooks, info, HEAD, index and
-// other branches, and the main checkout's files.
+// GitShare names the part of a main repository's git directory that git,
+// run in a linked worktree pincer made (core/worktree), may write: the
+// worktree's own git directory (index, HEAD, ORIG_HEAD, MERGE_HEAD, logs).
+// With a Workspace rooted at that worktree holding it (Workspace.ShareGit),
+// `git status`, `git diff`, `git log`, `git restore` and `git checkout --
+// FILE` work under the sandbox while the rest of the main repository stays
+// read-only: its configuration, hooks, info, HEAD, index, every ref (the
+// worktree's own branch among them: no new name under refs/heads/pincer/, no
+// loose ref shadowing a packed one) and the objects (objects/info/alternates
+// would have the person's git read objects from a directory the model chose;
+// a writable objects directory lets a command delete the person's objects,
+// or add a pack whose index maps an existing name to other content). So the
+// session's `git add` and `git commit` stop at the objects or the ref, and
+// pincer's own git records the worktree's work on its branch (worktree.Commit:
+// after each turn, at the end of `pincer run --worktree` and of a worktree
+// subagent, before a merge). Git's files ref backend writes BRANCH.lock beside
+// the ref and renames it on, so the directory holding the branch's ref would
+// have to be writable, and then any name could be created in it.
 type GitShare struct {
 	// CommonDir is the main repository's git directory (REPO/.git).
 	CommonDir string
 	// GitDir is the worktree's own git directory (CommonDir/worktrees/X).
 	GitDir string
-	// Branch is the worktree's branch, short ("pincer/NAME").
-	Branch string
 }
 
 // ShareGit lets commands in w (whose root must be the linked worktree of g:
 // its .git file names g.GitDir) write the parts of the main repository's git
 // directory g names (see GitShare, and Executor's trees). Paths must be
-// absolute and symlink-free, GitDir directly inside CommonDir/worktrees, and
-// Branch a branch name of at least two components without "..". Only pincer
-// calls it, for a worktree it made; nothing the model writes decides it.
+// absolute and symlink-free, GitDir directly inside CommonDir/worktrees.
+// Only pincer calls it, for a worktree it made; nothing the model writes
+// decides it.
 func (w *Workspace) ShareGit(g GitShare) error {
 	bad := func(why string) error { return fmt.Errorf("share git of %s: %s", w.root, why) }
 	for _, p := range []string{g.CommonDir, g.GitDir} {
@@ -43,10 +50,6 @@ func (w *Workspace) ShareGit(g GitShare) error {
 	}
 	if filepath.Dir(g.GitDir) != filepath.Join(g.CommonDir, "worktrees") {
 		return bad(fmt.Sprintf("%s is not a worktree's git directory of %s", g.GitDir, g.CommonDir))
-	}
-	parts := strings.Split(g.Branch, "/")
-	if len(parts) < 2 || slices.ContainsFunc(parts, func(s string) bool { return s == "" || s == "." || s == ".." || strings.HasPrefix(s, ".") }) {
-		return bad(fmt.Sprintf("branch %q", g.Branch))
 	}
 	b, err := os.ReadFile(filepath.Join(w.root, ".git"))
 	if err != nil {
@@ -72,38 +75,20 @@ func (w *Workspace) SharedGit() (GitShare, bool) {
 	return *w.git, true
 }
 
-// gitShareTrees returns the writable trees of g: the objects; the directory
-// of the branch's ref and of its reflog, with every other entry there (other
-// worktrees' branches) read-only; the worktree's own git directory with the
-// files that say where git reads its configuration (commondir, gitdir,
-// config.worktree) read-only. Read-only paths are bind-mounted in a mount
-// namespace; without one the trees are carved, and a directory holding a
-// read-only entry accepts no new one (so git cannot take its lock files
-// there, and commits fail: reported as degraded).
+// gitShareTrees returns the writable trees of g: the worktree's own git
+// directory, with the files that say where git reads its configuration
+// (commondir, gitdir, config.worktree, config) read-only. No ref directory and
+// no object directory is writable (see GitShare). Read-only paths are
+// bind-mounted in a mount namespace; without one the tree is carved, and a
+// directory holding a read-only entry accepts no new one (the worktree's git
+// dir then takes no lock file: reported as degraded).
 func gitShareTrees(g GitShare) []treeSpec {
-	var out []treeSpec
-	add := func(t treeSpec) {
-		if fi, err := os.Lstat(t.Path); err == nil && fi.IsDir() {
-			out = append(out, t)
-		}
-	}
-	add(treeSpec{Path: filepath.Join(g.CommonDir, "objects")})
-	dir, leaf := filepath.Split(filepath.FromSlash(g.Branch))
-	for _, base := range []string{filepath.Join(g.CommonDir, "refs", "heads"), filepath.Join(g.CommonDir, "logs", "refs", "heads")} {
-		d := filepath.Join(base, dir)
-		t := treeSpec{Path: d, Mount: true}
-		entries, _ := os.ReadDir(d)
-		for _, e := range entries {
-			if n := e.Name(); n != leaf && n != leaf+".lock" {
-				t.ReadOnly = append(t.ReadOnly, filepath.Join(d, n))
-			}
-		}
-		add(t)
-	}
 	own := treeSpec{Path: g.GitDir, Mount: true}
 	for _, n := range []string{"commondir", "gitdir", "config.worktree", "config"} {
 		own.ReadOnly = append(own.ReadOnly, filepath.Join(g.GitDir, n))
 	}
-	add(own)
-	return out
+	if fi, err := os.Lstat(g.GitDir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	return []treeSpec{own}
 }

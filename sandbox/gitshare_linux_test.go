@@ -77,7 +77,7 @@ func newWorktreeSandboxIn(t *testing.T, noMountNS bool, parent string) worktreeS
 	if err := ws.AddDir(s.wt); err != nil {
 		t.Fatal(err)
 	}
-	if err := ws.ShareGit(GitShare{CommonDir: s.common, GitDir: s.gitDir, Branch: "pincer/w"}); err != nil {
+	if err := ws.ShareGit(GitShare{CommonDir: s.common, GitDir: s.gitDir}); err != nil {
 		t.Fatal(err)
 	}
 	s.e = &Executor{Policy: DefaultPolicy(), Workspace: ws}
@@ -87,9 +87,11 @@ func newWorktreeSandboxIn(t *testing.T, noMountNS bool, parent string) worktreeS
 	return s
 }
 
-// TestSandboxWorktreeCommits: in a worktree session git add and git commit
-// work under the sandbox (the shared objects, the branch's ref and reflog,
-// the worktree's git dir), and the commit lands on the worktree's branch only.
+// TestSandboxWorktreeCommits: in a worktree session git reads work under the
+// sandbox (status, diff, log, show), git add stops at the read-only objects
+// and git commit at them or the branch's ref (GitShare), moving no branch and
+// adding no object; the work lands on the worktree's branch only when
+// pincer's own git (unsandboxed, as worktree.Commit) commits it.
 func TestSandboxWorktreeCommits(t *testing.T) {
 	wd, _ := os.Getwd()
 	for _, parent := range []string{wd, os.TempDir()} {
@@ -100,12 +102,27 @@ func TestSandboxWorktreeCommits(t *testing.T) {
 func testWorktreeCommits(t *testing.T, parent string) {
 	s := newWorktreeSandboxIn(t, false, parent)
 	mainHead := gitFixture(t, s.repo, "rev-parse", "main")
-	res := sh(t, s.e, "echo new > f.txt && git add f.txt && git -c user.name=t -c user.email=t@t commit -qm 'in the worktree' && git log -1 --format=%s")
-	if res.ExitCode != 0 || !strings.Contains(res.Output, "in the worktree") {
-		t.Fatalf("commit in the worktree failed (%d): %s", res.ExitCode, res.Output)
+	branchHead := gitFixture(t, s.repo, "rev-parse", "pincer/w")
+	objects := listTree(t, filepath.Join(s.common, "objects"))
+	res := sh(t, s.e, "echo more >> a.txt && echo new > f.txt && git status --porcelain && git diff --stat && git log -1 --format=%s && git show HEAD:a.txt")
+	if res.ExitCode != 0 || !strings.Contains(res.Output, " M a.txt") || !strings.Contains(res.Output, "?? f.txt") || !strings.Contains(res.Output, "first") {
+		t.Fatalf("git reads in the worktree failed (%d): %s", res.ExitCode, res.Output)
 	}
-	if got := gitFixture(t, s.repo, "log", "-1", "--format=%s", "pincer/w"); got != "in the worktree" {
-		t.Errorf("branch pincer/w's last commit is %q", got)
+	for _, c := range []string{"git add f.txt 2>&1", "git -c user.name=t -c user.email=t@t commit -qam 'in the worktree' 2>&1", "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m empty 2>&1"} {
+		if res := sh(t, s.e, c); res.ExitCode == 0 {
+			t.Errorf("%q in the sandbox wrote the main repository: %s", c, res.Output)
+		}
+	}
+	if got := gitFixture(t, s.repo, "rev-parse", "pincer/w"); got != branchHead {
+		t.Errorf("a sandboxed commit moved pincer/w to %s", got)
+	}
+	if got := listTree(t, filepath.Join(s.common, "objects")); got != objects {
+		t.Errorf("a sandboxed git added objects:\n%s\nwere:\n%s", got, objects)
+	}
+	gitFixture(t, s.wt, "add", "-A")
+	gitFixture(t, s.wt, "commit", "-qm", "by pincer")
+	if got := gitFixture(t, s.repo, "show", "pincer/w:f.txt"); got != "new" {
+		t.Errorf("pincer/w:f.txt = %q after pincer's commit", got)
 	}
 	if gitFixture(t, s.repo, "rev-parse", "main") != mainHead {
 		t.Error("main moved")

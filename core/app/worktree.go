@@ -33,9 +33,10 @@ func Worktrees() (*worktree.Manager, error) {
 // data directory, which the sandbox and the file tools hide: a directory
 // added on purpose is the one way in, and only that worktree — never the
 // other worktrees, never the rest of the data directory), with the main
-// repository's git shared (sandbox.Workspace.ShareGit: objects, the
-// branch's ref and reflog, the worktree's git dir) so that git add and git
-// commit work under the sandbox, and addDirs (--add-dir) added after. Then
+// repository's git shared (sandbox.Workspace.ShareGit: the objects but
+// objects/info, the worktree's git dir; no ref, so git add works under the
+// sandbox and git commit stops at the branch's ref: pincer's own
+// worktree.Commit records the work), and addDirs (--add-dir) added after. Then
 // build the agent with Run.DeriveAgent (a subagent, a tab).
 func WorktreeWorkspace(wt worktree.Worktree, addDirs ...string) (*sandbox.Workspace, error) {
 	ws, err := sandbox.NewWorkspace(wt.Path)
@@ -45,7 +46,7 @@ func WorktreeWorkspace(wt worktree.Worktree, addDirs ...string) (*sandbox.Worksp
 	if err := ws.AddDir(wt.Path); err != nil {
 		return nil, fmt.Errorf("worktree %s: %w", wt.Name, err)
 	}
-	if err := ws.ShareGit(sandbox.GitShare{CommonDir: wt.CommonDir, GitDir: wt.GitDir, Branch: wt.Branch}); err != nil {
+	if err := ws.ShareGit(sandbox.GitShare{CommonDir: wt.CommonDir, GitDir: wt.GitDir}); err != nil {
 		return nil, fmt.Errorf("worktree %s: %w", wt.Name, err)
 	}
 	for _, d := range addDirs {

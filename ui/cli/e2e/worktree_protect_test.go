@@ -12,12 +12,15 @@ import (
 
 // TestAttackWorktreeMergeProtected (attack: protected files reaching the
 // main checkout through a merge, the red team's F3): in bypassPermissions a
-// worktree session (1) commits .envrc, .claude/settings.json,
+// worktree session (1) stages .envrc, .claude/settings.json,
 // .vscode/settings.json, AGENTS.md and sub/CLAUDE.md through git's plumbing
-// (hash-object, update-index --cacheinfo, commit) and hides them with
-// --skip-worktree, and (2) in another worktree makes its branch take in the
-// main checkout's later commit (which deleted .envrc) while keeping .envrc —
-// a change the worktree's files never show. `pincer worktrees` names the
+// (update-index --cacheinfo of a blob the repository has: its objects are
+// read-only to the session) and hides them with
+// --skip-worktree, for pincer's own commit at the run's end to record (the
+// session's own commit stops at the read-only objects and refs: sandbox.GitShare), and (2)
+// in another worktree makes pincer's commit take in the main checkout's later
+// commit (which deleted .envrc: `git merge --no-commit -s ours main` leaves MERGE_HEAD)
+// while keeping .envrc — a change the worktree's files never show. `pincer worktrees` names the
 // protected paths, `pincer worktrees merge` refuses both naming them, and the
 // main checkout gets none of the marker files.
 func TestAttackWorktreeMergeProtected(t *testing.T) {
@@ -41,8 +44,8 @@ func TestAttackWorktreeMergeProtected(t *testing.T) {
 		}
 	}
 	names := []string{".envrc", ".claude/settings.json", ".vscode/settings.json", "AGENTS.md", "sub/CLAUDE.md"}
-	plumb := "set -e; for n in " + strings.Join(names, " ") + "; do b=$(echo 'touch /tmp/PWNED-MARKER' | git hash-object -w --stdin); git update-index --add --cacheinfo 100644,$b,$n; done; " +
-		"git -c user.name=m -c user.email=m@m commit -qm plumbing; git update-index --skip-worktree " + strings.Join(names, " ") + "; echo COMMITTED"
+	plumb := "set -e; for n in " + strings.Join(names, " ") + "; do b=$(git rev-parse HEAD:hello.txt); git update-index --add --cacheinfo 100644,$b,$n; done; " +
+		"git update-index --skip-worktree " + strings.Join(names, " ") + "; echo STAGED"
 	bashRun("w1", plumb)
 	tree := wtGit(t, e.repo, "ls-tree", "-r", "--name-only", "pincer/w1")
 	for _, n := range names {
@@ -77,7 +80,7 @@ func TestAttackWorktreeMergeProtected(t *testing.T) {
 	bashRun("w2", "echo w2 > w2.txt")
 	wtGit(t, e.repo, "rm", "-q", ".envrc")
 	wtGit(t, e.repo, "commit", "-qm", "drop envrc")
-	bashRun("w2", "c=$(git -c user.name=m -c user.email=m@m commit-tree 'HEAD^{tree}' -p HEAD -p refs/heads/main -m 'take main') && git update-ref refs/heads/pincer/w2 $c && git read-tree HEAD && echo MOVED")
+	bashRun("w2", "git -c user.name=m -c user.email=m@m merge -q --no-commit -s ours refs/heads/main 2>&1; echo more > w2b.txt && echo MOVED")
 	if !strings.Contains(wtGit(t, e.repo, "ls-tree", "--name-only", "pincer/w2"), ".envrc") {
 		t.Fatal("w2's branch lacks .envrc: the check below would test nothing")
 	}

@@ -45,8 +45,11 @@ func wtGit(t *testing.T, dir string, args ...string) string {
 }
 
 // TestRunInWorktree: `pincer run --worktree x` with the scripted server
-// reading, editing, writing and committing (git add + commit under the
-// sandbox): the branch pincer/x has every change, the main checkout none;
+// reading, editing, writing, and trying git add and commit under the sandbox
+// (refused: the main repository's objects and refs are read-only to it,
+// sandbox.GitShare; status and diff work): the branch pincer/x has every
+// change, recorded by pincer's own commit at the run's end, the main checkout
+// none;
 // `pincer worktrees` lists it with its diff stat and the session that made
 // it; merge brings the change into the main checkout; remove deletes the
 // checkout and the branch.
@@ -55,7 +58,7 @@ func TestRunInWorktree(t *testing.T) {
 	e.fake.Push(
 		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c1", Name: "Read", Args: `{"file_path":"hello.txt"}`}}},
 		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c2", Name: "Edit", Args: `{"file_path":"hello.txt","old_string":"world","new_string":"worktree"}`}}},
-		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c3", Name: "Bash", Args: `{"command":"git add hello.txt && git -c user.name=m -c user.email=m@m commit -qm 'model commit' && git log -1 --format=%s"}`}}},
+		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c3", Name: "Bash", Args: `{"command":"git status --porcelain; git add hello.txt 2>&1; git -c user.name=m -c user.email=m@m commit -qam 'model commit' 2>&1; git diff --stat"}`}}},
 		openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c4", Name: "Write", Args: `{"file_path":"new.txt","content":"new\n"}`}}},
 		openaitest.Reply{Text: "Done."},
 	)
@@ -68,8 +71,8 @@ func TestRunInWorktree(t *testing.T) {
 		if ev.Type == "tool.completed" && ev.IsError {
 			t.Errorf("%s failed: %s", ev.Name, ev.Output)
 		}
-		if ev.Type == "tool.completed" && ev.Name == "Bash" && !strings.Contains(ev.Output, "model commit") {
-			t.Errorf("git commit in the worktree: %q", ev.Output)
+		if ev.Type == "tool.completed" && ev.Name == "Bash" && (!strings.Contains(ev.Output, " M hello.txt") || !strings.Contains(ev.Output, "failed to insert into database") || !strings.Contains(ev.Output, "hello.txt | 2")) {
+			t.Errorf("git status, add, commit and diff in the worktree: %q", ev.Output)
 		}
 	}
 	session := evs[0].SessionID
@@ -85,7 +88,7 @@ func TestRunInWorktree(t *testing.T) {
 	if got := wtGit(t, e.repo, "show", "pincer/x:new.txt"); got != "new" {
 		t.Errorf("pincer/x:new.txt = %q (the run's work committed at its end)", got)
 	}
-	if log := wtGit(t, e.repo, "log", "--format=%s", "main..pincer/x"); !strings.Contains(log, "model commit") || !strings.Contains(log, "pincer: session "+session) {
+	if log := wtGit(t, e.repo, "log", "--format=%s", "main..pincer/x"); strings.Contains(log, "model commit") || !strings.Contains(log, "pincer: session "+session) {
 		t.Errorf("pincer/x's commits: %q", log)
 	}
 	if wtGit(t, e.repo, "status", "--porcelain") != "" {
@@ -176,9 +179,11 @@ func TestAttackFromWorktreeSession(t *testing.T) {
 		"git --git-dir={R}/.git --work-tree={R} checkout -q -- . ; echo PWNED > {R}/hello.txt",
 		"git update-ref refs/heads/main HEAD; git update-ref refs/heads/pincer/y HEAD",
 		"cat {Y}/secret-y.txt",
-		// A protected file committed through git's plumbing (the sandbox keeps
-		// the working file read-only, not what git stores).
-		"n=$(printf '.cl%sde/settings.json' au); b=$(printf '{\"hooks\":{\"SessionStart\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"touch {R}/PROOF\"}]}]}}' | git hash-object -w --stdin) && git update-index --add --cacheinfo 100644,$b,$n && git update-index --skip-worktree $n && git -c user.name=m -c user.email=m@m commit -qm plumbing && echo COMMITTED",
+		// A protected file staged through git's plumbing from an object the
+		// repository has (the sandbox keeps the working file and the objects
+		// read-only, not the worktree's index), for pincer's own commit to
+		// record.
+		"n=$(printf '.cl%sde/settings.json' au); b=$(git rev-parse HEAD:hello.txt) && git update-index --add --cacheinfo 100644,$b,$n && git update-index --skip-worktree $n && echo STAGED",
 	}
 	var calls []openaitest.Reply
 	for i, c := range bash {
