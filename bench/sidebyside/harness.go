@@ -184,6 +184,7 @@ func (h *harness) measureFrame() error {
 			return fmt.Errorf("first frame: %w", err)
 		}
 		pid := t.PanePID()
+		h.screen(a, "first-frame")
 		if measured {
 			h.res.add("first_frame_ms", a.Label, ms(at.Sub(start)))
 			h.res.add("rss_idle_kib", a.Label, float64(peakRSS(pid)))
@@ -223,6 +224,7 @@ func (h *harness) measureFrame() error {
 			return err
 		}
 		typingFor := time.Since(t0)
+		h.screen(a, "typed")
 		if measured {
 			h.res.add("typing_bytes_per_char", a.Label, (float64(typedBytes)-idleRate*typingFor.Seconds())/float64(h.o.typed))
 			h.res.add("typing_raw_bytes_per_char", a.Label, float64(typedBytes)/float64(h.o.typed))
@@ -269,6 +271,7 @@ func (h *harness) measureFrame() error {
 		if _, err := t.WaitFor(10*time.Second, func(s string) bool { return strings.Contains(s, last) }); err != nil {
 			return fmt.Errorf("the streamed answer's last word %q never showed: %w", last, err)
 		}
+		h.screen(a, "streamed")
 		if measured {
 			h.res.add("stream_bytes_per_delta", a.Label, float64(streamBytes)/float64(h.o.deltas))
 			h.res.add("stream_cpu_ms", a.Label, ms(c1-c0))
@@ -320,6 +323,7 @@ func (h *harness) measureContinue() error {
 				return err
 			}
 			at, err := h.tmux.WaitFor(60*time.Second, func(s string) bool { return strings.Contains(s, want) })
+			h.screen(a, sc)
 			pid := h.tmux.PanePID()
 			rss := peakRSS(pid)
 			h.tmux.Clear()
@@ -413,6 +417,16 @@ func (h *harness) measureDaemon() error {
 	}
 	h.res.note("daemon idle: CPU from /proc/PID/stat (10 ms ticks), wake-ups = voluntary+involuntary context switches summed over /proc/PID/task/*/status, over %v, twice", h.o.daemonFor)
 	return nil
+}
+
+// screen saves the pane's text as DIR/LABEL-WHAT.txt when -screens is set
+// (the last round's overwrites the earlier ones).
+func (h *harness) screen(a *agent, what string) {
+	if h.o.screens == "" {
+		return
+	}
+	_ = os.MkdirAll(h.o.screens, 0o755)
+	_ = os.WriteFile(filepath.Join(h.o.screens, a.Label+"-"+what+".txt"), []byte(h.tmux.Capture()), 0o644)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -38,6 +38,7 @@ type options struct {
 	staticRuns int
 	work       string
 	longsess   string
+	screens    string
 }
 
 func (o options) want(s string) bool { return len(o.only) == 0 || o.only[s] }
@@ -60,12 +61,13 @@ func main() {
 	daemonFor := flag.Duration("daemon-for", 30*time.Second, "how long the idle store daemon is watched")
 	socket := flag.String("socket", "bench19", "tmux socket name (tmux -L)")
 	work := flag.String("work", "", "work directory (default: a new temporary one, removed at the end)")
+	screens := flag.String("screens", "", "save the pane's text at each measured point (first frame, typed, streamed, continued) into this directory")
 	md := flag.String("md", "", "write the markdown tables here too")
 	js := flag.String("json", "", "write every sample and the goals as JSON here")
 	flag.Parse()
 
 	o := options{runs: *runs, deltas: *deltas, gap: *gap, hold: 800 * time.Millisecond, typed: *typed,
-		daemonFor: *daemonFor, staticRuns: *staticRuns, longsess: *longsess}
+		daemonFor: *daemonFor, staticRuns: *staticRuns, longsess: *longsess, screens: *screens}
 	for _, s := range strings.Split(*sizes, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n > 0 {
 			o.sizes = append(o.sizes, n)
