@@ -24,7 +24,7 @@ import (
 // Completions server as the model, and the server on a loopback httptest
 // listener.
 type testEnv struct {
-	t     *testing.T
+	t     testing.TB
 	repo  string
 	home  string
 	fake  *openaitest.Server
@@ -35,7 +35,14 @@ type testEnv struct {
 }
 
 // newTestEnv starts it; replies are the model's script.
-func newTestEnv(t *testing.T, replies ...openaitest.Reply) *testEnv {
+func newTestEnv(t testing.TB, replies ...openaitest.Reply) *testEnv {
+	t.Helper()
+	return newTestEnvWith(t, nil, replies...)
+}
+
+// newTestEnvWith is newTestEnv with prep applied to the httptest server
+// before it starts (its Listener, say).
+func newTestEnvWith(t testing.TB, prep func(*httptest.Server), replies ...openaitest.Reply) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t, repo: gitRepo(t), home: t.TempDir(), fake: openaitest.New(replies...)}
 	t.Cleanup(e.fake.Close)
@@ -56,6 +63,9 @@ func newTestEnv(t *testing.T, replies ...openaitest.Reply) *testEnv {
 		Token: e.token, Addr: e.hs.Listener.Addr().String(), KeepAlive: 200 * time.Millisecond,
 		Logf: t.Logf})
 	e.hs.Config.Handler = e.srv.Handler()
+	if prep != nil {
+		prep(e.hs)
+	}
 	e.hs.Start()
 	t.Cleanup(func() {
 		e.hs.CloseClientConnections()
@@ -69,7 +79,7 @@ func newTestEnv(t *testing.T, replies ...openaitest.Reply) *testEnv {
 }
 
 // gitRepo is a temporary git repository with hello.txt committed.
-func gitRepo(t *testing.T) string {
+func gitRepo(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hello world\n"), 0o644); err != nil {
@@ -237,7 +247,7 @@ func (s *sseStream) next() (sseEvent, error) {
 }
 
 // until reads events until one of type typ (included).
-func (s *sseStream) until(t *testing.T, typ string) []sseEvent {
+func (s *sseStream) until(t testing.TB, typ string) []sseEvent {
 	t.Helper()
 	var out []sseEvent
 	for {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"pincer/core/event"
 )
@@ -79,46 +80,62 @@ func streamStart(r *http.Request) (uint64, error) {
 
 // follow writes the session's events after the cursor, batch by batch,
 // flushing after each, and waits for more (a keep-alive comment after each
-// idle KeepAlive) until ctx ends or a write fails.
+// idle KeepAlive) until ctx ends or a write fails. The events come from the
+// session's shared tail (tail.go), or from the store while the cursor is
+// older than the tail's window.
 func (s *Server) follow(ctx context.Context, sessionID string, after uint64, w http.ResponseWriter, fl http.Flusher) error {
+	t, release, err := s.tails.acquire(ctx, sessionID)
+	if err != nil {
+		return err
+	}
+	defer release()
 	log := s.store.Log()
+	keepAlive := time.NewTimer(s.opts.KeepAlive)
+	defer keepAlive.Stop()
 	var buf []byte
 	for {
-		evs, err := log.Read(ctx, sessionID, after, streamBatch)
-		if err != nil {
-			return err
-		}
-		if len(evs) > 0 {
-			buf = buf[:0]
+		frames, inWindow, changed, ferr := t.since(after, streamBatch)
+		buf = buf[:0]
+		switch {
+		case !inWindow: // behind the window: from the store
+			evs, err := log.Read(ctx, sessionID, after, streamBatch)
+			if err != nil {
+				return err
+			}
 			for _, ev := range evs {
-				b, err := ev.MarshalJSON()
+				b, err := encodeFrame(ev)
 				if err != nil {
 					return err
 				}
-				buf = appendEvent(buf, ev, b)
+				buf = append(buf, b...)
 				after = ev.Sequence
 			}
+		case len(frames) > 0:
+			for _, f := range frames {
+				buf = append(buf, f.data...)
+			}
+			after = frames[len(frames)-1].seq
+		case ferr != nil: // the follower ended (the server closes, the store failed)
+			return ferr
+		}
+		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
 			fl.Flush()
-		}
-		if len(evs) == streamBatch {
+			keepAlive.Reset(s.opts.KeepAlive)
 			continue
 		}
-		wctx, cancel := context.WithTimeout(ctx, s.opts.KeepAlive)
-		err = log.Wait(wctx, sessionID, after)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
+		select {
+		case <-ctx.Done():
 			return ctx.Err()
-		case errors.Is(err, context.DeadlineExceeded):
+		case <-changed:
+		case <-keepAlive.C:
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
 				return err
 			}
 			fl.Flush()
-		case err != nil:
-			return err
+			keepAlive.Reset(s.opts.KeepAlive)
 		}
 	}
 }

@@ -60,6 +60,7 @@ type Server struct {
 
 	pending *pendingSet
 	folds   *foldCache
+	tails   *tails
 }
 
 // New returns a Server over store (which the caller closes after Close).
@@ -70,7 +71,7 @@ func New(store *app.SharedStore, opts Options) *Server {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	s := &Server{opts: opts, store: store, hosts: allowedHosts(opts.Addr), ctx: ctx, cancel: cancel,
 		spaces: map[string]*workspace{}, turns: map[string]*turnRun{},
-		pending: newPendingSet(store.Log()), folds: newFoldCache(store.Log())}
+		pending: newPendingSet(store.Log()), folds: newFoldCache(store.Log()), tails: newTails(store.Log())}
 	s.pending.labelOf = s.childLabel
 	s.mux = s.routes()
 	return s

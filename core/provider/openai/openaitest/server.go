@@ -36,6 +36,9 @@ type Reply struct {
 	ToolCalls []Call
 	Finish    string
 	Hold      time.Duration
+	// Pace, when set, is the pause after each chunk: a model's token rate
+	// (1,000 text deltas at Pace 2ms stream for about 2 s).
+	Pace time.Duration
 	// When, when set, makes the reply answer only a request whose first user
 	// message contains When (a subagent's prompt, a tab's first prompt), so
 	// sessions whose requests interleave each follow their own script: the
@@ -159,6 +162,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	chunks := Chunks(rep)
 	for i, ch := range chunks {
 		send(ch)
+		if rep.Pace > 0 {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(rep.Pace):
+			}
+		}
 		if i == min(1, len(chunks)-1) && rep.Hold > 0 {
 			select {
 			case <-r.Context().Done():

@@ -110,3 +110,18 @@ func TestReplyWhenRoutesBySession(t *testing.T) {
 		t.Fatalf("a used reply answered again: %q", got)
 	}
 }
+
+// TestPaceSpreadsTheStream: a paced reply takes about its chunks times Pace.
+func TestPaceSpreadsTheStream(t *testing.T) {
+	srv := openaitest.New()
+	defer srv.Close()
+	srv.Push(openaitest.Reply{Text: "0123456701234567012345670123456701234567", Pace: 20 * time.Millisecond})
+	start := time.Now()
+	r := stream(context.Background(), srv, "q")
+	if r.err != nil || r.text != "0123456701234567012345670123456701234567" {
+		t.Fatalf("paced reply: %+v", r)
+	}
+	if d := time.Since(start); d < 5*20*time.Millisecond { // 5 text chunks at least
+		t.Fatalf("a paced reply of 5+ chunks at 20 ms streamed in %v", d)
+	}
+}
