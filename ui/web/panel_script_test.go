@@ -262,3 +262,66 @@ func TestHostileTextRunsNothing(t *testing.T) {
 		t.Errorf("the payload is not shown as text: %q", txt)
 	}
 }
+
+func TestSummaryRest(t *testing.T) {
+	ctx, _, _ := openPanel(t)
+	cases := []struct{ name, summary, want string }{
+		{"Edit", "Edit hello.txt", "hello.txt"},
+		{"Bash", "Bash: rm -f README.md", "rm -f README.md"},
+		{"Read", "Read", ""},
+		{"Read", "Reader x", "Reader x"},
+		{"Grep", "pattern in src", "pattern in src"},
+		{"", "anything", "anything"},
+	}
+	for _, c := range cases {
+		if got := webtest.Eval[string](ctx, t, `import("/static/state.js").then(m => m.summaryRest(`+js(c.name)+`, `+js(c.summary)+`))`); got != c.want {
+			t.Errorf("summaryRest(%q, %q) = %q, want %q", c.name, c.summary, got, c.want)
+		}
+	}
+}
+
+func TestQueueAnswersOnlyWhatWasShown(t *testing.T) {
+	ctx, _, _ := openPanel(t)
+	// answerable: the workbench's approvalGrace rule
+	got := webtest.Eval[[]bool](ctx, t, `import("/static/approvals.js").then(m => [
+		m.answerable(0, 1000), m.answerable(1000, 1399), m.answerable(1000, 1400), m.answerable(1000, 5000)])`)
+	if want := []bool{false, false, true, true}; len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
+		t.Errorf("answerable = %v, want %v", got, want)
+	}
+	// a click at once answers nothing; after the grace it gives the button's
+	// answer; deny with a reason sends the typed reason
+	res := webtest.Eval[map[string]any](ctx, t, `import("/static/approvals.js").then(async m => {
+		const el = document.createElement("div");
+		document.body.append(el);
+		const answers = [];
+		const q = new m.Queue(el, (a, act, reason) => { answers.push(a.requestId + ":" + act.decision + "/" + act.scope + "/" + reason); }, () => {});
+		q.update([{requestId: "r1", name: "Edit", summary: "Edit a.txt"}, {requestId: "r2", name: "Bash", summary: "Bash: ls", command: "ls"}]);
+		const card = id => el.querySelector('[data-request-id="' + id + '"]');
+		card("r1").querySelector(".ap-y").click();
+		const early = answers.length;
+		const status = card("r1").querySelector(".ap-status").textContent;
+		for (const c of q.cards.values()) c.shownAt -= 500;
+		card("r1").querySelector(".ap-s").click();
+		card("r2").querySelector(".ap-N").click();
+		const box = card("r2").querySelector(".ap-reason-input");
+		box.value = "not that";
+		box.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+		card("r2").querySelector(".ap-y").click(); // busy: a second answer is not sent
+		const labels = [...card("r1").querySelectorAll(".ap-act")].map(b => b.textContent).join("|");
+		q.update([]);
+		return {early, status, answers, labels, left: el.querySelectorAll(".approval").length};
+	})`)
+	if res["early"] != float64(0) || res["status"] != "read the request first" {
+		t.Errorf("an answer before the grace: %v", res)
+	}
+	answers, _ := res["answers"].([]any)
+	if len(answers) != 2 || answers[0] != "r1:allow/session/" || answers[1] != "r2:deny/once/not that" {
+		t.Errorf("answers sent: %v", res["answers"])
+	}
+	if res["labels"] != "y allow once|s allow for the session|a always allow|n deny|N deny with a reason" {
+		t.Errorf("the answers' labels: %v", res["labels"])
+	}
+	if res["left"] != float64(0) {
+		t.Errorf("answered requests stayed in the queue: %v", res["left"])
+	}
+}

@@ -50,5 +50,6 @@ export const api = {
   approvals: () => call("GET", "/api/approvals"),
   answer: (requestId, decision, scope, reason) =>
     call("POST", "/api/approvals/" + enc(requestId), { decision, scope, reason }),
+  server: () => call("GET", "/api/server"),
   eventsURL: (id) => "/api/sessions/" + enc(id) + "/events",
 };

@@ -7,7 +7,7 @@
 import { h, clear, append } from "./dom.js";
 import { render as markdown } from "./markdown.js";
 import { renderDiff } from "./diff.js";
-import { newView, apply, T, TL, AP, HD, CH } from "./state.js";
+import { newView, apply, summaryRest, T, TL, AP, HD, CH } from "./state.js";
 import { api } from "./api.js";
 import { follow } from "./stream.js";
 import { Queue } from "./approvals.js";
@@ -44,8 +44,13 @@ async function loadSessions() {
     const res = await api.sessions();
     ui.sessions = res.sessions || [];
     renderSessions();
+    const s = ui.cur && findSession(ui.cur.id);
+    if (s) {
+      ui.cur.session = { ...ui.cur.session, ...s };
+      mark(HD);
+    }
     const cwd = $("new-cwd");
-    if (!cwd.value && ui.sessions.length) cwd.value = ui.sessions[0].cwd || "";
+    if (!cwd.value) cwd.value = ui.serverCwd || (ui.sessions.length ? ui.sessions[0].cwd || "" : "");
   } catch (err) {
     showError(err);
   }
@@ -255,7 +260,7 @@ function drawEntry(e) {
       const c = e.call;
       return h("div", { class: "msg tool status-" + c.status, dataset: { callId: c.id } },
         h("span", { class: "mark" }, statusMark[c.status] || "·"), " ", h("span", { class: "name" }, c.name),
-        c.summary ? h("span", { class: "summary" }, " " + c.summary) : null);
+        c.summary ? h("span", { class: "summary" }, " " + summaryRest(c.name, c.summary)) : null);
     }
     default:
       return h("div", { class: "msg notice level-" + (e.level || "info") }, e.text);
@@ -294,7 +299,7 @@ function drawTimeline() {
     const b = h("button", { type: "button", class: "call status-" + c.status + (ui.selectedCall === c.id ? " selected" : ""), dataset: { callId: c.id, status: c.status } },
       h("span", { class: "mark", title: c.status }, statusMark[c.status] || "·"),
       h("span", { class: "name" }, c.name),
-      h("span", { class: "summary" }, c.summary),
+      h("span", { class: "summary" }, summaryRest(c.name, c.summary)),
       h("span", { class: "dur" }, c.status === "done" || c.status === "error" || c.status === "denied" ? fmtDuration(c.durationMs) : c.status));
     b.addEventListener("click", () => {
       ui.selectedCall = c.id;
@@ -311,7 +316,7 @@ function drawDiff() {
   const a = ui.selectedApproval;
   let title, diff, note;
   if (c) {
-    title = c.name + (c.summary ? ": " + c.summary : "");
+    title = c.name + (c.summary ? ": " + summaryRest(c.name, c.summary) : "");
     diff = c.diff;
     if (!diff) {
       const req = pending().find((x) => x.toolCallId === c.id);
@@ -320,7 +325,7 @@ function drawDiff() {
     }
     if (!diff && !note) note = "this call changed no file";
   } else if (a) {
-    title = "pending: " + a.name + (a.summary ? ": " + a.summary : "");
+    title = "pending: " + a.name + (a.summary ? ": " + summaryRest(a.name, a.summary) : "");
     diff = a.diff;
     note = a.previewError ? "the call would fail: " + a.previewError : diff ? "" : "this request changes no file";
   } else {
@@ -399,6 +404,11 @@ function wire() {
 }
 
 wire();
+api.server().then((info) => {
+  // the directory pincer serve runs in: the new session's default workspace
+  ui.serverCwd = (info && info.cwd) || "";
+  if (!$("new-cwd").value) $("new-cwd").value = ui.serverCwd;
+}, () => {});
 loadSessions().then(() => {
   const m = /^#s=(.+)$/.exec(location.hash);
   if (m) open(decodeURIComponent(m[1]));

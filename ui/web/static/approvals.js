@@ -6,6 +6,7 @@
 // there before the request appeared answers nothing.
 
 import { h, clear } from "./dom.js";
+import { summaryRest } from "./state.js";
 
 /** Actions are the queue's answers: key, label, and the API's decision and scope. */
 export const Actions = [
@@ -78,7 +79,7 @@ export class Queue {
     const a = c.approval;
     const node = h("div", { class: "approval", tabindex: "0", dataset: { requestId: a.requestId } },
       h("div", { class: "ap-title" }, a.label ? h("span", { class: "ap-label" }, a.label + " ") : null,
-        h("span", { class: "ap-name" }, a.name), a.summary ? ": " : "", h("span", { class: "ap-summary" }, a.summary)),
+        h("span", { class: "ap-name" }, a.name), a.summary ? ": " : "", h("span", { class: "ap-summary" }, summaryRest(a.name, a.summary))),
       a.reason ? h("div", { class: "ap-reason" }, a.reason) : null,
       a.command ? h("pre", { class: "ap-command" }, a.command) : null,
       a.previewError ? h("div", { class: "ap-preview-error" }, "the call would fail: " + a.previewError) : null,

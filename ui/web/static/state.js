@@ -195,3 +195,17 @@ export const EventTypes = [
   "model.changed", "subagent.started", "subagent.completed", "shell.started", "shell.exited",
   "team.created", "team.deleted", "team.message",
 ];
+
+/**
+ * summaryRest is a call's summary without the tool's name in front ("Edit
+ * hello.txt" -> "hello.txt", "Bash: ls" -> "ls"): where the panel shows the
+ * name beside it. A summary that does not start with the name is kept.
+ */
+export function summaryRest(name, summary) {
+  const s = String(summary || "");
+  if (!name) return s;
+  for (const sep of [": ", " "]) {
+    if (s.startsWith(name + sep)) return s.slice(name.length + sep.length);
+  }
+  return s === name ? "" : s;
+}
