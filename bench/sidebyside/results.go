@@ -194,7 +194,18 @@ func writeGoals(w io.Writer, gs []goal) {
 }
 
 func (r *results) writeJSON(path string, gs []goal) error {
-	b, err := json.MarshalIndent(map[string]any{"metrics": r.Order, "samples": r.Samples, "notes": r.Notes, "goals": gs}, "", "  ")
+	num := func(v float64) any { // JSON has no NaN: a figure not measured is null
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	}
+	var goals []map[string]any
+	for _, g := range gs {
+		goals = append(goals, map[string]any{"name": g.Name, "base": num(g.Base), "now": num(g.Now), "ratio": num(g.Ratio),
+			"ratio_of": g.RatioOf, "limit": g.Limit, "met": g.Met, "measured": !g.Missing})
+	}
+	b, err := json.MarshalIndent(map[string]any{"metrics": r.Order, "samples": r.Samples, "notes": r.Notes, "goals": goals}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -191,3 +191,13 @@ func TestFakePacedStream(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// TestWriteJSONNotMeasured: goals with a missing side still write (as null).
+func TestWriteJSONNotMeasured(t *testing.T) {
+	r := newResults()
+	r.add("first_frame_ms", "base", 100)
+	p := t.TempDir() + "/out.json"
+	if err := r.writeJSON(p, r.goals([]int{2000})); err != nil {
+		t.Fatal(err)
+	}
+}
