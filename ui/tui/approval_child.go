@@ -23,6 +23,19 @@ func queueText(a PendingApproval) string {
 	return text
 }
 
+// queueFit fits a subagent's request row (prefix: the tab's, "" for the
+// shown tab's): its label shortened before its tool is cut (fitLabelled),
+// then as any approvals row (fitApprovalRow); nil for the session's own.
+func queueFit(prefix string, a PendingApproval, detail string) rowFitter {
+	if a.Agent == "" {
+		return nil
+	}
+	text := approvalText(a.Name, a.Summary)
+	return func(avail int) (string, string) {
+		return fitApprovalRow(fitLabelled(prefix, a.Agent, text, avail), detail, avail)
+	}
+}
+
 // answerChild sends the answer to a subagent's request: to this process's
 // queue, else (no such request here: another process runs the child)
 // through the store.

@@ -28,6 +28,8 @@ type timelineItem struct {
 	// status its status ("" keeps the entry's).
 	text   string
 	status ToolStatus
+	// fit fits an Agent call's row at draw time (fitSubagentRow).
+	fit func(avail int) string
 }
 
 // timelineItems lists the rows of the timeline, the children's steps nested
@@ -43,7 +45,9 @@ func (w *Workbench) timelineItems() []timelineItem {
 			if s, ok := w.model.SubagentOfCall(e.ToolCallID); ok {
 				c := w.model.Child(s.ChildSessionID)
 				open := w.subs.expanded[s.ChildSessionID]
-				it.text, it.status = subagentRowText(s, c, open), subagentStatus(s, c, e.Status)
+				lead, desc, progress := subagentRowParts(s, c, open)
+				it.text, it.status = subagentRowText(lead, desc, progress), subagentStatus(s, c, e.Status)
+				it.fit = func(avail int) string { return fitSubagentRow(lead, desc, progress, avail) }
 				items = append(items, it)
 				if open && c != nil {
 					for j := range c.Timeline {
@@ -87,20 +91,28 @@ func (w *Workbench) selectedSubagent() (SubagentEntry, bool) {
 	return w.model.SubagentOfCall(row.Key)
 }
 
-// subagentRowText is an Agent call's row: "▸ [Explore] find the loader ·
-// Grep loadConfig · 3 calls" (▾ when its steps are shown).
-func subagentRowText(s SubagentEntry, c *Model, open bool) string {
+// subagentRowText is an Agent call's whole row: "▸ [Explore] find the
+// loader · Grep loadConfig · 3 model calls"; fitSubagentRow fits it.
+func subagentRowText(lead, desc, progress string) string {
+	text := lead
+	if desc != "" {
+		text += " " + desc
+	}
+	return text + " · " + progress
+}
+
+// subagentRowParts are an Agent call's row in its three parts: the lead
+// ("▸ [Explore]", ▾ when its steps are shown), the description and the
+// progress (subagentProgress).
+func subagentRowParts(s SubagentEntry, c *Model, open bool) (lead, desc, progress string) {
 	mark := "▸ "
 	if open {
 		mark = "▾ "
 	}
-	text := mark + "[" + termtext.Line(subagentLabel(s)) + "]"
+	lead = mark + "[" + termtext.Line(subagentLabel(s)) + "]"
 	// The model wrote the description: a whole escape sequence goes
 	// (termtext), not only its ESC ("\x1b[0m" left "[0m" in the row).
-	if d := firstLine(termtext.Clean(s.Description)); d != "" {
-		text += " " + d
-	}
-	return text + " · " + subagentProgress(s, c)
+	return lead, firstLine(termtext.Clean(s.Description)), subagentProgress(s, c)
 }
 
 // subagentProgress is what a subagent is doing, or how it ended.

@@ -65,8 +65,12 @@ func (w *Workbench) timelineRow(it timelineItem) listRow {
 	if e.Duration > 0 {
 		right = formatDuration(e.Duration)
 	}
-	return listRow{Key: it.key, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
+	row := listRow{Key: it.key, Icon: e.Status.Icon(), IconStyle: w.theme.Style(statusToken(e.Status)),
 		Text: text, Style: w.theme.Style("text"), Right: right}
+	if fit := it.fit; fit != nil && it.depth == 0 {
+		row.Fit = func(avail int) (string, string) { return fit(avail), "" }
+	}
+	return row
 }
 
 // statusToken is the colour token of a tool status.
@@ -106,7 +110,8 @@ func (w *Workbench) approvalRows() []listRow {
 			detail = ""
 		}
 		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: w.pendingLabel(e) + queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true})
+			Text: w.pendingLabel(e) + queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true,
+			Fit: queueFit(w.pendingLabel(e), a, detail)})
 	}
 	pending := len(rows)
 	rows = append(rows, w.decidedRows()...)
@@ -135,7 +140,8 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 		detail += " (" + r.By + ")"
 	}
 	return listRow{Key: r.RequestID, Icon: icon, IconStyle: w.theme.Style(token), Text: queueText(r.PendingApproval),
-		Style: w.theme.Style("muted"), Detail: firstLine(detail), EndCut: true}
+		Style: w.theme.Style("muted"), Detail: firstLine(detail), EndCut: true,
+		Fit: queueFit("", r.PendingApproval, firstLine(detail))}
 }
 
 // diffContent is what the diff pane shows: the selected pending approval

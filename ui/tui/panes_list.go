@@ -19,6 +19,9 @@ type listRow struct {
 	// pane, whose text starts with the tool) instead of eliding the middles
 	// of text and detail (fitListRow: the timeline's paths keep their file).
 	EndCut bool
+	// Fit, when set, fits the row instead (row_fit.go: a subagent's row
+	// keeps its first words).
+	Fit rowFitter
 }
 
 // listPane is a bordered list with a selection: the timeline and the approval
@@ -171,7 +174,12 @@ func (p *listPane) Draw(screen tcell.Screen) {
 		if r.EndCut {
 			fit = fitApprovalRow
 		}
-		text, detailText := fit(r.Text, r.Detail, avail)
+		var text, detailText string
+		if r.Fit != nil {
+			text, detailText = r.Fit(avail)
+		} else {
+			text, detailText = fit(r.Text, r.Detail, avail)
+		}
 		n := printAt(screen, col, y+row, avail, text, textStyle)
 		if detailText != "" && n+2 < avail {
 			detail := p.theme("muted")

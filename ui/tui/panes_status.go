@@ -60,6 +60,9 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 	if s.Turn == TurnRunning && w.pendingCount() > 0 {
 		parts = append(parts, statusField{w.approvalStatus(), prioApproval})
 	}
+	if n := w.runningSubagents(); n > 0 {
+		parts = append(parts, statusField{subagentCount(n), prioState})
+	}
 	if n := w.model.RunningShells(); n > 0 {
 		parts = append(parts, statusField{shellCount(n), prioCtx})
 	}

@@ -70,7 +70,7 @@ func TestSubagentRowDropsEscapes(t *testing.T) {
 		{SubagentEntry{AgentType: "Ex\x1b]0;t\x07plore", Description: "a\x1b[2Jb"}, "▸ [Explore] ab · starting · 0 model calls"},
 		{SubagentEntry{AgentType: "Plan", Description: "d", Outcome: SubagentFailed, Error: "bad \x1b[1mthing\x1b[0m"}, "▸ [Plan] d · failed: bad thing"},
 	} {
-		if got := subagentRowText(tc.s, nil, false); got != tc.want {
+		if got := subagentRowText(subagentRowParts(tc.s, nil, false)); got != tc.want {
 			t.Errorf("row = %q, want %q", got, tc.want)
 		}
 	}
