@@ -154,8 +154,9 @@ func subagentProgress(s SubagentEntry, c *Model) string {
 			}
 		}
 	}
+	// What it does now first: a row too narrow cuts its end (fitSubagentRow).
 	if s.Background {
-		now = "background · " + now
+		now += " · background"
 	}
 	return now + " · " + calls(n)
 }

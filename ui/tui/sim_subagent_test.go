@@ -61,7 +61,7 @@ func TestSubagentApprovalAnsweredFromTheQueue(t *testing.T) {
 		{Events: providertest.TextEvents("Found it.")},
 	}}
 	b, ag, parent, child, root, turn := subagentBench(t, 140, 40, prov)
-	b.waitText("3 Approvals (1)", "[Explore] Bash: touch marker-child", "? ▸ [Explore] find the loader · asks: Bash: touch marker-child")
+	b.waitText("3 Approvals (1)", "[Explore] Bash: touch marker-child", "? ▸ [Explore] find the loader · asks: Bash: touch")
 	b.afterReading("y")
 	if err := <-turn; err != nil {
 		t.Fatalf("child turn: %v", err)
