@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,18 @@ func TestResponseHeaders(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Security-Policy") != PanelCSP ||
 		resp.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Errorf("panel: %d %v", resp.StatusCode, resp.Header)
+	}
+	resp, b := e.do("GET", "/static/app.js", nil, nil)
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") || len(b) == 0 {
+		t.Errorf("static: %d %v", resp.StatusCode, resp.Header)
+	}
+	if resp, _ := e.do("POST", "/", map[string]string{}, nil); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /: %d", resp.StatusCode)
+	}
+	var info struct{ Cwd string }
+	e.call("GET", "/api/server", nil, http.StatusOK, &info)
+	if wd, _ := os.Getwd(); info.Cwd != wd {
+		t.Errorf("server cwd %q, want %q", info.Cwd, wd)
 	}
 	resp, _ = e.do("OPTIONS", "/api/sessions", nil, map[string]string{"Origin": "http://evil", "Access-Control-Request-Method": "POST"})
 	if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Access-Control-Allow-Origin") != "" {

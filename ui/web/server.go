@@ -52,6 +52,8 @@ type Server struct {
 	ctx    context.Context // the turns' parent; cancelled by Close
 	cancel context.CancelCauseFunc
 
+	createMu sync.Mutex // one workspace made at a time (Prepare + Start), outside mu
+
 	mu      sync.Mutex
 	spaces  map[string]*workspace // by directory (as asked and as resolved)
 	turns   map[string]*turnRun   // running turns by session ID
@@ -101,6 +103,8 @@ func (s *Server) Close(cause error) error {
 	s.closed = true
 	s.mu.Unlock()
 	s.cancel(cause)
+	s.createMu.Lock() // a workspace being made sees closed and closes itself
+	s.createMu.Unlock()
 	s.turnsWG.Wait()
 	s.mu.Lock()
 	spaces := map[*workspace]bool{}
@@ -126,22 +130,30 @@ func cleanDir(dir string) string { return filepath.Clean(dir) }
 // session, the Run's own). A configuration that does not load is a
 // bad_request with its FILE:LINE.
 func (s *Server) workspaceFor(ctx context.Context, dir, session string) (w *workspace, created bool, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, false, errClosed
-	}
 	key := cleanDir(dir)
-	if w := s.spaces[key]; w != nil {
+	s.createMu.Lock()
+	defer s.createMu.Unlock()
+	s.mu.Lock()
+	w, closed := s.spaces[key], s.closed
+	s.mu.Unlock()
+	switch {
+	case closed:
+		return nil, false, errClosed
+	case w != nil:
 		return w, false, nil
 	}
-	w, err = openWorkspace(ctx, s, key, session)
-	if err != nil {
+	if w, err = openWorkspace(ctx, s, key, session); err != nil { // slow: the other requests go on meanwhile
 		return nil, false, err
 	}
-	if other := s.spaces[w.root]; other != nil { // the same directory by another name
-		s.spaces[key] = other
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	other := s.spaces[w.root] // the same directory by another name
+	if s.closed || other != nil {
 		_ = w.close()
+		if s.closed {
+			return nil, false, errClosed
+		}
+		s.spaces[key] = other
 		return other, false, nil
 	}
 	s.spaces[key], s.spaces[w.root] = w, w

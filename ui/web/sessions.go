@@ -34,8 +34,8 @@ type Session struct {
 	Children     []*Session `json:"children,omitempty"`
 }
 
-// SessionDetail is GET /api/sessions/{id}: the session and its requests
-// pending in this server.
+// SessionDetail is GET /api/sessions/{id}: the session and the requests
+// pending in this server of it and of its subagents' sessions (labelled).
 type SessionDetail struct {
 	Session
 	Pending []Approval `json:"pending"`
@@ -111,7 +111,33 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, SessionDetail{Session: *js, Pending: s.pending.list(as.ID)})
+	pending := []Approval{}
+	for _, a := range s.pending.list("") {
+		if s.descends(r.Context(), a.SessionID, as.ID) {
+			pending = append(pending, a)
+		}
+	}
+	writeJSON(w, http.StatusOK, SessionDetail{Session: *js, Pending: pending})
+}
+
+// maxNesting bounds the walk up a child session's parents.
+const maxNesting = 16
+
+// descends reports whether session id is ancestor or one of its subagents'
+// sessions (at any depth): the workbench's queue shows a subagent's requests
+// with its parent's, labelled.
+func (s *Server) descends(ctx context.Context, id, ancestor string) bool {
+	for range maxNesting {
+		if id == ancestor {
+			return true
+		}
+		as, err := s.store.Session(ctx, id)
+		if err != nil || as.ParentID == "" {
+			return false
+		}
+		id = as.ParentID
+	}
+	return false
 }
 
 // writeSession answers status with the session id's JSON.

@@ -38,7 +38,7 @@ func openWorkspace(ctx context.Context, s *Server, dir, session string) (*worksp
 		s.logf("workspace %s: warning: %s", dir, warn)
 	}
 	queue := app.NewApprovalQueue()
-	run, err := setup.StartShared(ctx, s.pending.approver(queue), s.store)
+	run, err := setup.StartShared(s.ctx, s.pending.approver(queue), s.store) // its MCP servers live with the server, not the request
 	if err != nil {
 		return nil, err
 	}
