@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -111,6 +112,18 @@ func (a *agent) ready(screen string) bool {
 		return strings.Contains(screen, crushReadyText) && strings.Contains(screen, "m")
 	}
 }
+
+// sessionReady says whether pincer's status line names the new session
+// (its id, 8 hex digits, appears once the store has made it); the first
+// frame may come before that. Crush shows no such thing: always true.
+func (a *agent) sessionReady(screen string) bool {
+	if a.Kind != kindPincer {
+		return true
+	}
+	return sessionIDInStatus.MatchString(screen)
+}
+
+var sessionIDInStatus = regexp.MustCompile(` · [0-9a-f]{8} · `)
 
 // crushReadyText is what Crush's input box shows when it is ready for a
 // prompt (its placeholder).

@@ -185,8 +185,15 @@ func (h *harness) measureFrame() error {
 		}
 		pid := t.PanePID()
 		h.screen(a, "first-frame")
+		sessionAt, err := t.WaitFor(20*time.Second, a.sessionReady)
+		if err != nil {
+			return fmt.Errorf("the session's id never showed: %w", err)
+		}
 		if measured {
 			h.res.add("first_frame_ms", a.Label, ms(at.Sub(start)))
+			if a.Kind == kindPincer {
+				h.res.add("session_ready_ms", a.Label, ms(sessionAt.Sub(start)))
+			}
 			h.res.add("rss_idle_kib", a.Label, float64(peakRSS(pid)))
 		}
 		time.Sleep(1500 * time.Millisecond) // let start-up work (store, session, probes) finish
