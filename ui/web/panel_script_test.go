@@ -10,6 +10,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -36,7 +37,7 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var hits []string
+	var hits, conns []string
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -55,16 +56,70 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 			files.ServeHTTP(w, r)
 		case r.URL.Path == "/api/sessions":
 			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"sessions":[]}`))
+			w.Write([]byte(`{"sessions":[` + fakeSession + `]}`))
+		case r.URL.Path == "/api/sessions/s1":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(fakeSession))
+		case r.URL.Path == "/api/sessions/s1/events":
+			mu.Lock()
+			conns = append(conns, r.Header.Get("Last-Event-ID"))
+			n := len(conns)
+			mu.Unlock()
+			fakeStream(w, r, n)
 		default:
 			http.NotFound(w, r)
 		}
 	}))
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // the open stream's handler ends with its connection
+		srv.Close()
+	})
+	streamConns = func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), conns...)
+	}
 	return srv, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), hits...)
+	}
+}
+
+// streamConns returns the Last-Event-ID of each connection to the last
+// staticPanel's s1 stream so far ("" for none).
+var streamConns func() []string
+
+// fakeSession is the one session staticPanel lists.
+const fakeSession = `{"id":"s1","title":"reconnect","cwd":"/tmp/x","model":"fake/m","mode":"default","status":"idle","running":false,"lastSequence":0}`
+
+// fakeStream is session s1's event stream as staticPanel serves it: the
+// first connection sends events 1..3 and drops; every later one sends 2..4
+// again whatever Last-Event-ID says (a server that repeats), then stays open.
+func fakeStream(w http.ResponseWriter, r *http.Request, conn int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	evs := []string{
+		`{"type":"turn.started","sequence":1,"sessionId":"s1","turnId":"t1","input":"hi"}`,
+		`{"type":"message.delta","sequence":2,"sessionId":"s1","turnId":"t1","messageId":"m1","delta":"Hel","kind":"text"}`,
+		`{"type":"message.delta","sequence":3,"sessionId":"s1","turnId":"t1","messageId":"m1","delta":"lo","kind":"text"}`,
+		`{"type":"message.delta","sequence":4,"sessionId":"s1","turnId":"t1","messageId":"m1","delta":" world","kind":"text"}`,
+	}
+	from, to := 0, 3
+	if conn > 1 {
+		from, to = 1, 4
+	}
+	fmt.Fprint(w, "retry: 100\n\n")
+	for i := from; i < to; i++ {
+		var ev struct {
+			Type     string `json:"type"`
+			Sequence int    `json:"sequence"`
+		}
+		_ = json.Unmarshal([]byte(evs[i]), &ev)
+		fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Sequence, ev.Type, evs[i])
+	}
+	w.(http.Flusher).Flush()
+	if conn > 1 {
+		<-r.Context().Done()
 	}
 }
 
@@ -323,5 +378,31 @@ func TestQueueAnswersOnlyWhatWasShown(t *testing.T) {
 	}
 	if res["left"] != float64(0) {
 		t.Errorf("answered requests stayed in the queue: %v", res["left"])
+	}
+}
+
+// TestStreamResumesWithoutRepeats: the panel's EventSource reconnects after a
+// dropped stream sending Last-Event-ID (the last id it got), and events the
+// server sends again are not applied twice (de-duplicated by sequence).
+func TestStreamResumesWithoutRepeats(t *testing.T) {
+	ctx, srv, _ := openPanel(t)
+	webtest.Navigate(ctx, t, srv.URL+"/#s=s1")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := webtest.Eval[string](ctx, t, `document.querySelector("#transcript .msg.assistant .body")?.textContent || ""`)
+		if got == "Hello world" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the transcript says %q, want \"Hello world\" (connections: %q)", got, streamConns())
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	conns := streamConns()
+	if len(conns) < 2 || conns[0] != "" || conns[1] != "3" {
+		t.Errorf("the stream's connections sent Last-Event-ID %q, want \"\" then \"3\"", conns)
+	}
+	if got := webtest.Eval[string](ctx, t, `document.getElementById("conn").textContent`); got != "live" {
+		t.Errorf("the connection shows %q", got)
 	}
 }

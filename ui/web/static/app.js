@@ -409,7 +409,10 @@ api.server().then((info) => {
   ui.serverCwd = (info && info.cwd) || "";
   if (!$("new-cwd").value) $("new-cwd").value = ui.serverCwd;
 }, () => {});
-loadSessions().then(() => {
+// #s=ID in the address opens that session (at load, and when the address changes)
+function openFromHash() {
   const m = /^#s=(.+)$/.exec(location.hash);
-  if (m) open(decodeURIComponent(m[1]));
-});
+  if (m && (!ui.cur || ui.cur.id !== decodeURIComponent(m[1]))) open(decodeURIComponent(m[1]));
+}
+window.addEventListener("hashchange", openFromHash);
+loadSessions().then(openFromHash);
