@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // TokenFile is the name of the token's file in the run directory
@@ -26,7 +27,8 @@ func NewToken() (string, error) {
 
 // WriteToken writes token to dir/serve.token, mode 0600, dir made 0700 when
 // missing (an existing file, a previous server's, is replaced), and returns
-// the file's path and a remove that deletes it (at exit).
+// the file's path and a remove that deletes it (at exit) while it still
+// holds this token (a server started since keeps its own).
 func WriteToken(dir, token string) (path string, remove func() error, err error) {
 	if dir == "" {
 		return "", nil, fmt.Errorf("token: no run directory")
@@ -52,7 +54,13 @@ func WriteToken(dir, token string) (path string, remove func() error, err error)
 	if err != nil {
 		return "", nil, fmt.Errorf("token: %w", err)
 	}
-	return path, func() error { return os.Remove(path) }, nil
+	return path, func() error {
+		b, err := os.ReadFile(path)
+		if err != nil || strings.TrimSpace(string(b)) != token {
+			return err
+		}
+		return os.Remove(path)
+	}, nil
 }
 
 // tokenEqual compares a presented token with the server's in constant time.
