@@ -197,6 +197,9 @@ func Chunks(rep Reply) []map[string]any {
 	}
 	for i, c := range rep.ToolCalls {
 		half := len(c.Args) / 2
+		for half > 0 && half < len(c.Args) && !utf8.RuneStart(c.Args[half]) {
+			half-- // never inside a UTF-8 character, as split
+		}
 		out = append(out,
 			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.ID, "type": "function",
 				"function": map[string]any{"name": c.Name, "arguments": ""}}}}, nil),

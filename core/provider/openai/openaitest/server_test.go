@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"pincer/core/message"
 	"pincer/core/provider"
@@ -123,5 +124,29 @@ func TestPaceSpreadsTheStream(t *testing.T) {
 	}
 	if d := time.Since(start); d < 5*20*time.Millisecond { // 5 text chunks at least
 		t.Fatalf("a paced reply of 5+ chunks at 20 ms streamed in %v", d)
+	}
+}
+
+// A tool call's arguments are cut in two fragments on a character boundary:
+// each fragment is valid UTF-8 as a JSON string must be.
+func TestChunksCutArgumentsOnACharacter(t *testing.T) {
+	for _, args := range []string{`{"a":"é"}`, `{"x":"日本語"}`, `{"p":"😀😀"}`, `{}`, ``} {
+		chunks := openaitest.Chunks(openaitest.Reply{ToolCalls: []openaitest.Call{{ID: "c1", Name: "Write", Args: args}}})
+		var joined string
+		for _, c := range chunks {
+			for _, ch := range c["choices"].([]any) {
+				calls, _ := ch.(map[string]any)["delta"].(map[string]any)["tool_calls"].([]any)
+				for _, call := range calls {
+					frag := call.(map[string]any)["function"].(map[string]any)["arguments"].(string)
+					if !utf8.ValidString(frag) {
+						t.Errorf("args %q: fragment %q is not valid UTF-8", args, frag)
+					}
+					joined += frag
+				}
+			}
+		}
+		if joined != args {
+			t.Errorf("fragments join to %q, want %q", joined, args)
+		}
 	}
 }
