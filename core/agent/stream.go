@@ -126,8 +126,13 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 }
 
 // partBuilder accumulates streamed text and reasoning into ordered parts, merging
-// consecutive deltas of the same type.
-type partBuilder struct{ parts []message.Part }
+// consecutive deltas of the same type. Each part's text grows in a byte slice
+// (texts[i] is parts[i]'s text), so a long stream costs time linear in its
+// length rather than one copy of the text so far per delta.
+type partBuilder struct {
+	parts []message.Part
+	texts [][]byte
+}
 
 func (b *partBuilder) add(typ message.PartType, text, signature string) {
 	n := len(b.parts)
@@ -135,7 +140,7 @@ func (b *partBuilder) add(typ message.PartType, text, signature string) {
 	// reasoning that follows is a new block, sent back as its own.
 	sealed := n > 0 && typ == message.PartReasoning && b.parts[n-1].Signature != "" && text != ""
 	if n > 0 && b.parts[n-1].Type == typ && !sealed {
-		b.parts[n-1].Text += text
+		b.texts[n-1] = append(b.texts[n-1], text...)
 		if signature != "" {
 			b.parts[n-1].Signature = signature
 		}
@@ -144,7 +149,8 @@ func (b *partBuilder) add(typ message.PartType, text, signature string) {
 	if text == "" && signature == "" {
 		return
 	}
-	b.parts = append(b.parts, message.Part{Type: typ, Text: text, Signature: signature})
+	b.parts = append(b.parts, message.Part{Type: typ, Signature: signature})
+	b.texts = append(b.texts, []byte(text))
 }
 
 // content returns the parts worth storing: whitespace-only text (some providers
@@ -152,7 +158,8 @@ func (b *partBuilder) add(typ message.PartType, text, signature string) {
 // next request, so it is left out (its deltas were still shown).
 func (b *partBuilder) content() []message.Part {
 	out := make([]message.Part, 0, len(b.parts))
-	for _, p := range b.parts {
+	for i, p := range b.parts {
+		p.Text = string(b.texts[i])
 		if p.Type == message.PartText && strings.TrimSpace(p.Text) == "" {
 			continue
 		}
