@@ -151,7 +151,7 @@ func New(opts Options) (*Workbench, error) {
 	if lerr != nil {
 		w.Notify("warning", "layout: "+lerr.Error())
 	}
-	w.screen = &pasteScreen{Screen: markScreen{screen}, onError: func() { w.pump.stop() }, initialised: initialised}
+	w.screen = &pasteScreen{Screen: markScreen{newSendScreen(screen)}, onError: func() { w.pump.stop() }, initialised: initialised}
 	w.app.SetScreen(w.screen)
 	// After SetScreen: on a screen of our own, earlier calls do not take effect.
 	w.app.EnablePaste(true)

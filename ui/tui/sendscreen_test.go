@@ -1,0 +1,228 @@
+package tui
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// simPair is a frame drawn twice: on a simulation screen directly (as tview
+// drew before sendScreen) and on a sendScreen over a second one.
+type simPair struct {
+	direct, under tcell.SimulationScreen
+	send          *sendScreen
+}
+
+func newSimPair(t *testing.T, w, h int) *simPair {
+	t.Helper()
+	p := &simPair{direct: tcell.NewSimulationScreen("UTF-8"), under: tcell.NewSimulationScreen("UTF-8")}
+	p.send = newSendScreen(p.under)
+	for _, s := range []tcell.Screen{p.direct, p.send} {
+		if err := s.Init(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Fini)
+	}
+	p.direct.SetSize(w, h)
+	p.under.SetSize(w, h)
+	return p
+}
+
+// frame draws draw on both (after a Clear, as tview does), shows both and
+// returns how many cells sendScreen handed on.
+func (p *simPair) frame(t *testing.T, draw func(s tcell.Screen)) int {
+	t.Helper()
+	p.direct.Clear()
+	p.send.Clear()
+	draw(p.direct)
+	draw(p.send)
+	p.direct.Show()
+	n := p.send.handOn()
+	p.send.Screen.Show()
+	p.same(t)
+	return n
+}
+
+// same fails unless both simulation screens hold the same cells.
+func (p *simPair) same(t *testing.T) {
+	t.Helper()
+	dc, dw, dh := p.direct.GetContents()
+	uc, uw, uh := p.under.GetContents()
+	if dw != uw || dh != uh {
+		t.Fatalf("size %dx%d, want %dx%d", uw, uh, dw, dh)
+	}
+	for i := range dc {
+		if string(dc[i].Runes) != string(uc[i].Runes) || dc[i].Style != uc[i].Style {
+			t.Fatalf("cell (%d,%d) is %q %v, want %q %v", i%dw, i/dw, string(uc[i].Runes), uc[i].Style, string(dc[i].Runes), dc[i].Style)
+		}
+	}
+}
+
+// TestSendScreenHandsOnOnlyChangedCells: each frame is cleared and redrawn
+// whole, as tview does; only the cells whose final grapheme or style changed
+// reach the screen underneath, and it ends up as the direct one.
+func TestSendScreenHandsOnOnlyChangedCells(t *testing.T) {
+	red := tcell.StyleDefault.Foreground(tcell.ColorRed)
+	blue := tcell.StyleDefault.Background(tcell.ColorBlue)
+	text := func(row string, style tcell.Style) func(s tcell.Screen) {
+		return func(s tcell.Screen) {
+			s.Fill(' ', blue)
+			s.PutStrStyled(0, 1, row, style)
+		}
+	}
+	steps := []struct {
+		name   string
+		before func(p *simPair)
+		draw   func(s tcell.Screen)
+		want   int // cells handed on
+	}{
+		{"first frame: every cell", nil, text("hello", red), 20 * 4},
+		{"same frame again: none", nil, text("hello", red), 0},
+		{"one character more", nil, text("hellos", red), 1},
+		{"style only", nil, text("hellos", red.Bold(true)), 6},
+		{"a wide character over two", nil, text("he中os", red.Bold(true)), 2}, // '中' and the blank its right half covers
+		{"narrow again", nil, text("hellos", red.Bold(true)), 2},
+		{"emoji with ZWJ, variation selector, combining mark", nil, text("👩‍💻❤️é!", red.Bold(true)), 6}, // the wide ones' right halves too
+		{"unchanged emoji", nil, text("👩‍💻❤️é!", red.Bold(true)), 0},
+		{"background only", nil, func(s tcell.Screen) {
+			s.Fill(' ', tcell.StyleDefault.Background(tcell.ColorGreen))
+			s.PutStrStyled(0, 1, "👩‍💻❤️é!", red.Bold(true))
+		}, 20*4 - 4}, // all but the four cells drawn, right halves included
+		{"resized: every cell again", func(p *simPair) { p.direct.SetSize(10, 3); p.under.SetSize(10, 3) }, text("hi", red), 10 * 3},
+		{"after the resize: none", nil, text("hi", red), 0},
+		{"Clear alone blanks", nil, func(tcell.Screen) {}, 10*3},
+	}
+	p := newSimPair(t, 20, 4)
+	for _, st := range steps {
+		if st.before != nil {
+			st.before(p)
+		}
+		if got := p.frame(t, st.draw); got != st.want {
+			t.Errorf("%s: handed on %d cells, want %d", st.name, got, st.want)
+		}
+	}
+}
+
+// TestSendScreenSync: Sync hands on what was drawn since the last Show and
+// repaints; reads see the frame being drawn.
+func TestSendScreenSync(t *testing.T) {
+	p := newSimPair(t, 8, 2)
+	p.frame(t, func(s tcell.Screen) { s.PutStr(0, 0, "abc") })
+	p.send.PutStr(0, 1, "xyz")
+	p.direct.PutStr(0, 1, "xyz")
+	if str, _, _ := p.send.Get(1, 1); str != "y" {
+		t.Fatalf("Get sees %q, want the frame's y", str)
+	}
+	p.send.Sync()
+	p.direct.Sync()
+	p.same(t)
+}
+
+// ttyPair is tcell's terminfo screen twice, each over a ttyFake whose output
+// a vtFake interprets: one drawn directly, one through a sendScreen.
+type ttyPair struct {
+	direct, send       tcell.Screen
+	dtty, stty         *ttyFake
+	dvt, svt           *vtFake
+	dfed, sfed, frames int
+}
+
+func newTTYPair(t *testing.T, w, h int) *ttyPair {
+	t.Helper()
+	p := &ttyPair{dvt: newVTFake(w, h), svt: newVTFake(w, h)}
+	var under tcell.Screen
+	p.direct, p.dtty = newTTYScreen(t, w, h)
+	under, p.stty = newTTYScreen(t, w, h)
+	p.send = newSendScreen(under)
+	for _, s := range []tcell.Screen{p.direct, p.send} {
+		if err := s.Init(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Fini)
+	}
+	return p
+}
+
+// frame draws draw on both, shows them, feeds each output to its vt and
+// fails unless both terminals show the same; it returns the bytes each sent.
+func (p *ttyPair) frame(t *testing.T, draw func(s tcell.Screen)) (direct, send int) {
+	t.Helper()
+	p.frames++
+	for _, s := range []tcell.Screen{p.direct, p.send} {
+		s.Clear()
+		draw(s)
+		s.Show()
+	}
+	dout, sout := p.dtty.bytes(), p.stty.bytes()
+	p.dvt.feed(dout[p.dfed:])
+	p.svt.feed(sout[p.sfed:])
+	direct, send = len(dout)-p.dfed, len(sout)-p.sfed
+	p.dfed, p.sfed = len(dout), len(sout)
+	dl, sl := p.dvt.lines(), p.svt.lines()
+	for y := range dl {
+		if dl[y] != sl[y] {
+			t.Fatalf("frame %d, row %d shows %q, want %q (as drawn directly)", p.frames, y, sl[y], dl[y])
+		}
+	}
+	dp, sp := p.dvt.pens(), p.svt.pens()
+	for y := range dp {
+		if dp[y] != sp[y] {
+			t.Fatalf("frame %d, row %d %q has the styles %q, want %q (as drawn directly)", p.frames, y, sl[y], sp[y], dp[y])
+		}
+	}
+	return direct, send
+}
+
+// TestSendScreenWideCharactersOnTerminal draws frames that overwrite cells
+// with narrower and wider graphemes (East Asian width 2, emoji with ZWJ and
+// variation selectors, combining marks) at shifting positions and checks,
+// on an emulated terminal, that sending only the changed cells shows what
+// sending every cell shows, each frame, for fewer bytes.
+func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
+	const w, h = 24, 6
+	pool := []string{"a", "b", " ", "中", "字", "👍", "👩‍💻", "❤️", "é", "ｶ", "-", "☃"}
+	rng := rand.New(rand.NewSource(19))
+	rows := make([][]string, h)
+	for y := range rows {
+		for i := 0; i < w; i++ {
+			rows[y] = append(rows[y], pool[rng.Intn(len(pool))])
+		}
+	}
+	styles := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Foreground(tcell.ColorRed), tcell.StyleDefault.Background(tcell.ColorNavy).Bold(true)}
+	rowStyle := make([]tcell.Style, h)
+	draw := func(s tcell.Screen) {
+		for y, row := range rows {
+			s.PutStrStyled(0, y, strings.Join(row, ""), rowStyle[y])
+		}
+	}
+	p := newTTYPair(t, w, h)
+	p.frame(t, draw)
+	if got := strings.Join(p.svt.lines(), ""); !strings.Contains(got, "中") && !strings.Contains(got, "👍") {
+		t.Fatalf("no wide character on the terminal: %q", got)
+	}
+	var direct, send int
+	for f := 0; f < 300; f++ {
+		for k := rng.Intn(4); k >= 0; k-- {
+			y := rng.Intn(h)
+			i := rng.Intn(len(rows[y]))
+			switch rng.Intn(4) {
+			case 0: // insert: the rest of the row shifts right
+				rows[y] = append(rows[y][:i], append([]string{pool[rng.Intn(len(pool))]}, rows[y][i:]...)...)
+			case 1: // delete: it shifts left
+				rows[y] = append(rows[y][:i], rows[y][i+1:]...)
+			case 2:
+				rows[y][i] = pool[rng.Intn(len(pool))]
+			case 3:
+				rowStyle[y] = styles[rng.Intn(len(styles))]
+			}
+		}
+		d, s := p.frame(t, draw)
+		direct, send = direct+d, send+s
+	}
+	t.Logf("300 frames: %d bytes sending every cell, %d sending the changed ones", direct, send)
+	if send >= direct {
+		t.Errorf("sent %d bytes, no fewer than the %d of sending every cell", send, direct)
+	}
+}
