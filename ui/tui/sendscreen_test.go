@@ -226,3 +226,34 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 		t.Errorf("sent %d bytes, no fewer than the %d of sending every cell", send, direct)
 	}
 }
+
+// BenchmarkSendScreenFrame is one tview-style frame of 200×50 (Clear, then
+// every row filled with text, one character changed, Show) on tcell's
+// terminfo screen over a ttyFake, drawn directly (every non-blank cell sent,
+// as before issue 19) and through sendScreen (the changed cell sent).
+func BenchmarkSendScreenFrame(b *testing.B) {
+	row := strings.Repeat("text 中文 👍 ", 20)
+	for _, through := range []bool{false, true} {
+		name := map[bool]string{false: "direct", true: "send"}[through]
+		b.Run(name, func(b *testing.B) {
+			s, tty := newTTYScreen(b, 200, 50)
+			if through {
+				s = newSendScreen(s)
+			}
+			if err := s.Init(); err != nil {
+				b.Fatal(err)
+			}
+			defer s.Fini()
+			out0 := len(tty.bytes())
+			for i := 0; b.Loop(); i++ {
+				s.Clear()
+				for y := 0; y < 50; y++ {
+					s.PutStrStyled(0, y, row, tcell.StyleDefault.Foreground(tcell.ColorSilver))
+				}
+				s.PutStr(i%200, 49, "#")
+				s.Show()
+			}
+			b.ReportMetric(float64(len(tty.bytes())-out0)/float64(b.N), "bytes/op")
+		})
+	}
+}
