@@ -179,7 +179,8 @@ func (p *ttyPair) frame(t *testing.T, draw func(s tcell.Screen)) (direct, send i
 // with narrower and wider graphemes (East Asian width 2, emoji with ZWJ and
 // variation selectors, combining marks) at shifting positions and checks,
 // on an emulated terminal, that sending only the changed cells shows what
-// sending every cell shows, each frame, for fewer bytes.
+// sending every cell shows, each frame, for fewer bytes; twice the window is
+// resized on the way.
 func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 	const w, h = 24, 6
 	pool := []string{"a", "b", " ", "中", "字", "👍", "👩‍💻", "❤️", "é", "ｶ", "-", "☃"}
@@ -204,6 +205,11 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 	}
 	var direct, send int
 	for f := 0; f < 300; f++ {
+		if f == 100 || f == 200 { // the window resized: tcell repaints every cell at the next Show
+			w, h := 18+f/20, 5+f/100
+			p.dtty.w, p.dtty.h, p.stty.w, p.stty.h = w, h, w, h
+			p.dvt, p.svt = newVTFake(w, h), newVTFake(w, h)
+		}
 		for k := rng.Intn(4); k >= 0; k-- {
 			y := rng.Intn(h)
 			i := rng.Intn(len(rows[y]))

@@ -106,19 +106,36 @@ func TestTerminalOutputPerKeyAndDelta(t *testing.T) {
 	if !strings.Contains(screen, "Please do step t1") || !strings.Contains(screen, "item 11 with") {
 		t.Fatalf("the history is not on the terminal:\n%s", screen)
 	}
-	bytes, cells := p.step(t, func() { p.typeKey('x') })
-	t.Logf("one typed character: %d bytes, %d cells", bytes, cells)
-	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "x") {
-		t.Fatalf("the typed character is not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
+	// changes runs act and fails unless the cells sent are the cells that
+	// changed on the terminal (two more allowed: tcell redraws the right
+	// neighbour of a wide character that narrowed).
+	changes := func(what string, act func()) (bytes, cells int) {
+		t.Helper()
+		before := p.vt.snapshot()
+		bytes, cells = p.step(t, act)
+		changed := p.vt.changedSince(before)
+		t.Logf("%s: %d bytes, %d cells sent, %d changed", what, bytes, cells, changed)
+		if changed == 0 || cells > changed+2 {
+			t.Errorf("%s sent %d cells; %d changed on the terminal", what, cells, changed)
+		}
+		return bytes, cells
+	}
+	changes("the first typed character (the placeholder goes)", func() { p.typeKey('x') })
+	if _, cells := changes("one more typed character", func() { p.typeKey('y') }); cells != 1 {
+		t.Errorf("one more typed character sent %d cells, want 1", cells)
+	}
+	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "xy") {
+		t.Fatalf("the typed characters are not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
 	}
 	p.step(t, func() {
 		p.emit(t, event.TurnStarted, "live", event.TurnStartedData{Input: "stream"})
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: "Streaming", Kind: "text"})
 	})
-	bytes, cells = p.step(t, func() {
+	if _, cells := changes(`one streamed delta (" token", 6 cells)`, func() {
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: " token", Kind: "text"})
-	})
-	t.Logf("one streamed delta (\" token\", 6 cells): %d bytes, %d cells", bytes, cells)
+	}); cells > 2*6 {
+		t.Errorf("one delta of 6 cells sent %d cells, more than twice its own", cells)
+	}
 	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "Streaming token") {
 		t.Fatalf("the delta is not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
 	}

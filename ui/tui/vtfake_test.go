@@ -247,3 +247,26 @@ func (v *vtFake) lines() []string {
 	}
 	return out
 }
+
+// snapshot returns a copy of the grid.
+func (v *vtFake) snapshot() [][]vtCell {
+	out := make([][]vtCell, len(v.grid))
+	for y, row := range v.grid {
+		out[y] = append([]vtCell(nil), row...)
+	}
+	return out
+}
+
+// changedSince counts the cells (a wide character one) whose grapheme or
+// pen differs from those in before, a snapshot of the same size.
+func (v *vtFake) changedSince(before [][]vtCell) int {
+	n := 0
+	for y, row := range v.grid {
+		for x, c := range row {
+			if (!c.cont || !before[y][x].cont) && c != before[y][x] {
+				n++
+			}
+		}
+	}
+	return n
+}
