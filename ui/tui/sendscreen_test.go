@@ -92,7 +92,7 @@ func TestSendScreenHandsOnOnlyChangedCells(t *testing.T) {
 		}, 20*4 - 4}, // all but the four cells drawn, right halves included
 		{"resized: every cell again", func(p *simPair) { p.direct.SetSize(10, 3); p.under.SetSize(10, 3) }, text("hi", red), 10 * 3},
 		{"after the resize: none", nil, text("hi", red), 0},
-		{"Clear alone blanks", nil, func(tcell.Screen) {}, 10*3},
+		{"Clear alone blanks", nil, func(tcell.Screen) {}, 10 * 3},
 	}
 	p := newSimPair(t, 20, 4)
 	for _, st := range steps {
