@@ -2,10 +2,9 @@ package tools
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // TestSchemas compiles every tool's schema as draft 2020-12 and checks it accepts
@@ -62,11 +61,10 @@ func TestSchemas(t *testing.T) {
 			if !ok {
 				t.Fatalf("no schema case for %s", tool.Spec().Name)
 			}
-			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.Spec().Schema)))
-			if err != nil {
-				t.Fatalf("schema is not JSON: %v", err)
+			var m map[string]any
+			if err := json.Unmarshal(tool.Spec().Schema, &m); err != nil {
+				t.Fatalf("schema is not a JSON object: %v", err)
 			}
-			m := doc.(map[string]any)
 			if m["additionalProperties"] != false || m["type"] != "object" {
 				t.Errorf("schema must be an object with additionalProperties false")
 			}
@@ -75,23 +73,7 @@ func TestSchemas(t *testing.T) {
 					t.Errorf("property %s has no description", name)
 				}
 			}
-			c := jsonschema.NewCompiler()
-			c.DefaultDraft(jsonschema.Draft2020)
-			url := "mem://" + tool.Spec().Name + ".json"
-			if err := c.AddResource(url, doc); err != nil {
-				t.Fatal(err)
-			}
-			sch, err := c.Compile(url)
-			if err != nil {
-				t.Fatalf("compile: %v", err)
-			}
-			validate := func(s string) error {
-				v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
-				if err != nil {
-					t.Fatalf("test input %s: %v", s, err)
-				}
-				return sch.Validate(v)
-			}
+			validate := testValidator(t, tool.Spec().Name, tool.Spec().Schema)
 			if err := validate(tc.good); err != nil {
 				t.Errorf("good input rejected: %v", err)
 			}
@@ -140,5 +122,26 @@ func TestTypedInputsMatchSchemas(t *testing.T) {
 	}
 	if r != (ReadInput{FilePath: "f", Offset: 2, Limit: 3}) {
 		t.Fatalf("ReadInput decoded wrongly: %+v", r)
+	}
+}
+
+// testValidator resolves a tool's schema as draft 2020-12 with the validator
+// core/agent uses (google/jsonschema-go) and returns a check of one JSON input.
+func testValidator(t *testing.T, name string, schema json.RawMessage) func(string) error {
+	t.Helper()
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		t.Fatalf("%s schema: %v", name, err)
+	}
+	rs, err := s.Resolve(&jsonschema.ResolveOptions{BaseURI: "mem://" + name + ".json"})
+	if err != nil {
+		t.Fatalf("%s schema: resolve: %v", name, err)
+	}
+	return func(in string) error {
+		var v any
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Fatalf("test input %s: %v", in, err)
+		}
+		return rs.Validate(v)
 	}
 }

@@ -1,51 +1,52 @@
 package agent
 
 import (
-	"bytes"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	xmessage "golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"pincer/tools"
 )
 
+// Start-up cost: the validator is google/jsonschema-go (the MCP SDK's own,
+// linked anyway), whose package init is ~0.1 ms; santhosh-tekuri/jsonschema,
+// used before, compiled every draft's meta-schemas in its init (~2.5 ms in
+// every process, the sandbox helper included). Nothing is compiled before a
+// tool is first called.
+
 // schemaCache compiles each tool's input schema once and validates inputs against it.
 type schemaCache struct {
 	mu       sync.Mutex
-	compiled map[string]*jsonschema.Schema
+	compiled map[string]*jsonschema.Resolved
 }
 
 func newSchemaCache() *schemaCache {
-	return &schemaCache{compiled: map[string]*jsonschema.Schema{}}
+	return &schemaCache{compiled: map[string]*jsonschema.Resolved{}}
 }
 
-// validate checks input (a JSON object) against tl's schema. The error is one line
-// listing each violation with its location, e.g. "missing property 'file_path'".
+// validate checks input (a JSON object) against tl's schema. The error is one
+// line naming the failing keyword and its location, e.g.
+// `validating root: required: missing properties: ["file_path"]`.
 func (c *schemaCache) validate(tl tools.Tool, input []byte) error {
-	sch, err := c.get(tl)
+	rs, err := c.get(tl)
 	if err != nil {
 		return err
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
-	if err != nil {
+	var inst any
+	if err := json.Unmarshal(input, &inst); err != nil {
 		return fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return errors.New(flattenValidation(ve))
-		}
-		return err
+	if err := rs.Validate(inst); err != nil {
+		return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "jsonschema: "))
 	}
 	return nil
 }
 
-func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Schema, error) {
+// get returns tl's resolved schema, compiling it on first use.
+func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Resolved, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// Keyed by name and schema: an MCP server that relists a tool with another
@@ -54,45 +55,42 @@ func (c *schemaCache) get(tl tools.Tool) (*jsonschema.Schema, error) {
 	if s, ok := c.compiled[key]; ok {
 		return s, nil
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Spec().Schema))
+	rs, err := compileSchema(tl.Spec().Name, tl.Spec().Schema)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s has an invalid schema: %v", tl.Spec().Name, err)
+		return nil, err
 	}
-	comp := jsonschema.NewCompiler()
-	url := "tool://" + tl.Spec().Name + ".json"
-	if err := comp.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s schema: %v", tl.Spec().Name, err)
-	}
-	s, err := comp.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s schema: %v", tl.Spec().Name, err)
-	}
-	c.compiled[key] = s
-	return s, nil
+	c.compiled[key] = rs
+	return rs, nil
 }
 
-// printer renders validation messages in English.
-var printer = xmessage.NewPrinter(language.English)
-
-// flattenValidation lists the leaf violations of a validation error on one line.
-func flattenValidation(ve *jsonschema.ValidationError) string {
-	var msgs []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			msg := e.ErrorKind.LocalizedString(printer)
-			if loc == "/" {
-				msgs = append(msgs, msg)
-			} else {
-				msgs = append(msgs, "at "+loc+": "+msg)
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
+// compileSchema parses and resolves one tool's input schema. A schema that
+// declares a draft this validator does not implement (draft-04, draft-06,
+// 2019-09: older MCP servers) is read as draft 2020-12, which agrees with them
+// on the keywords tool schemas use (type, properties, required, enum, items,
+// bounds); one that does not parse as such (draft-04's boolean
+// exclusiveMaximum) is an invalid schema, and calls of that tool fail.
+func compileSchema(name string, raw json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("tool %s has an invalid schema: %v", name, err)
 	}
-	walk(ve)
-	return strings.Join(msgs, "; ")
+	if !validatedDraft(s.Schema) {
+		s.Schema = ""
+	}
+	rs, err := s.Resolve(&jsonschema.ResolveOptions{BaseURI: "tool://" + name + ".json"})
+	if err != nil {
+		return nil, fmt.Errorf("tool %s schema: %v", name, err)
+	}
+	return rs, nil
+}
+
+// validatedDraft reports whether google/jsonschema-go validates a schema
+// declaring $schema as its own draft (draft-07, 2020-12, or none).
+func validatedDraft(uri string) bool {
+	switch strings.TrimSuffix(uri, "#") {
+	case "", "http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema",
+		"https://json-schema.org/draft/2020-12/schema":
+		return true
+	}
+	return false
 }
