@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -81,18 +82,22 @@ func (s Skill) Expand(ctx context.Context, env Env) (string, error) {
 //go:embed templates/*.md
 var templateFS embed.FS
 
-// templates are the parsed templates, by skill name.
-var templates = template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
-	"fence": fence,
-	"join":  func(l []string) string { return strings.Join(l, "\n") },
-	// trimOrigin turns a remote branch into the branch name gh expects.
-	"trimOrigin": func(b string) string { return strings.TrimPrefix(b, "origin/") },
-}).ParseFS(templateFS, "templates/*.md"))
+// templates returns the parsed templates, by skill name. They are parsed on
+// the first render, not in package init (~0.6 ms that every pincer process,
+// the sandbox helper included, would pay).
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
+		"fence": fence,
+		"join":  func(l []string) string { return strings.Join(l, "\n") },
+		// trimOrigin turns a remote branch into the branch name gh expects.
+		"trimOrigin": func(b string) string { return strings.TrimPrefix(b, "origin/") },
+	}).ParseFS(templateFS, "templates/*.md"))
+})
 
 // render fills in the template name.md with data.
 func render(name string, data any) (string, error) {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, name+".md", data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name+".md", data); err != nil {
 		return "", fmt.Errorf("/%s: template: %w", name, err)
 	}
 	return strings.TrimSpace(b.String()) + "\n", nil

@@ -91,7 +91,7 @@ func TestFence(t *testing.T) {
 
 func TestEveryBuiltinHasItsTemplateAndWords(t *testing.T) {
 	for _, s := range All() {
-		if templates.Lookup(s.Name+".md") == nil || s.Description == "" || s.Gathers == "" || s.gather == nil {
+		if templates().Lookup(s.Name+".md") == nil || s.Description == "" || s.Gathers == "" || s.gather == nil {
 			t.Errorf("/%s: template, description, gathers and gatherer are all needed", s.Name)
 		}
 	}

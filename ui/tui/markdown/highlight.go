@@ -1,35 +1,25 @@
 package markdown
 
-// This is the only file that imports chroma's lexers.
-//
-// Start-up cost: importing github.com/alecthomas/chroma/v2/lexers runs its
-// package init, which registers every lexer (parsing 279 embedded XML lexer
-// headers). Go has no lazy package loading, so that init runs before main in
-// any binary that links this package, whether or not anything is ever
-// highlighted. Measured with GODEBUG=inittrace=1 on this machine (2 cores,
-// Go 1.26.8, chroma v2.27.0): 5.5–6.5 ms and 2.7 MB in 31k allocations
-// (LIBRARY-NOTES measured ~22 ms on a slower run). chroma offers no
-// per-language sub-packages (the lexers are embedded XML files of the one
-// package), so the import cannot be narrowed. What is deferred:
-//   - a lexer's rules are compiled by chroma on its first Tokenise, not at
-//     init;
-//   - the lookup by fence tag happens on the first highlight and is cached
-//     per tag (hits and misses alike) — never lexers.Analyse, never a lookup
-//     by content;
-//   - Prewarm lets the application compile the common lexers off the UI
-//     goroutine after the first frame.
-// If the ~6 ms ever matters, this file is the one seam to replace (for
-// example by a sub-process highlighter or a vendored subset of lexers).
+// This is the only file that looks up chroma lexers, through lazylex: the
+// lexer registry is built on the first highlight (~5 ms, once per process),
+// not in package init, so processes that never highlight (the sandbox
+// helper, the store daemon, `--version`) never pay for it. What else is
+// deferred:
+//   - a lexer's rules are compiled by chroma on its first Tokenise;
+//   - the lookup by fence tag is cached per tag (hits and misses alike) —
+//     never lexers.Analyse, never a lookup by content;
+//   - Prewarm lets the application build the registry and compile the
+//     common lexers off the UI goroutine after the first frame.
 
 import (
 	"strings"
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/themes"
+	"pincer/ui/tui/markdown/lazylex"
 )
 
 var (
@@ -55,7 +45,7 @@ func lexerFor(lang string) chroma.Lexer {
 	if l, ok := lexCache[lang]; ok {
 		return l
 	}
-	l := lexers.Get(lang)
+	l := lazylex.Get(lang)
 	if l != nil {
 		l = chroma.Coalesce(l)
 	}

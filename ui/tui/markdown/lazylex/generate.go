@@ -1,0 +1,3 @@
+package lazylex
+
+//go:generate go run ./gen embedded
