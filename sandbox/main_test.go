@@ -19,8 +19,16 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("PINCER_SANDBOX_TEST_PARENT"); dir != "" {
 		os.Exit(parentMain(dir, os.Getenv("PINCER_SANDBOX_TEST_SCRIPT")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if pincerBinDir != "" { // built by a benchmark (bench_pincer_linux_test.go)
+		os.RemoveAll(pincerBinDir)
+	}
+	os.Exit(code)
 }
+
+// pincerBinDir holds the pincer binary a benchmark built (pincerBinary, ""
+// until then); TestMain removes it.
+var pincerBinDir string
 
 // parentMain runs script under DefaultPolicy in the workspace dir.
 func parentMain(dir, script string) int {
