@@ -7,8 +7,8 @@
 // allocations), and Go runs every linked package's init before main — in
 // every pincer process, the sandbox helper and `--version` included. pincer
 // therefore never links that package: this one embeds the same lexer
-// definitions (serialised from chroma's registry by ./gen, gzip-compressed)
-// and registers them into a chroma.LexerRegistry the first time a lexer is
+// definitions (chroma's XML files, and the lexers chroma writes in Go
+// serialised by ./gen) and registers them into a chroma.LexerRegistry the first time a lexer is
 // asked for. Lookups then behave as chroma's lexers.Get does (the registry
 // is chroma's own type, so Using() references between lexers resolve too).
 //
@@ -20,18 +20,15 @@
 package lazylex
 
 import (
-	"compress/gzip"
 	"embed"
-	"io"
 	"io/fs"
 	"path"
-	"strings"
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 )
 
-//go:embed embedded/*.xml.gz
+//go:embed embedded/*.xml
 var embedded embed.FS
 
 var (
@@ -40,7 +37,8 @@ var (
 )
 
 // Registry returns the registry of every embedded lexer, registering them on
-// the first call (~5 ms; safe from any goroutine). A lexer's rules are
+// the first call (what chroma's lexers package does in its init: ~5 ms;
+// safe from any goroutine). A lexer's rules are
 // compiled by chroma on its first Tokenise.
 func Registry() *chroma.LexerRegistry {
 	once.Do(func() { registry = build() })
@@ -58,46 +56,19 @@ func Get(name string) chroma.Lexer {
 func build() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, name := range Files() {
-		if l, err := chroma.NewXMLLexer(gunzipFS{embedded}, path.Join("embedded", name)); err == nil {
+		if l, err := chroma.NewXMLLexer(embedded, path.Join("embedded", name)); err == nil {
 			reg.Register(l)
 		}
 	}
 	return reg
 }
 
-// Files lists the embedded definitions by their uncompressed names
-// ("go.xml"), sorted.
+// Files lists the embedded definitions by file name ("go.xml"), sorted.
 func Files() []string {
 	entries, _ := fs.ReadDir(embedded, "embedded")
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
-		out = append(out, strings.TrimSuffix(e.Name(), ".gz"))
+		out = append(out, e.Name())
 	}
 	return out
 }
-
-// gunzipFS serves NAME from NAME.gz, decompressed. chroma reads a lexer's
-// <config> when it is registered and its rules on first use, each through
-// Open.
-type gunzipFS struct{ fs.FS }
-
-func (g gunzipFS) Open(name string) (fs.File, error) {
-	f, err := g.FS.Open(name + ".gz")
-	if err != nil {
-		return nil, err
-	}
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &gunzipFile{File: f, r: zr}, nil
-}
-
-// gunzipFile is an embedded file read through its decompressor.
-type gunzipFile struct {
-	fs.File
-	r io.Reader
-}
-
-func (f *gunzipFile) Read(p []byte) (int, error) { return f.r.Read(p) }

@@ -2,8 +2,6 @@ package lazylex_test
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,18 +26,10 @@ func TestEmbeddedUpToDate(t *testing.T) {
 	var want []string
 	for _, d := range defs {
 		want = append(want, d.File)
-		zipped, err := os.ReadFile(filepath.Join("embedded", d.File+".gz"))
+		got, err := os.ReadFile(filepath.Join("embedded", d.File))
 		if err != nil {
 			t.Errorf("%s: %v", d.Name, err)
 			continue
-		}
-		zr, err := gzip.NewReader(bytes.NewReader(zipped))
-		if err != nil {
-			t.Fatalf("%s: %v", d.File, err)
-		}
-		got, err := io.ReadAll(zr)
-		if err != nil {
-			t.Fatalf("%s: %v", d.File, err)
 		}
 		if !bytes.Equal(got, d.XML) {
 			t.Errorf("%s differs from the generator's output: run go generate ./ui/tui/markdown/lazylex", d.File)
@@ -107,7 +97,8 @@ func TestLookupAsChroma(t *testing.T) {
 }
 
 // TestTokensAsChroma tokenises chroma's own lexer test inputs
-// (lexers/testdata/*.actual in the module) with both registries: the token
+// (lexers/testdata/*.actual in the module, the first 4 KiB of each) with
+// both registries: the token
 // streams must be identical. Go's raw strings are the one known difference
 // (see lexgen.Fallbacks): for Go the strings are compared with every
 // token inside backquotes merged into one string token.
@@ -139,9 +130,25 @@ func TestTokensAsChroma(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wt, gt := tokens(t, want, string(text)), tokens(t, got, string(text))
-		if want.Config().Name == "Go" {
-			wt = mergeRawStrings(wt)
+		// The first 4 KiB (to a line end) of each: enough to cover the
+		// rules, and fast under the race detector.
+		if len(text) > 4096 {
+			if nl := bytes.IndexByte(text[4096:], '\n'); nl >= 0 {
+				text = text[:4096+nl+1]
+			}
+		}
+		// chroma gives each regular-expression match 250 ms and treats a
+		// timeout as no match: on a loaded machine (the race detector) one
+		// run can differ by chance, a real difference differs every time.
+		var wt, gt []chroma.Token
+		for range 3 {
+			wt, gt = tokens(t, want, string(text)), tokens(t, got, string(text))
+			if want.Config().Name == "Go" {
+				wt = mergeRawStrings(wt)
+			}
+			if slices.Equal(wt, gt) {
+				break
+			}
 		}
 		if !slices.Equal(wt, gt) {
 			k := 0

@@ -1,13 +1,11 @@
 // Command gen writes lazylex's embedded lexer definitions from the chroma
 // version in go.mod: `go generate ./ui/tui/markdown/lazylex` (run it after
 // upgrading chroma; TestEmbeddedUpToDate fails until then). It replaces
-// every .xml.gz file under the directory given as its one argument and prints
+// every .xml file under the directory given as its one argument and prints
 // the lexers it leaves out.
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +37,7 @@ func run(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	old, err := filepath.Glob(filepath.Join(dir, "*.xml.gz"))
+	old, err := filepath.Glob(filepath.Join(dir, "*.xml*"))
 	if err != nil {
 		return err
 	}
@@ -49,7 +47,7 @@ func run(dir string) error {
 		}
 	}
 	for _, d := range defs {
-		if err := writeGzip(filepath.Join(dir, d.File+".gz"), d.XML); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, d.File), d.XML, 0o644); err != nil {
 			return err
 		}
 		if d.Substituted {
@@ -62,21 +60,4 @@ func run(dir string) error {
 	}
 	fmt.Printf("%d lexers written, %d left out: %s\n", len(defs), len(omitted), strings.Join(names, "; "))
 	return nil
-}
-
-// writeGzip writes data gzip-compressed (no name or time in the header, so
-// the output depends on data alone).
-func writeGzip(path string, data []byte) error {
-	var buf bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := zw.Write(data); err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

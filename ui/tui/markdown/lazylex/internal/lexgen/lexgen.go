@@ -47,9 +47,12 @@ var Fallbacks = map[string]chroma.TokenType{
 // ChromaDir returns the directory of the chroma module in go.mod (from `go
 // list -m`; the module must be downloaded).
 func ChromaDir() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2").Output()
+	var stderr strings.Builder
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/alecthomas/chroma/v2")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go list -m github.com/alecthomas/chroma/v2: %w", err)
+		return "", fmt.Errorf("go list -m github.com/alecthomas/chroma/v2: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	dir := strings.TrimSpace(string(out))
 	if dir == "" {
