@@ -31,7 +31,7 @@ import (
 // so the transcript — and every event written before it — also survives a power
 // cut. Options.SyncWrites fsyncs every commit instead.
 type Store struct {
-	db           *dgbadger.DB
+	h            handle // the database, closed while suspended (suspend.go)
 	dir          string // "" in memory
 	now          func() time.Time
 	syncMessages bool // fsync after each AppendMessage
@@ -110,6 +110,7 @@ func OpenWith(dir string, opts Options) (*Store, error) {
 		return nil, &storeError{op: "open store " + dir, msg: shortMessage(err), err: err}
 	}
 	b := newStore(db, dir)
+	b.h.opts = smallOptions(dir).WithSyncWrites(opts.SyncWrites)
 	b.syncMessages = !opts.SyncWrites
 	b.gcDone.Add(1)
 	go b.gcLoop()
@@ -131,7 +132,7 @@ func OpenInMemory() (*Store, error) {
 }
 
 func newStore(db *dgbadger.DB, dir string) *Store {
-	return &Store{db: db, dir: dir, now: time.Now,
+	return &Store{h: handle{db: db}, dir: dir, now: time.Now,
 		seqs: map[string]*msgSeq{}, evSeqs: map[string]*msgSeq{}, stop: make(chan struct{})}
 }
 
@@ -149,14 +150,17 @@ func (b *Store) gcLoop() {
 			return
 		case <-t.C:
 		}
-		// Each successful run rewrites one file; repeat while there is garbage.
-		for b.db.RunValueLogGC(gcDiscardRatio) == nil {
-			select {
-			case <-b.stop:
-				return
-			default:
+		// Each successful run rewrites one file; repeat while there is
+		// garbage. A suspended store is left alone (nothing was written).
+		b.ifOpen(func(db *dgbadger.DB) {
+			for db.RunValueLogGC(gcDiscardRatio) == nil {
+				select {
+				case <-b.stop:
+					return
+				default:
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -166,7 +170,7 @@ func (b *Store) Close() error {
 	b.closeOnce.Do(func() {
 		close(b.stop)
 		b.gcDone.Wait()
-		if err := b.db.Close(); err != nil {
+		if err := b.closeHandle(); err != nil {
 			b.closeErr = b.dbErr("close", err)
 		}
 	})
@@ -190,11 +194,16 @@ func (b *Store) update(ctx context.Context, op string, fn func(txn *dgbadger.Txn
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		db, done, err := b.acquire(op)
+		if err != nil {
+			return err
+		}
 		var fnErr error
-		err := b.db.Update(func(txn *dgbadger.Txn) error {
+		err = db.Update(func(txn *dgbadger.Txn) error {
 			fnErr = fn(txn)
 			return fnErr
 		})
+		done()
 		switch {
 		case err == nil:
 			return nil
@@ -212,8 +221,13 @@ func (b *Store) view(ctx context.Context, op string, fn func(txn *dgbadger.Txn) 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	db, done, err := b.acquire(op)
+	if err != nil {
+		return err
+	}
+	defer done()
 	var fnErr error
-	err := b.db.View(func(txn *dgbadger.Txn) error {
+	err = db.View(func(txn *dgbadger.Txn) error {
 		fnErr = fn(txn)
 		return fnErr
 	})

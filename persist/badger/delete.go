@@ -50,7 +50,12 @@ func (b *Store) DeleteSession(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	wb := b.db.NewWriteBatch()
+	db, done, err := b.acquire(op)
+	if err != nil {
+		return err
+	}
+	defer done()
+	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, k := range keys {
 		if err := wb.Delete(k); err != nil {

@@ -18,14 +18,24 @@ func (b *Store) SetClock(now func() time.Time) { b.now = now }
 // key is in the layout of persist/internal/record. Tests use it to damage a
 // record and see how the store reports it.
 func (b *Store) WriteRaw(key, value []byte) error {
-	return b.db.Update(func(txn *dgbadger.Txn) error { return txn.Set(key, value) })
+	db, done, err := b.acquire("write raw")
+	if err != nil {
+		return err
+	}
+	defer done()
+	return db.Update(func(txn *dgbadger.Txn) error { return txn.Set(key, value) })
 }
 
 // Keys returns every key stored, in order (for tests that check a delete
 // leaves no key behind).
 func (b *Store) Keys() ([][]byte, error) {
+	db, done, err := b.acquire("keys")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	var keys [][]byte
-	err := b.db.View(func(txn *dgbadger.Txn) error {
+	err = db.View(func(txn *dgbadger.Txn) error {
 		it := txn.NewIterator(dgbadger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

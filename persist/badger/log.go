@@ -73,9 +73,9 @@ func (b *Store) AppendMessage(ctx context.Context, m message.Message) (message.M
 	}
 	st.next++
 	if b.syncMessages {
-		if err := b.db.Sync(); err != nil {
+		if err := b.sync(op); err != nil {
 			return message.Message{}, fmt.Errorf("persist: message %d of session %s is stored but not synced to disk: %w",
-				m.Seq, m.SessionID, b.dbErr(op, err))
+				m.Seq, m.SessionID, err)
 		}
 	}
 	return m, nil

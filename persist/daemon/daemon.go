@@ -31,6 +31,10 @@ type Config struct {
 	// Idle is how long the daemon waits with no client before it exits
 	// (0: DefaultIdle).
 	Idle time.Duration
+	// SuspendAfter is how long the daemon waits with no client before it
+	// suspends the store (closes Badger until the next request; 0:
+	// DefaultSuspendAfter; negative: never).
+	SuspendAfter time.Duration
 	// Version is pincer's version, reported to clients.
 	Version string
 	// Options open the Badger store.
@@ -41,6 +45,9 @@ type Config struct {
 	// Ready, when set, is told "ok\n" once the daemon serves, or
 	// "error: <one line>\n" when it cannot start; then it is closed.
 	Ready io.WriteCloser
+	// suspended, when set, is called each time the daemon has suspended the
+	// store (tests).
+	suspended func()
 	// Log receives one line for each thing the daemon could not do on a
 	// client's behalf (say, a malformed event while it closed an abandoned
 	// turn); nil: nowhere.
@@ -52,6 +59,9 @@ type Config struct {
 func Run(ctx context.Context, cfg Config) error {
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
+	}
+	if cfg.SuspendAfter == 0 {
+		cfg.SuspendAfter = DefaultSuspendAfter
 	}
 	ready := func(err error) {
 		if cfg.Ready == nil {
@@ -113,7 +123,16 @@ func Run(ctx context.Context, cfg Config) error {
 	go func() { served <- srv.Serve(l) }()
 	ready(nil)
 
-	tick := time.NewTicker(min(max(cfg.Idle/4, 10*time.Millisecond), time.Second))
+	// The loop wakes every period while the store is open, and every
+	// suspendedPeriod once it is suspended (an idle daemon then wakes up a
+	// few times a minute; a request reopens the store without the loop).
+	period := min(max(cfg.Idle/4, 10*time.Millisecond), time.Second)
+	if cfg.SuspendAfter > 0 {
+		period = min(period, max(cfg.SuspendAfter/4, 10*time.Millisecond))
+	}
+	suspendedPeriod := min(max(cfg.Idle/4, 10*time.Millisecond), 5*time.Second)
+	current := period
+	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
 		select {
@@ -129,7 +148,24 @@ func Run(ctx context.Context, cfg Config) error {
 			storeGone = true
 			return fmt.Errorf("daemon: the store directory %s was removed", cfg.StoreDir)
 		}
-		if srv.IdleFor() < cfg.Idle {
+		idle := srv.IdleFor()
+		if cfg.SuspendAfter > 0 && idle >= cfg.SuspendAfter && !store.Suspended() {
+			if err := store.Suspend(); err != nil && cfg.Log != nil {
+				fmt.Fprintf(cfg.Log, "%s pincer store-daemon pid %d: suspending the store: %v\n",
+					time.Now().Format(time.RFC3339), os.Getpid(), err)
+			} else if err == nil && cfg.suspended != nil {
+				cfg.suspended()
+			}
+		}
+		want := period
+		if store.Suspended() {
+			want = suspendedPeriod
+		}
+		if want != current {
+			current = want
+			tick.Reset(current)
+		}
+		if idle < cfg.Idle {
 			continue
 		}
 		// Exit under the start-up lock: a client that cannot connect meanwhile

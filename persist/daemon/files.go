@@ -11,6 +11,12 @@ import (
 // DefaultIdle is how long a daemon with no clients waits before it exits.
 const DefaultIdle = 5 * time.Minute
 
+// DefaultSuspendAfter is how long a daemon with no clients keeps its Badger
+// database open before it suspends it (badger.Store.Suspend: no Badger
+// goroutine wakes up any more; the next request reopens it, a few
+// milliseconds — docs/BENCHMARKS.md, "Issue 19: the idle store daemon").
+const DefaultSuspendAfter = 5 * time.Second
+
 // Files are the files of a store's daemon in a run directory.
 type Files struct {
 	Socket string // the Unix socket, mode 0600
