@@ -11,8 +11,8 @@ import (
 // the store daemon — would pay before main, and that pincer has lazy
 // replacements for (docs/BENCHMARKS.md, "Issue 19: start-up").
 var heavyInit = map[string]string{
-	"github.com/alecthomas/chroma/v2/lexers": "registers ~300 lexers in init (~4.8 ms): use pincer/ui/tui/markdown/lazylex",
-	"github.com/alecthomas/chroma/v2/styles": "registers every style in init: build styles from the theme (themes.ChromaStyle)",
+	"github.com/alecthomas/chroma/v2/lexers":   "registers ~300 lexers in init (~4.8 ms): use pincer/ui/tui/markdown/lazylex",
+	"github.com/alecthomas/chroma/v2/styles":   "registers every style in init: build styles from the theme (themes.ChromaStyle)",
 	"github.com/santhosh-tekuri/jsonschema/v6": "compiles every draft's meta-schemas in init (~2.5 ms): use github.com/google/jsonschema-go",
 }
 

@@ -193,4 +193,3 @@ func (a *agent) daemons(scenario string) []int {
 	}
 	return out
 }
-

@@ -207,7 +207,7 @@ func TestSessionReady(t *testing.T) {
 	for screen, want := range map[string]bool{
 		" openai/m · default · 70e42799 · idle · ↑0 ↓0 tokens · ctx ?": true,
 		" openai/m · default ·  · idle · ↑0 ↓0 tokens · ctx ?":         false,
-		" openai/m · default · starting · idle":                         false,
+		" openai/m · default · starting · idle":                        false,
 	} {
 		if got := a.sessionReady(screen); got != want {
 			t.Errorf("sessionReady(%q) = %v, want %v", screen, got, want)
