@@ -9,17 +9,25 @@ import (
 )
 
 // listApprovals is GET /api/approvals: the requests pending in every session
-// this server runs.
+// this server runs, then those of sessions other processes run (their logs').
 func (s *Server) listApprovals(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"approvals": s.pending.list("")})
+	remote, err := s.allRemotePending(r.Context())
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"approvals": append(s.pending.list(""), remote...)})
 }
 
 // resolveApproval is POST /api/approvals/{requestId}
 // {"decision":"allow|deny","scope":"once|session|always","reason":""}: the
 // person's answer, given to the request's approval queue as a keypress in
 // the workbench's approvals pane would be (By "user"); scope defaults to
-// once and a denial is once. A request not pending here (unknown, already
-// answered) is not_found.
+// once and a denial is once. A request of a session another process runs
+// is answered through the store (remote.go): {"resolved":true}
+// (and "remote":true) says it was recorded for that process, which acts on it if the request still
+// waits there. A request pending nowhere (unknown, already answered) is
+// not_found.
 func (s *Server) resolveApproval(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Decision string `json:"decision"`
@@ -48,7 +56,19 @@ func (s *Server) resolveApproval(w http.ResponseWriter, r *http.Request) {
 		scope = permission.ScopeOnce
 	}
 	id := r.PathValue("requestId")
-	a, ok := s.pending.takeSoon(r.Context(), id) // one answer per request: a second one finds it gone
+	a, ok := s.pending.take(id) // one answer per request: a second one finds it gone
+	if !ok {
+		remote, err := s.answerRemote(r.Context(), id, behavior, scope, body.Reason)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if remote {
+			writeJSON(w, http.StatusOK, map[string]any{"resolved": true, "remote": true})
+			return
+		}
+		a, ok = s.pending.takeSoon(r.Context(), id)
+	}
 	if !ok {
 		writeError(w, errorf(http.StatusNotFound, CodeNotFound, "no pending request %s", id))
 		return

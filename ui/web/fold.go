@@ -19,12 +19,16 @@ type Usage struct {
 }
 
 // logFold is what the API reads from a session's log: the usage, the last
-// mode.changed's mode ("" when none), the last sequence.
+// mode.changed's mode ("" when none), the last sequence, and the requests
+// the log asked that no permission.resolved (nor a permission.answered
+// already given) closed — the pending list of a session another process
+// runs (remote.go).
 type logFold struct {
 	Usage        Usage
 	costUnknown  bool
 	Mode         string
 	LastSequence uint64
+	requests     map[string]Approval // by request ID; copied out by foldCache.of
 }
 
 // add folds one event.
@@ -58,6 +62,29 @@ func (f *logFold) add(ev event.Event) {
 		var d event.ModeChangedData
 		if ev.Decode(&d) == nil {
 			f.Mode = d.Mode
+		}
+	case event.PermissionRequested:
+		var d event.PermissionRequestedData
+		if ev.Decode(&d) != nil || d.RequestID == "" {
+			return
+		}
+		if f.requests == nil {
+			f.requests = map[string]Approval{}
+		}
+		f.requests[d.RequestID] = Approval{RequestID: d.RequestID, SessionID: ev.SessionID, ToolCallID: d.ToolCallID,
+			Name: d.Name, Summary: d.Summary, Reason: d.Reason, Command: d.Command, Diff: d.Diff,
+			PreviewError: d.PreviewError, seq: ev.Sequence}
+	case event.TurnStarted: // a request never outlives its turn (one a crashed process left)
+		f.requests = nil
+	case event.PermissionResolved:
+		var d event.PermissionResolvedData
+		if ev.Decode(&d) == nil {
+			delete(f.requests, d.RequestID)
+		}
+	case event.PermissionAnswered: // the first answer is the one the running process takes
+		var d event.PermissionAnsweredData
+		if ev.Decode(&d) == nil {
+			delete(f.requests, d.RequestID)
 		}
 	}
 }
@@ -101,7 +128,15 @@ func (c *foldCache) of(ctx context.Context, sessionID string) (logFold, error) {
 			e.fold.add(ev)
 		}
 		if len(evs) < 1024 {
-			return e.fold, nil
+			out := e.fold
+			out.requests = nil
+			if len(e.fold.requests) > 0 {
+				out.requests = make(map[string]Approval, len(e.fold.requests))
+				for id, a := range e.fold.requests {
+					out.requests[id] = a
+				}
+			}
+			return out, nil
 		}
 	}
 }

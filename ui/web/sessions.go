@@ -35,7 +35,8 @@ type Session struct {
 }
 
 // SessionDetail is GET /api/sessions/{id}: the session and the requests
-// pending in this server of it and of its subagents' sessions (labelled).
+// pending in this server of it and of its subagents' sessions (labelled), or,
+// for a session another process runs, those its log holds open.
 type SessionDetail struct {
 	Session
 	Pending []Approval `json:"pending"`
@@ -117,6 +118,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) {
 			pending = append(pending, a)
 		}
 	}
+	pending = append(pending, s.remotePending(r.Context(), as)...) // a session another process runs
 	writeJSON(w, http.StatusOK, SessionDetail{Session: *js, Pending: pending})
 }
 
