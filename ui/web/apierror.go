@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 )
 
 // Error codes of the API's JSON errors (`{"error":{"code":CODE,"message":TEXT}}`),
@@ -58,33 +56,4 @@ func writeError(w http.ResponseWriter, err error) {
 		Message string `json:"message"`
 	}
 	writeJSON(w, ae.Status, map[string]body{"error": {Code: ae.Code, Message: ae.Message}})
-}
-
-// maxBody bounds a request body (a turn's input is the largest: 1 MiB).
-const maxBody = 1 << 20
-
-// decodeBody reads r's JSON body into v: one object, no unknown field, no
-// trailing data; a bad body is a bad_request whose message names the field.
-func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &te):
-			return errorf(http.StatusBadRequest, CodeBadRequest, "field %s: want a %s, not a JSON %s", te.Field, te.Type, te.Value)
-		case errors.As(err, &mbe):
-			return errorf(http.StatusBadRequest, CodeBadRequest, "the body is over %d bytes", maxBody)
-		case errors.Is(err, io.EOF):
-			return errorf(http.StatusBadRequest, CodeBadRequest, "the body is empty: want a JSON object")
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return errorf(http.StatusBadRequest, CodeBadRequest, "unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return errorf(http.StatusBadRequest, CodeBadRequest, "the body is not JSON: %v", err)
-	}
-	if dec.More() {
-		return errorf(http.StatusBadRequest, CodeBadRequest, "the body has more than one JSON value")
-	}
-	return nil
 }

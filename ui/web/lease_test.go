@@ -61,7 +61,8 @@ func TestTurnRefusedWhileAnotherRunHoldsTheSession(t *testing.T) {
 
 // TestTurnRunningAndCancel: a second turn while one runs is 409
 // turn_running; cancel stops it (recorded as turn.cancelled, "cancelled by
-// user"); a cancel with none running is 409 no_turn.
+// user"); a second cancel right after, and one with none running, are 409
+// no_turn.
 func TestTurnRunningAndCancel(t *testing.T) {
 	e := newTestEnv(t, openaitest.Reply{Text: "a long answer", Hold: 20 * time.Second}, openaitest.Reply{Text: "again"})
 	id := e.newSession()
@@ -75,6 +76,9 @@ func TestTurnRunningAndCancel(t *testing.T) {
 	}
 	var res struct{ Cancelled bool }
 	e.call("POST", "/api/sessions/"+id+"/cancel", map[string]string{}, http.StatusOK, &res)
+	if b := e.call("POST", "/api/sessions/"+id+"/cancel", map[string]string{}, http.StatusConflict, nil); errorCode(b) != CodeNoTurn {
+		t.Fatalf("a second cancel back to back: %s", b) // one cancel per turn, as the contract
+	}
 	evs := st.until(t, "turn.cancelled")
 	if last := evs[len(evs)-1]; !res.Cancelled || !strings.Contains(last.Data, "cancelled by user") {
 		t.Fatalf("cancel: %v, event %s", res, last.Data)

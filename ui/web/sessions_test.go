@@ -103,6 +103,8 @@ func TestErrors(t *testing.T) {
 		{"bad json", "POST", "/api/sessions", nil, "{", 400, CodeBadRequest, "JSON"},
 		{"unknown field", "POST", "/api/sessions", map[string]string{"dir": "/"}, "", 400, CodeBadRequest, "dir"},
 		{"wrong type", "POST", "/api/sessions/" + id + "/turns", map[string]int{"input": 3}, "", 400, CodeBadRequest, "input"},
+		{"wrong case", "POST", "/api/approvals/perm-x", map[string]string{"Decision": "allow"}, "", 400, CodeBadRequest, `did you mean \"decision\"`},
+		{"array body", "POST", "/api/sessions", nil, `[]`, 400, CodeBadRequest, "body must be a JSON object"},
 		{"two values", "POST", "/api/sessions", nil, `{"cwd":"/"} {}`, 400, CodeBadRequest, "more than one"},
 		{"empty input", "POST", "/api/sessions/" + id + "/turns", map[string]string{"input": " "}, "", 400, CodeBadRequest, "input"},
 		{"relative cwd", "POST", "/api/sessions", map[string]string{"cwd": "rel/dir"}, "", 400, CodeBadRequest, "cwd"},

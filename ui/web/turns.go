@@ -9,9 +9,11 @@ import (
 	"pincer/core/agent"
 )
 
-// turnRun is a turn this server runs: cancel ends it.
+// turnRun is a turn this server runs: cancel ends it; cancelled is set (under
+// Server.mu) by the first cancel, so a second one while it ends is no_turn.
 type turnRun struct {
-	cancel context.CancelCauseFunc
+	cancel    context.CancelCauseFunc
+	cancelled bool
 }
 
 // turnRunning reports whether this server runs a turn of sessionID.
@@ -125,7 +127,7 @@ func (s *Server) runTurn(ctx context.Context, cancel context.CancelCauseFunc, ws
 
 // cancelTurn is POST /api/sessions/{id}/cancel {}: the running turn is
 // cancelled (recorded as the workbench's Esc: "cancelled by user"); no_turn
-// when none runs here.
+// when none runs here, or its turn was cancelled already (a second cancel).
 func (s *Server) cancelTurn(w http.ResponseWriter, r *http.Request) {
 	var body struct{}
 	if err := decodeBody(w, r, &body); err != nil {
@@ -135,7 +137,15 @@ func (s *Server) cancelTurn(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	s.mu.Lock()
 	t := s.turns[id]
+	first := t != nil && !t.cancelled
+	if first {
+		t.cancelled = true
+	}
 	s.mu.Unlock()
+	if t != nil && !first {
+		writeError(w, errorf(http.StatusConflict, CodeNoTurn, "session %s: its turn is cancelled already (ending)", id))
+		return
+	}
 	if t == nil {
 		if _, err := s.session(r); err != nil {
 			writeError(w, err)
