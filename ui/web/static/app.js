@@ -5,7 +5,7 @@
 // reaches the page through dom.js (text nodes) and markdown.js (elements).
 
 import { h, clear, append } from "./dom.js";
-import { render as markdown } from "./markdown.js";
+import { render as markdown, segments } from "./markdown.js";
 import { renderDiff } from "./diff.js";
 import { newView, apply, summaryRest, T, TL, AP, HD, CH } from "./state.js";
 import { api } from "./api.js";
@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 
 const ui = {
   sessions: [], // the API's session list (children nested)
-  cur: null, // {id, session, view, close, children: Map id -> {view, close, agentType}, nodes: Map entry -> {node, v}}
+  cur: null, // {id, session, view, close, children: Map id -> {view, close, agentType}, nodes: Map entry -> {node, v}, callNodes: Map call -> {node, v}, shownSelected}
   selectedCall: "",
   selectedApproval: null,
   dirty: 0,
@@ -114,7 +114,9 @@ async function open(id, known) {
   ui.selectedApproval = null;
   queue.reset();
   clear($("transcript"));
-  const cur = { id, session: known || findSession(id) || { id }, view: newView(id), children: new Map(), nodes: new Map(), close: () => {} };
+  clear($("timeline"));
+  const cur = { id, session: known || findSession(id) || { id }, view: newView(id), children: new Map(), nodes: new Map(),
+    callNodes: new Map(), shownSelected: "", close: () => {} };
   ui.cur = cur;
   history.replaceState(null, "", "#s=" + encodeURIComponent(id));
   $("empty").hidden = true;
@@ -250,9 +252,11 @@ function drawEntry(e) {
     case "assistant": {
       const node = h("div", { class: "msg assistant" + (e.done ? "" : " streaming"), dataset: { messageId: e.id || "" } });
       if (e.reasoning) node.append(h("div", { class: "reasoning" }, e.reasoning));
-      const body = h("div", { class: "body md" });
-      body.append(markdown(e.text));
+      // the text first, plain (cheap); its Markdown once it comes into view
+      const body = h("div", { class: "body md-pending" }, e.text);
       node.append(body);
+      node.mdSource = e.text;
+      onScreen.observe(node);
       if (e.interrupted) node.append(h("div", { class: "note" }, "(interrupted)"));
       return node;
     }
@@ -267,18 +271,96 @@ function drawEntry(e) {
   }
 }
 
+// streamNode is the node of a streaming assistant message: its text (and
+// reasoning) shown plain, as it comes; later deltas are appended to it as
+// text nodes (streamInto), and the finished message replaces it with its
+// Markdown, rendered once.
+function streamNode(e) {
+  const r = { stream: true, textLen: 0, reasonLen: 0 };
+  r.reasoning = h("div", { class: "reasoning", hidden: true });
+  r.body = h("div", { class: "body streaming-text" });
+  r.node = h("div", { class: "msg assistant streaming", dataset: { messageId: e.id || "" } }, r.reasoning, r.body);
+  streamInto(r, e);
+  return r;
+}
+
+// streamInto appends what e's text and reasoning gained since r last showed
+// them; false when r cannot show e so (e is finished, or its text was not
+// extended but replaced): then e is drawn anew.
+function streamInto(r, e) {
+  if (e.done || e.text.length < r.textLen || e.reasoning.length < r.reasonLen) return false;
+  if (e.reasoning.length > r.reasonLen) {
+    append(r.reasoning, [e.reasoning.slice(r.reasonLen)]);
+    r.reasoning.hidden = false;
+    r.reasonLen = e.reasoning.length;
+  }
+  if (e.text.length > r.textLen) {
+    append(r.body, [e.text.slice(r.textLen)]);
+    r.textLen = e.text.length;
+  }
+  return true;
+}
+
+// mdChunk is how many characters of Markdown are rendered in one task: a
+// long reply is rendered a piece a task and shown whole when done.
+const mdChunk = 24000;
+
+// onScreen renders a finished message's Markdown when its node first comes
+// near the transcript's view (a long session's log is folded and shown as
+// plain text at once; only what is looked at pays for its Markdown).
+const onScreen = new IntersectionObserver((seen) => {
+  for (const s of seen) {
+    if (!s.isIntersecting) continue;
+    onScreen.unobserve(s.target);
+    renderMarkdown(s.target);
+  }
+}, { root: document.getElementById("transcript"), rootMargin: "800px 0px" });
+
+function renderMarkdown(node) {
+  const src = node.mdSource;
+  delete node.mdSource;
+  const body = node.querySelector(".body.md-pending");
+  if (src === undefined || !body) return;
+  const parts = segments(src, mdChunk);
+  const frag = document.createDocumentFragment();
+  const step = (k) => {
+    if (!node.isConnected) return; // replaced or another session opened
+    frag.append(markdown(parts[k]));
+    if (k + 1 < parts.length) {
+      setTimeout(() => step(k + 1), 0);
+      return;
+    }
+    const el = $("transcript");
+    const follow = nearBottom(el);
+    const md = h("div", { class: "body md" });
+    md.append(frag);
+    body.replaceWith(md);
+    if (follow) el.scrollTop = el.scrollHeight;
+  };
+  step(0);
+}
+
+// drawTranscript draws the entries the view changed since the last frame
+// (view.changed): a new entry is appended, a changed one replaced, and a
+// streaming message only gets its new text appended.
 function drawTranscript() {
   const el = $("transcript");
   const follow = nearBottom(el);
-  const nodes = ui.cur.nodes;
-  for (const e of ui.cur.view.entries) {
+  const { view, nodes } = ui.cur;
+  for (const e of view.changed) {
     const had = nodes.get(e);
     if (had && had.v === e.v) continue;
-    const node = drawEntry(e);
-    if (had) had.node.replaceWith(node);
-    else el.append(node);
-    nodes.set(e, { node, v: e.v });
+    if (had && had.stream && streamInto(had, e)) {
+      had.v = e.v;
+      continue;
+    }
+    const r = e.kind === "assistant" && !e.done ? streamNode(e) : { node: drawEntry(e) };
+    r.v = e.v;
+    if (had) had.node.replaceWith(r.node);
+    else el.append(r.node);
+    nodes.set(e, r);
   }
+  view.changed.clear();
   if (follow) el.scrollTop = el.scrollHeight;
 }
 
@@ -293,21 +375,46 @@ function fmtDuration(ms) {
   return ms >= 1000 ? (ms / 1000).toFixed(1) + " s" : ms + " ms";
 }
 
+function drawCall(c) {
+  const b = h("button", { type: "button", class: "call status-" + c.status + (ui.selectedCall === c.id ? " selected" : ""), dataset: { callId: c.id, status: c.status } },
+    h("span", { class: "mark", title: c.status }, statusMark[c.status] || "·"),
+    h("span", { class: "name" }, c.name),
+    h("span", { class: "summary" }, summaryRest(c.name, c.summary)),
+    h("span", { class: "dur" }, c.status === "done" || c.status === "error" || c.status === "denied" ? fmtDuration(c.durationMs) : c.status));
+  b.addEventListener("click", () => {
+    ui.selectedCall = c.id;
+    mark(TL);
+  });
+  return h("li", {}, b);
+}
+
+// drawTimeline draws the calls the view changed since the last frame
+// (view.changedCalls) and moves the selection mark.
 function drawTimeline() {
-  const el = clear($("timeline"));
-  for (const c of ui.cur.view.calls) {
-    const b = h("button", { type: "button", class: "call status-" + c.status + (ui.selectedCall === c.id ? " selected" : ""), dataset: { callId: c.id, status: c.status } },
-      h("span", { class: "mark", title: c.status }, statusMark[c.status] || "·"),
-      h("span", { class: "name" }, c.name),
-      h("span", { class: "summary" }, summaryRest(c.name, c.summary)),
-      h("span", { class: "dur" }, c.status === "done" || c.status === "error" || c.status === "denied" ? fmtDuration(c.durationMs) : c.status));
-    b.addEventListener("click", () => {
-      ui.selectedCall = c.id;
-      mark(TL);
-    });
-    el.append(h("li", {}, b));
+  const el = $("timeline");
+  const cur = ui.cur;
+  const view = cur.view;
+  if (!view.calls.length) {
+    if (!el.querySelector(".empty")) clear(el).append(h("li", { class: "empty" }, "No tool call yet."));
+    return;
   }
-  if (!ui.cur.view.calls.length) el.append(h("li", { class: "empty" }, "No tool call yet."));
+  el.querySelector(":scope > li.empty")?.remove();
+  for (const c of view.changedCalls) {
+    const had = cur.callNodes.get(c);
+    if (had && had.v === c.v) continue;
+    const li = drawCall(c);
+    if (had) had.node.replaceWith(li);
+    else el.append(li);
+    cur.callNodes.set(c, { node: li, v: c.v });
+  }
+  view.changedCalls.clear();
+  if (cur.shownSelected !== ui.selectedCall) {
+    for (const id of [cur.shownSelected, ui.selectedCall]) {
+      const n = id && cur.callNodes.get(view.byCall.get(id));
+      if (n) n.node.querySelector("button.call").classList.toggle("selected", id === ui.selectedCall);
+    }
+    cur.shownSelected = ui.selectedCall;
+  }
 }
 
 function drawDiff() {

@@ -347,3 +347,34 @@ function emphasisAt(s, i, c, n) {
     from = end + 1;
   }
 }
+
+/**
+ * segments cuts the Markdown source src into pieces of about size
+ * characters that render as the whole does, one after the other: a cut is
+ * only made at a blank line outside fenced code whose next line starts a
+ * new top-level block (not indented, not a list item, not a table row). A
+ * long message is rendered a piece per task (the page stays responsive).
+ */
+export function segments(src, size) {
+  const lines = String(src ?? "").replace(/\r\n?/g, "\n").split("\n");
+  const out = [];
+  let start = 0, chars = 0, fence = "";
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    chars += l.length + 1;
+    const m = reFence.exec(l);
+    if (m && (!fence || (l.trim().startsWith(fence) && l.trim().replace(new RegExp("^\\" + fence[0] + "+"), "").trim() === ""))) {
+      fence = fence ? "" : m[1];
+      continue;
+    }
+    const next = lines[i + 1];
+    if (!fence && chars >= size && l.trim() === "" && next !== undefined && /^\S/.test(next) &&
+      !reItem.test(next) && !next.includes("|")) {
+      out.push(lines.slice(start, i + 1).join("\n"));
+      start = i + 1;
+      chars = 0;
+    }
+  }
+  out.push(lines.slice(start).join("\n"));
+  return out;
+}

@@ -1,6 +1,11 @@
 // state.js: one session's view, reduced from its event log (the flat event
 // JSON of stream-json, as the SSE stream carries it). Pure: apply(view, ev)
-// updates view and returns what changed, so the panel redraws only that.
+// updates view and returns what changed, so the panel redraws only that: the
+// flags say which panes, and view.changed / view.changedCalls hold the
+// transcript entries and timeline calls touched since the panel last drew
+// (the panel empties them), so a frame draws only those — opening a session
+// of thousands of events folds them all without touching the page, and the
+// next animation frame draws each entry once.
 // Events are de-duplicated by sequence (the mx-claw seed's rule: several
 // clients share one log; a reconnect must neither repeat nor miss): an event
 // whose sequence is not above the last one applied is dropped.
@@ -22,6 +27,8 @@ export function newView(sessionId) {
     running: false,
     turnId: "",
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+    changed: new Set(), // entries added or changed since the panel drew (it clears the set)
+    changedCalls: new Set(), // calls added or changed since the panel drew (it clears the set)
   };
 }
 
@@ -31,22 +38,32 @@ export const T = 1, TL = 2, AP = 4, HD = 8, CH = 16;
 function entry(view, e) {
   e.v = 1;
   view.entries.push(e);
+  view.changed.add(e);
   return e;
+}
+
+function touch(view, e) {
+  e.v++;
+  view.changed.add(e);
 }
 
 function call(view, id, name) {
   let c = view.byCall.get(id);
   if (!c) {
-    c = { id, name, summary: "", status: "receiving", durationMs: 0, diff: "", output: "", deniedBy: "", turnId: view.turnId };
+    c = { id, name, summary: "", status: "receiving", durationMs: 0, diff: "", output: "", outputLines: 0, isError: false,
+      deniedBy: "", denyReason: "", turnId: view.turnId, v: 1 };
     view.byCall.set(id, c);
     view.calls.push(c);
-    entry(view, { kind: "tool", call: c });
+    view.changedCalls.add(c);
+    c.entry = entry(view, { kind: "tool", call: c });
   }
   return c;
 }
 
 function touchCall(view, c) {
-  for (const e of view.entries) if (e.kind === "tool" && e.call === c) e.v++;
+  c.v++;
+  view.changedCalls.add(c);
+  touch(view, c.entry);
 }
 
 /**
@@ -74,7 +91,7 @@ export function apply(view, ev) {
       }
       if (ev.kind === "reasoning") m.reasoning += ev.delta || "";
       else m.text += ev.delta || "";
-      m.v++;
+      touch(view, m);
       return T;
     }
     case "message.completed": {
@@ -89,7 +106,7 @@ export function apply(view, ev) {
       m.reasoning = ev.reasoning || "";
       m.done = true;
       m.interrupted = !!ev.interrupted;
-      m.v++;
+      touch(view, m);
       return T;
     }
     case "tool.receiving": {

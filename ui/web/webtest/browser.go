@@ -38,7 +38,7 @@ func Find() string {
 // cancelled (the browser ended) at t's cleanup. Without a browser it skips
 // t, or fails it when PINCER_REQUIRE_BROWSER=1. The whole browser session is
 // bounded by limit (a test never hangs on a page).
-func Browser(t *testing.T, limit time.Duration) context.Context {
+func Browser(t testing.TB, limit time.Duration) context.Context {
 	t.Helper()
 	bin := Find()
 	if bin == "" {
@@ -75,7 +75,7 @@ func Browser(t *testing.T, limit time.Duration) context.Context {
 // Screenshot writes a PNG of the page to the artifacts directory
 // ($PINCER_ARTIFACTS when set, else a temporary directory of t) as name,
 // logs its path and returns it.
-func Screenshot(ctx context.Context, t *testing.T, name string) string {
+func Screenshot(ctx context.Context, t testing.TB, name string) string {
 	t.Helper()
 	dir := os.Getenv("PINCER_ARTIFACTS")
 	if dir == "" {
@@ -97,7 +97,7 @@ func Screenshot(ctx context.Context, t *testing.T, name string) string {
 
 // Eval evaluates the JavaScript expression expr in the page (a promise is
 // awaited) and returns its value decoded into T; an exception fails t.
-func Eval[T any](ctx context.Context, t *testing.T, expr string) T {
+func Eval[T any](ctx context.Context, t testing.TB, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -107,7 +107,7 @@ func Eval[T any](ctx context.Context, t *testing.T, expr string) T {
 }
 
 // Navigate opens url in the tab and waits for the page's load.
-func Navigate(ctx context.Context, t *testing.T, url string) {
+func Navigate(ctx context.Context, t testing.TB, url string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("navigate %s: %v", url, err)
