@@ -30,10 +30,12 @@ type serveFlags struct {
 // cmdServe is `pincer serve`: the HTTP API, its event streams and the web
 // panel (ui/web) on a loopback address (--addr, default 127.0.0.1 on a random
 // port; another address only with --allow-remote). It writes a fresh token
-// to the run directory's serve.token (0600), prints the URL with the token
-// and the file's path on stdout, logs on stderr, and serves until SIGINT,
+// to the run directory's serve.token (0600), prints on stdout the URL with a
+// one-time login code (web.LoginCodeTTL), the token, and the file's path, logs on stderr, and serves until SIGINT,
 // SIGTERM or SIGHUP: then running turns are cancelled and recorded, the
-// sessions' SessionEnd hooks run, and the token file is removed.
+// sessions' SessionEnd hooks run, and the token file is removed. It holds
+// the run directory's serve.lock meanwhile: a second start with the same
+// PINCER_HOME fails (exit 1) naming the first's pid and address.
 func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	f := &serveFlags{}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -61,16 +63,25 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := checkServeAddr(f.addr, f.allowRemote); err != nil {
 		return 0, err
 	}
+	runDir := config.PathsFrom(os.Getenv).Run
+	lock, err := web.LockServe(runDir) // one server per PINCER_HOME: its token file is ours until exit
+	if err != nil {
+		return 1, fmt.Errorf("serve: %w", err)
+	}
+	defer lock.Release()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return 1, fmt.Errorf("serve: %w", err)
 	}
 	defer ln.Close()
+	if err := lock.Record(ln.Addr().String()); err != nil {
+		return 1, err
+	}
 	token, err := web.NewToken()
 	if err != nil {
 		return 1, err
 	}
-	tokenPath, removeToken, err := web.WriteToken(config.PathsFrom(os.Getenv).Run, token)
+	tokenPath, removeToken, err := web.WriteToken(runDir, token)
 	if err != nil {
 		return 1, err
 	}
@@ -84,7 +95,14 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	srv := web.New(store, web.Options{Base: opts, Token: token, Addr: addr,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, "pincer serve: "+format+"\n", a...) }})
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stdout, "pincer serve: http://%s/?token=%s\n", addr, token)
+	code, err := srv.NewLoginCode()
+	if err != nil {
+		return 1, err
+	}
+	// The URL carries a one-time code, not the token: the browser's history
+	// keeps only a spent code. The token is printed once, on its own line.
+	fmt.Fprintf(stdout, "pincer serve: http://%s/?login=%s\n", addr, code)
+	fmt.Fprintf(stdout, "token: %s\n", token)
 	fmt.Fprintf(stdout, "token file: %s\n", tokenPath)
 
 	sigs := make(chan os.Signal, 1)

@@ -70,7 +70,8 @@ func jsonContentType(ct string) bool {
 }
 
 // guard wraps next with the checks above; the token query of `GET
-// /?token=TOKEN` is handled here (the cookie set, 303 to /).
+// /?token=TOKEN` and the one-time code of `GET /?login=CODE` (login.go) are
+// handled here (the cookie set, 303 to /).
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -92,6 +93,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodGet && r.URL.Path == "/" && r.URL.Query().Has("token") {
 			s.tokenLogin(w, r)
+			return
+		}
+		if r.Method == http.MethodGet && r.URL.Path == "/" && r.URL.Query().Has("login") {
+			s.codeLogin(w, r)
 			return
 		}
 		if !s.authorized(r) {
@@ -124,6 +129,12 @@ func (s *Server) tokenLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, false, errorf(http.StatusUnauthorized, CodeUnauthorized, "wrong token"))
 		return
 	}
+	s.setTokenCookie(w)
+}
+
+// setTokenCookie answers a login: the token's cookie, 303 to / (the token or
+// code leaves the address bar).
+func (s *Server) setTokenCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.opts.Token, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode})
 	w.Header().Set("Location", "/")

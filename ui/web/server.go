@@ -60,6 +60,7 @@ type Server struct {
 	closed  bool
 	turnsWG sync.WaitGroup
 
+	logins  loginCodes
 	pending *pendingSet
 	folds   *foldCache
 	tails   *tails
@@ -75,6 +76,7 @@ func New(store *app.SharedStore, opts Options) *Server {
 		spaces: map[string]*workspace{}, turns: map[string]*turnRun{},
 		pending: newPendingSet(store.Log()), folds: newFoldCache(store.Log()), tails: newTails(store.Log())}
 	s.pending.labelOf = s.childLabel
+	s.logins = loginCodes{now: time.Now, codes: map[string]time.Time{}}
 	s.mux = s.routes()
 	return s
 }

@@ -82,7 +82,7 @@ func (e *env) serve(extra ...string) *served {
 	select {
 	case line := <-lines:
 		const prefix = "pincer serve: "
-		if !strings.HasPrefix(line, prefix+"http://127.0.0.1:") || !strings.Contains(line, "/?token=") {
+		if !strings.HasPrefix(line, prefix+"http://127.0.0.1:") || !strings.Contains(line, "/?login=") {
 			e.t.Fatalf("pincer serve printed %q; stderr:\n%s", line, s.log())
 		}
 		s.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))

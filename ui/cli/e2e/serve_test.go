@@ -29,6 +29,7 @@ type serveProc struct {
 	cmd       *exec.Cmd
 	base      string // http://127.0.0.1:PORT
 	token     string
+	loginURL  string // the printed http://127.0.0.1:PORT/?login=CODE (good once)
 	tokenFile string
 	done      chan struct{}
 	mu        sync.Mutex
@@ -50,7 +51,7 @@ func (w serveLog) Write(b []byte) (int, error) {
 }
 
 // startServe starts `pincer serve ARGS` in the repository and returns once
-// it printed its two lines; it is stopped (SIGTERM) at the test's end.
+// it printed its three lines (the login URL, the token, the token file); it is stopped (SIGTERM) at the test's end.
 func (e *env) startServe(args ...string) *serveProc {
 	e.t.Helper()
 	p := &serveProc{cmd: e.command(append([]string{"serve"}, args...)...), done: make(chan struct{})}
@@ -74,20 +75,24 @@ func (e *env) startServe(args ...string) *serveProc {
 		r := bufio.NewReader(out)
 		a, _ := r.ReadString('\n')
 		b, _ := r.ReadString('\n')
-		lines <- []string{a, b}
+		c, _ := r.ReadString('\n')
+		lines <- []string{a, b, c}
 		_, _ = io.Copy(io.Discard, r)
 	}()
 	select {
 	case l := <-lines:
 		rest, ok := strings.CutPrefix(strings.TrimSpace(l[0]), "pincer serve: ")
 		u, err := url.Parse(rest)
-		if !ok || err != nil || u.Path != "/" || len(u.Query().Get("token")) != 64 || !strings.HasPrefix(u.Host, "127.0.0.1:") {
+		if !ok || err != nil || u.Path != "/" || len(u.Query().Get("login")) != 32 || u.Query().Has("token") || !strings.HasPrefix(u.Host, "127.0.0.1:") {
 			e.t.Fatalf("first line %q", l[0])
 		}
-		p.base, p.token = "http://"+u.Host, u.Query().Get("token")
-		p.tokenFile, ok = strings.CutPrefix(strings.TrimSpace(l[1]), "token file: ")
-		if !ok {
+		p.base, p.loginURL = "http://"+u.Host, rest
+		if p.token, ok = strings.CutPrefix(strings.TrimSpace(l[1]), "token: "); !ok || len(p.token) != 64 {
 			e.t.Fatalf("second line %q", l[1])
+		}
+		p.tokenFile, ok = strings.CutPrefix(strings.TrimSpace(l[2]), "token file: ")
+		if !ok {
+			e.t.Fatalf("third line %q", l[2])
 		}
 	case <-p.done:
 		e.t.Fatalf("pincer serve exited: %s", p.log())
@@ -164,7 +169,8 @@ func (p *serveProc) sseLines(t *testing.T, ctx context.Context, id string) <-cha
 	return ch
 }
 
-// TestServeEndToEnd: the printed URL logs in (cookie, 303), the token file
+// TestServeEndToEnd: the printed URL logs in (cookie, 303) once, the
+// printed token too (?token=), the token file
 // holds the token (0600), a turn submitted over HTTP streams over SSE to
 // its end, and SIGTERM stops the server and removes the token file.
 func TestServeEndToEnd(t *testing.T) {
@@ -178,7 +184,14 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatalf("token file holds %q", b)
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Get(p.base + "/?token=" + p.token)
+	for i, want := range []int{http.StatusSeeOther, http.StatusUnauthorized} { // the printed login code works once
+		resp, err := client.Get(p.loginURL)
+		if err != nil || resp.StatusCode != want || (want == http.StatusSeeOther) != (len(resp.Cookies()) == 1) {
+			t.Fatalf("login URL, use %d: %v %v, want %d", i+1, resp, err, want)
+		}
+		resp.Body.Close()
+	}
+	resp, err := client.Get(p.base + "/?token=" + p.token) // the token's own login stays
 	if err != nil || resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
 		t.Fatalf("login: %v %v", resp, err)
 	}
