@@ -212,7 +212,8 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 
 // showSession switches tab t's panes to another session of be: the live
 // one (turns go to it), or one shown read-only. The model is rebuilt by
-// replaying the session's log from sequence 1; where the replay ends (the
+// replaying the session's log from sequence 1 (a long log's tail first, then
+// the whole: resume_tail.go); where the replay ends (the
 // last sequence stored now), a turn still open has no process behind it and
 // is shown as interrupted (Model.Interrupt) — unless another process holds
 // the session's lease: then its turn is live and the workbench is attached
@@ -224,8 +225,10 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 		w.Notify("error", "event log: "+err.Error())
 	}
 	runner, _ := be.Runner(w.ctx, sessionID) // after LastSequence: a turn open up to last whose lease is free has no process
-	w.pump.follow(t.key, be.Log(), sessionID, func() {
+	tail := last > tailEvents                // a long log: tail first, then the whole (resume_tail.go)
+	reset := func() {
 		t.model, t.sessionID, t.readOnly, t.replayEnd = NewModel(), sessionID, readOnly, last
+		t.backfilling, t.tailInterrupted = tail, false
 		t.runner, t.queued, t.subs.expanded = runner, "", nil
 		if runner != "" {
 			w.noticeFor(t, "info", "attached: "+runner+" runs this session; its approvals can be answered here")
@@ -238,7 +241,13 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 			w.publishSessions()
 		}
 		t.resetView = true
-	}, func(err error) { w.Notify("error", "event log: "+err.Error()) })
+	}
+	onErr := func(err error) { w.Notify("error", "event log: "+err.Error()) }
+	if tail {
+		w.pump.followTail(t.key, be.Log(), sessionID, last, reset, onErr, func(full *Model) { w.backfilled(t, full) })
+		return
+	}
+	w.pump.follow(t.key, be.Log(), sessionID, reset, onErr)
 }
 
 // Notify shows a message of the given level ("info", "warning", "error") on
@@ -271,8 +280,11 @@ func (w *Workbench) applyEvent(key int, ev event.Event) {
 		t.replayEnd = 0
 		if (!t.running || t.readOnly) && t.runner == "" {
 			t.model.Interrupt()
+			t.tailInterrupted = t.backfilling
 		}
-		w.watchSubagents(t, ev, true) // children.go
+		if !t.backfilling { // else once the whole log's model is in (backfilled)
+			w.watchSubagents(t, ev, true) // children.go
+		}
 	}
 }
 

@@ -66,6 +66,9 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 	if n := w.model.RunningShells(); n > 0 {
 		parts = append(parts, statusField{shellCount(n), prioCtx})
 	}
+	if w.backfilling { // a long log's tail is shown: its totals are not the session's (resume_tail.go)
+		return append(parts, statusField{"loading history…", prioTokens})
+	}
 	parts = append(parts, statusField{fmt.Sprintf("↑%s ↓%s tokens", humanTokens(s.InputTokens), humanTokens(s.OutputTokens)), prioTokens})
 	switch cost := costText(s); cost {
 	case "": // no model call yet: no cost to show

@@ -41,7 +41,8 @@ type pump struct {
 	draws atomic.Int64 // calls of draw, for tests
 
 	inboxMu sync.Mutex
-	inbox   []message // posted, run on the event loop by drain
+	inbox   []message       // posted, run on the event loop by drain
+	drawn   []chan struct{} // closed once the frame that drained their afterDraw is drawn (resume_tail.go)
 
 	liveGen map[int]int64 // by key, the follower whose events apply: set by its reset, read by drain (event loop only)
 
@@ -183,6 +184,7 @@ func (p *pump) coalesce() {
 		}
 		p.draws.Add(1)
 		p.draw()
+		p.closeDrawn()
 		last = time.Now()
 	}
 }
@@ -194,6 +196,27 @@ func (p *pump) coalesce() {
 // of other keys go on. Errors of the log go to onErr. Safe from any
 // goroutine, the event loop included (the follower never waits for it).
 func (p *pump) follow(key int, log *event.Log, sessionID string, reset func(), onErr func(error)) {
+	p.startFollower(key, reset, onErr, func(ctx context.Context, gen int64) error {
+		return p.followFrom(ctx, log, sessionID, 0, key, gen)
+	})
+}
+
+// followFrom follows sessionID in log after sequence after, posting its
+// events with key and gen, until ctx ends (a newer follow or unfollow).
+func (p *pump) followFrom(ctx context.Context, log *event.Log, sessionID string, after uint64, key int, gen int64) error {
+	return log.Follow(ctx, sessionID, after, func(ev event.Event) error {
+		if ctx.Err() != nil { // a newer follow (or unfollow) replaced this one
+			return event.ErrStop
+		}
+		p.postEvent(ev, key, gen)
+		return nil
+	})
+}
+
+// startFollower replaces key's follower with one goroutine running run (with
+// the follower's context and generation), after posting reset as follow
+// does; run's error, unless the context was cancelled, goes to onErr.
+func (p *pump) startFollower(key int, reset func(), onErr func(error), run func(ctx context.Context, gen int64) error) {
 	if !p.unfollowWait(key) {
 		return
 	}
@@ -220,13 +243,7 @@ func (p *pump) follow(key int, log *event.Log, sessionID string, reset func(), o
 		defer p.followWG.Done()
 		defer close(f.done)
 		defer p.guard()
-		err := log.Follow(ctx, sessionID, 0, func(ev event.Event) error {
-			if ctx.Err() != nil { // a newer follow (or unfollow) replaced this one
-				return event.ErrStop
-			}
-			p.postEvent(ev, key, gen)
-			return nil
-		})
+		err := run(ctx, gen)
 		if err != nil && !errors.Is(err, context.Canceled) && onErr != nil {
 			onErr(err)
 			p.markDirty()

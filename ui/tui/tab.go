@@ -24,9 +24,13 @@ type sessionTab struct {
 	liveID    string // the session turns go to (sessionID unless readOnly)
 	readOnly  bool   // the panes show another session, read-only (the browser's Enter)
 	replayEnd uint64 // last sequence of the shown session when it was opened: the replay's end
-	running   bool   // a turn of this workbench runs on the tab's session
-	runner    string // another process running the shown session's turn (attach.go), "" when none
-	queued    string // a prompt waiting for that turn to end
+	// backfilling: the model is a long log's tail until the whole log's
+	// arrives (resume_tail.go); tailInterrupted: the replay's end showed
+	// the tail's open turn interrupted, to be done again on the whole log's.
+	backfilling, tailInterrupted bool
+	running                      bool   // a turn of this workbench runs on the tab's session
+	runner                       string // another process running the shown session's turn (attach.go), "" when none
+	queued                       string // a prompt waiting for that turn to end
 	// turnCancel cancels the tab's running turn (nil when none runs).
 	turnCancel context.CancelFunc
 	restore    string // input to put back in the box when the tab is shown and the box is empty (a turn that did not start)
