@@ -142,6 +142,19 @@ type Store interface {
 	Close() error
 }
 
+// EventJSONLister is a Store that can list a session's events as the bytes it
+// keeps them as (each event's flat JSON), so the store daemon sends them on
+// unchanged instead of decoding and encoding each one (issue 19). Badger is
+// one; the daemon falls back to ListEvents for a store that is not.
+type EventJSONLister interface {
+	// ListEventsJSON is ListEvents as one JSON array of the stored records,
+	// in order: the records that are not a JSON object are skipped and
+	// reported as ListEvents reports them (a *CorruptError next to the
+	// array). A record that is JSON but not an event (a field of the wrong
+	// type) is left for the reader to find.
+	ListEventsJSON(ctx context.Context, sessionID string, after uint64, limit int) ([]byte, error)
+}
+
 // AuditEntry is one permission decision in the audit trail: which tool call, what
 // it would do (Summary), the outcome (Decision: allow, deny or ask), the rule
 // that matched if any (canonical form), and who decided (By: "rule ... from

@@ -9,10 +9,8 @@
 package event
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -123,58 +121,15 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	return out, nil
 }
 
-// UnmarshalJSON reads the flat form back; Data keeps the payload fields only.
+// UnmarshalJSON reads the flat form back in one pass (flat.go); Data keeps
+// the payload fields only, in their order.
 func (e *Event) UnmarshalJSON(b []byte) error {
-	var h header
-	if err := json.Unmarshal(b, &h); err != nil {
-		return err
-	}
-	ts, err := time.Parse(time.RFC3339Nano, h.Timestamp)
-	if err != nil && h.Timestamp != "" {
-		return fmt.Errorf("event timestamp: %w", err)
-	}
-	data, err := payloadOf(b)
+	ev, err := parseFlat(b)
 	if err != nil {
 		return err
 	}
-	*e = Event{Type: h.Type, Sequence: h.Sequence, SessionID: h.SessionID, TurnID: h.TurnID,
-		Timestamp: ts, Data: data}
+	*e = ev
 	return nil
-}
-
-// payloadOf returns the object b without its common fields, keeping the payload
-// fields in their order (nil when none are left).
-func payloadOf(b []byte) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if _, err := dec.Token(); err != nil { // {
-		return nil, err
-	}
-	var out []byte
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, err
-		}
-		if slices.Contains(headerKeys, key) {
-			continue
-		}
-		k, _ := json.Marshal(key)
-		if out == nil {
-			out = append(out, '{')
-		} else {
-			out = append(out, ',')
-		}
-		out = append(append(append(out, k...), ':'), val...)
-	}
-	if out == nil {
-		return nil, nil
-	}
-	return append(out, '}'), nil
 }
 
 // headerKeys are the common fields, kept out of Data so a round trip does not repeat them.

@@ -2,6 +2,7 @@ package badger
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -150,6 +151,34 @@ func (b *Store) ListEvents(ctx context.Context, sessionID string, after uint64, 
 		return nil, err
 	}
 	return out, record.CorruptErr("event", sessionID, bad)
+}
+
+// ListEventsJSON is ListEvents as the stored records themselves, one JSON
+// array (persist.EventJSONLister): each record is checked to be a JSON
+// object (json.Valid, no decoding) and copied once into the array; the
+// others are skipped and reported with a *CorruptError next to the array.
+func (b *Store) ListEventsJSON(ctx context.Context, sessionID string, after uint64, limit int) ([]byte, error) {
+	out := []byte{'['}
+	if record.CheckSessionID(sessionID) != nil || after == math.MaxUint64 {
+		return append(out, ']'), nil
+	}
+	bad, n := 0, 0
+	err := b.scan(ctx, "list events", record.KindEvent, sessionID, after+1, func(_ uint64, val []byte) bool {
+		if len(val) == 0 || val[0] != '{' || !json.Valid(val) {
+			bad++
+			return true
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, val...)
+		n++
+		return limit <= 0 || n < limit
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, ']'), record.CorruptErr("event", sessionID, bad)
 }
 
 // LastEventSequence returns the highest stored sequence of a session, 0 if none.

@@ -2,6 +2,9 @@ package remote
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"pincer/core/event"
@@ -88,14 +91,42 @@ func (c *Client) AppendEventNext(ctx context.Context, ev event.Event) (event.Eve
 	return ev, nil
 }
 
-// ListEvents returns up to limit events of a session after a sequence.
+// ListEvents returns up to limit events of a session after a sequence. The
+// daemon sends the records as it stores them; each is read here in one pass
+// (event.DecodeList), its payload left for Event.Payload. A record that does
+// not read as an event is skipped and counted with those the daemon skipped
+// (a *persist.CorruptError next to the others).
 func (c *Client) ListEvents(ctx context.Context, sessionID string, after uint64, limit int) ([]event.Event, error) {
+	var raw json.RawMessage
+	err := c.call(ctx, "ListEvents", &wireArgs{ID: sessionID, After: after, Limit: limit}, &raw)
 	var out []event.Event
-	err := c.call(ctx, "ListEvents", &wireArgs{ID: sessionID, After: after, Limit: limit}, &out)
-	if out == nil && err == nil {
+	if len(raw) > 0 {
+		evs, skipped, derr := event.DecodeList(raw)
+		if derr != nil {
+			return nil, fmt.Errorf("persist: ListEvents: decode reply: %w", derr)
+		}
+		out = evs
+		if skipped > 0 {
+			err = addCorrupt(err, sessionID, skipped)
+		}
+	}
+	if out == nil && (err == nil || errors.Is(err, persist.ErrCorrupt)) {
 		out = []event.Event{}
 	}
 	return out, err
+}
+
+// addCorrupt adds n records skipped here to the daemon's report err (nil or
+// a *persist.CorruptError of the session's events).
+func addCorrupt(err error, sessionID string, n int) error {
+	var ce *persist.CorruptError
+	if errors.As(err, &ce) {
+		return &persist.CorruptError{Kind: ce.Kind, SessionID: ce.SessionID, Count: ce.Count + n}
+	}
+	if err != nil {
+		return err
+	}
+	return &persist.CorruptError{Kind: "event", SessionID: sessionID, Count: n}
 }
 
 // LastEventSequence returns the highest stored sequence of a session, 0 if none.

@@ -238,7 +238,9 @@ func (c *Client) do(ctx context.Context, method string, args *wireArgs, out any,
 		}
 		return rep.Error.decode()
 	}
-	if out != nil && len(rep.Result) > 0 {
+	if raw, ok := out.(*json.RawMessage); ok { // the caller decodes it (ListEvents): checked once, above
+		*raw = rep.Result
+	} else if out != nil && len(rep.Result) > 0 {
 		if err := json.Unmarshal(rep.Result, out); err != nil {
 			return fmt.Errorf("persist: %s: decode reply: %w", method, err)
 		}

@@ -155,7 +155,17 @@ func (s *Server) appendEventNext(ctx context.Context, r request) (any, error) {
 	return appended{Sequence: ev.Sequence, Timestamp: ev.Timestamp}, nil
 }
 
+// listEvents answers with the stored records themselves when the store can
+// list them so (persist.EventJSONLister: Badger), sent on unchanged
+// (rawResult); otherwise with the decoded events, encoded again.
 func (s *Server) listEvents(ctx context.Context, r request) (any, error) {
+	if l, ok := s.store.(persist.EventJSONLister); ok {
+		b, err := l.ListEventsJSON(ctx, r.args.ID, r.args.After, r.args.Limit)
+		if b == nil {
+			return nil, err
+		}
+		return rawResult(b), err
+	}
 	return s.store.ListEvents(ctx, r.args.ID, r.args.After, r.args.Limit)
 }
 
