@@ -38,7 +38,11 @@ type pump struct {
 
 	dirty atomic.Bool
 	kick  chan struct{}
-	draws atomic.Int64 // calls of draw, for tests
+	// holdUntil (unix ns, 0: none) holds frames back while a long log's tail
+	// is read (resume_tail.go), until release or that time.
+	holdUntil atomic.Int64
+	release   chan struct{}
+	draws     atomic.Int64 // calls of draw, for tests
 
 	inboxMu sync.Mutex
 	inbox   []message       // posted, run on the event loop by drain
@@ -77,7 +81,7 @@ func newPump(apply func(key int, ev event.Event), draw func(), guard func()) *pu
 	}
 	return &pump{apply: apply, draw: draw, minGap: time.Second / maxFrameRate,
 		liveGen: map[int]int64{}, followers: map[int]*follower{},
-		kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard,
+		kick: make(chan struct{}, 1), release: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), guard: guard,
 		newTicker: realTicker, newTimer: realTimer}
 }
 
@@ -178,6 +182,9 @@ func (p *pump) coalesce() {
 				case <-t.C:
 				}
 			}
+		}
+		if !p.waitHold() {
+			return
 		}
 		if !p.dirty.Swap(false) {
 			continue

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	"pincer/core/event"
 )
@@ -19,6 +20,13 @@ import (
 // and only then follows the live log on. The status line says "loading
 // history" meanwhile (status.go), rather than the tail's partial totals.
 
+// maxTailHold bounds how long frames wait for a long log's tail: the frame
+// the tail is in comes as soon as it is read, not one frame slot
+// (1/maxFrameRate) after a frame of what the workbench held before (the
+// store's answer to Attach, the previous session); a store slower than this
+// gets its frames all the same.
+const maxTailHold = 100 * time.Millisecond
+
 // tailEvents is how many of a session's last events a resume shows first: a
 // screenful of transcript with room (a turn of a prompt, an answer and a tool
 // call is 6–12 events; a screen shows a few turns).
@@ -29,8 +37,18 @@ const tailEvents = 400
 // whole log's Model (run on the event loop while this follower is key's live
 // one), then the events after the tail as they come.
 func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64, reset func(), onErr func(error), backfilled func(full *Model)) {
-	p.startFollower(key, reset, onErr, func(ctx context.Context, gen int64) error {
+	p.hold(maxTailHold) // unheld once the tail is posted (Attach may have held them already)
+	p.startFollower(key, nil, onErr, func(ctx context.Context, gen int64) error {
+		defer p.unhold()
 		tail, err := log.Read(ctx, sessionID, last-tailEvents, 0)
+		// reset goes with the tail, so that one frame shows it (a frame of the
+		// emptied model between them would push the tail's to the next frame
+		// slot, 1/maxFrameRate later); the inbox keeps the order.
+		p.post(func() {
+			if p.liveGen[key] == gen {
+				reset()
+			}
+		})
 		if err != nil {
 			return err
 		}
@@ -41,6 +59,7 @@ func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64
 		for _, ev := range tail {
 			p.postEvent(ev, key, gen)
 		}
+		p.unhold()
 		select { // the tail's frame first: the backfill's allocations would slow it down
 		case <-p.afterDraw():
 		case <-ctx.Done():
@@ -129,4 +148,50 @@ func (p *pump) closeDrawn() {
 	for _, ch := range drawn {
 		close(ch)
 	}
+}
+
+// hold holds frames back for d at most, until unhold (resume_tail.go's
+// tail read). Safe from any goroutine.
+func (p *pump) hold(d time.Duration) {
+	select { // a release left over from an earlier hold
+	case <-p.release:
+	default:
+	}
+	p.holdUntil.Store(time.Now().Add(d).UnixNano())
+}
+
+// unhold ends a hold and lets the held frame be drawn; a no-op without one.
+func (p *pump) unhold() {
+	if p.holdUntil.Swap(0) == 0 {
+		return
+	}
+	select {
+	case p.release <- struct{}{}:
+	default:
+	}
+}
+
+// waitHold waits, in the coalescer, while frames are held (hold); false when
+// the pump stopped meanwhile. Without a hold it returns at once: no timer
+// runs while nothing is held.
+func (p *pump) waitHold() bool {
+	until := p.holdUntil.Load()
+	if until == 0 {
+		return true
+	}
+	d := time.Until(time.Unix(0, until))
+	if d <= 0 {
+		p.holdUntil.CompareAndSwap(until, 0)
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.quit:
+		return false
+	case <-p.release:
+	case <-t.C:
+		p.holdUntil.CompareAndSwap(until, 0)
+	}
+	return true
 }
