@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"pincer/core/agent"
 	"pincer/core/event"
@@ -168,4 +169,32 @@ func TestFromTurnStart(t *testing.T) {
 			t.Errorf("%s: starts at %d, want %d", tc.name, first, tc.want)
 		}
 	}
+}
+
+// TestPumpHoldsFramesUntilUnhold: while frames are held, posts draw nothing;
+// unhold draws them in one frame; a hold nobody ends lasts its bound only.
+// (The draws are counted, not timed: the bound is a wait, with slack.)
+func TestPumpHoldsFramesUntilUnhold(t *testing.T) {
+	var p *pump
+	p = newPump(func(int, event.Event) {}, func() { p.drain() }, nil)
+	p.start()
+	defer p.stop()
+	p.hold(time.Minute)
+	for i := 0; i < 3; i++ {
+		p.post(func() {})
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := p.draws.Load(); n != 0 {
+		t.Fatalf("%d frames drawn while held", n)
+	}
+	p.unhold()
+	waitUntil(t, "the held frame", func() bool { return p.draws.Load() == 1 })
+	time.Sleep(50 * time.Millisecond)
+	if n := p.draws.Load(); n != 1 {
+		t.Fatalf("%d frames for the posts of one hold, want 1", n)
+	}
+	p.unhold() // no hold: nothing happens
+	p.hold(30 * time.Millisecond)
+	p.post(func() {})
+	waitUntil(t, "the frame after the hold's bound", func() bool { return p.draws.Load() == 2 })
 }
