@@ -39,7 +39,6 @@ const tailEvents = 400
 func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64, reset func(), onErr func(error), backfilled func(full *Model)) {
 	p.hold(maxTailHold) // unheld once the tail is posted (Attach may have held them already)
 	p.startFollower(key, nil, onErr, func(ctx context.Context, gen int64) error {
-		defer p.unhold()
 		tail, err := log.Read(ctx, sessionID, last-tailEvents, 0)
 		// reset goes with the tail, so that one frame shows it (a frame of the
 		// emptied model between them would push the tail's to the next frame
@@ -49,11 +48,13 @@ func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64
 				reset()
 			}
 		})
-		if err != nil {
-			return err
-		}
 		tail = fromTurnStart(tail)
-		if len(tail) == 0 { // nothing where the log said it ended (deleted meanwhile): as follow
+		if err != nil || len(tail) == 0 {
+			p.unhold()
+			if err != nil {
+				return err
+			}
+			// nothing where the log said it ended (deleted meanwhile): as follow
 			return p.followFrom(ctx, log, sessionID, 0, key, gen)
 		}
 		for _, ev := range tail {
@@ -72,7 +73,10 @@ func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64
 			if err != nil {
 				return err
 			}
-			for _, ev := range older {
+			for i, ev := range older {
+				if i%1024 == 0 && ctx.Err() != nil { // replaced or stopped: nobody waits for it
+					return ctx.Err()
+				}
 				if ev.Sequence < first {
 					full.Apply(ev)
 				}
@@ -87,7 +91,6 @@ func (p *pump) followTail(key int, log *event.Log, sessionID string, last uint64
 				backfilled(full)
 			}
 		})
-		p.markDirty()
 		return p.followFrom(ctx, log, sessionID, tail[len(tail)-1].Sequence, key, gen)
 	})
 }
