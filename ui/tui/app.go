@@ -196,7 +196,6 @@ func (w *Workbench) newTranscriptView() *transcript.View {
 // a Shift+Tab on the event loop comes before or after); call it once the
 // store is open.
 func (w *Workbench) Attach(be Backend, sessionID string) {
-	w.pump.hold(maxTailHold) // one frame for the store's answer and the session (showSession)
 	w.pump.post(func() {
 		w.be, w.storeState = be, ""
 		if !w.modeSet {
@@ -249,7 +248,6 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 		return
 	}
 	w.pump.follow(t.key, be.Log(), sessionID, reset, onErr)
-	w.pump.unhold()
 }
 
 // Notify shows a message of the given level ("info", "warning", "error") on
