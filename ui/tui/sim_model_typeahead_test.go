@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
+
 	"pincer/core/config/modelflow"
 	"pincer/core/provider/providertest"
 )
@@ -18,7 +20,13 @@ func TestModelKeyTypedAheadStaysHidden(t *testing.T) {
 	gate := make(chan struct{})
 	slow := func() (*modelflow.Env, []error) { <-gate; return env() }
 	b, _ := modelBench(t, &providertest.Scripted{}, slow)
-	b.slash("/model set openai api-key")
+	// The line is in the input box before Enter: under the race detector on
+	// a loaded machine its 26 keys alone can take longer than waitModel's
+	// wait, which then ran out before the Enter was read.
+	b.key(tcell.KeyRune, '0', tcell.ModAlt)
+	b.typeText("/model set openai api-key")
+	b.waitInput("/model set openai api-key")
+	b.enter()
 	b.waitModel("the flow to start", func(*Model) bool { return b.w.flowBusy })
 	b.typeText(simKey)
 	time.Sleep(20 * burstGap) // room for the keys to arrive (a wait, not a timing assertion)
