@@ -65,12 +65,14 @@ func DefaultQuarantineDir() string {
 
 // DefaultHiddenPaths returns what every sandboxed command has hidden, from
 // pincer's environment: PincerDirs, HomeSecretPaths (the HomeSecrets table
-// under $HOME and the XDG directories) and AgentSockets. Absolute and clean;
+// under $HOME and the XDG directories), AgentSockets and SessionSockets
+// (terminal multiplexers, display servers, editor servers). Absolute and clean;
 // some may not exist. `pincer doctor` lists them.
 func DefaultHiddenPaths() []string {
 	home, _ := os.UserHomeDir()
 	out := append(PincerDirs(os.Getenv, home), HomeSecretPaths(os.Getenv, home)...)
-	return dedupe(append(out, AgentSockets(os.Getenv)...))
+	out = append(out, AgentSockets(os.Getenv)...)
+	return dedupe(append(out, SessionSockets(os.Getenv, home)...))
 }
 
 // AgentSockets returns the sockets of the user's credential agents, which a
