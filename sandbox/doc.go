@@ -68,7 +68,9 @@
 //     secrets, store, the daemon's socket — and the HomeSecrets table through
 //     HomeSecretPaths: ~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc, ~/.docker, ~/.kube,
 //     forges', clouds', registries' and AI CLIs' tokens, the keyrings, pass,
-//     browser profiles, histories; plus Policy.HiddenPaths): an empty
+//     browser profiles, histories; SessionSockets: tmux, screen, zellij, X11,
+//     Wayland, kitty, wezterm, Emacs, Neovim, VS Code, hidden with the network
+//     on too; plus Policy.HiddenPaths): an empty
 //     read-only tmpfs over each directory, /dev/null over each file. A hidden
 //     directory is hidden whole, wherever it lies: the workspace directories
 //     inside it (the session's spill dir under pincer's data dir) are bound

@@ -70,7 +70,7 @@ func (e *Executor) plan() (execPlan, error) {
 				spec.Trees, _ = carvePincerDirs(spec.Trees, sealed)
 				r.Degraded = append(r.Degraded, fmt.Sprintf("the main repository %s of this worktree lies in a writable root: without a mount namespace it is kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(sealed, ", ")))
 			}
-			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable", r.MountNamespaceError))
+			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable, and the session sockets (tmux, screen, X11, Wayland, editor servers) can be connected to unless the network is off and Landlock is ABI 9+", r.MountNamespaceError))
 			var carved []string
 			spec.Trees, carved = carvePincerDirs(spec.Trees, append(own, claudeFiles...))
 			if len(carved) > 0 {
