@@ -16,6 +16,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/app"
 	"pincer/core/config"
+	"pincer/ui/tui"
 	"pincer/ui/web"
 )
 
@@ -92,7 +93,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	defer store.Close()
 	addr := ln.Addr().String()
-	srv := web.New(store, web.Options{Base: opts, Token: token, Addr: addr,
+	srv := web.New(store, web.Options{Base: opts, Token: token, Addr: addr, WorkbenchCommands: tui.WorkbenchCommands(),
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, "pincer serve: "+format+"\n", a...) }})
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	code, err := srv.NewLoginCode()

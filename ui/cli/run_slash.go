@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -15,11 +14,6 @@ import (
 // the agent's own (core/agent: /compact, /init) and /context (cmd_context.go).
 var runAgentCommands = []string{"/compact", "/context", "/init"}
 
-// slashName is what a command's first word looks like (as the workbench's
-// classifyInput): a slash, a letter, then letters, digits, '-', '_' or ':'.
-// "/usr/bin/x" is no command name: it has a second slash.
-var slashName = regexp.MustCompile(`^/[A-Za-z][A-Za-z0-9_:-]*$`)
-
 // runSlashCheck is what refuseRunSlash knows of the session.
 type runSlashCheck struct {
 	known         []string               // the /names a run can do: runAgentCommands and the catalog's (Setup.Commands)
@@ -29,49 +23,16 @@ type runSlashCheck struct {
 }
 
 // refuseRunSlash says why `pincer run` will not send input (a usage error,
-// exit 2, before any model call), or nil when it goes ahead. A prompt whose
-// first word is a command name that the run does not know is refused, so a
-// typo in CI costs no model call: a workbench-only command ("/loop works in
-// the workbench only"), a skill only the model may load, anything else
-// ("unknown command /nosuch — `pincer run` knows: ..."). As Claude Code, a
-// first word that is a path stays a prompt: one with a second slash
-// ("/usr/bin is empty?") never is a command name, and a one-segment name that
-// is an existing file or directory ("/tmp is full?") is a path too (Claude
-// Code checks "/NAME" on disk before answering "Unknown skill"). Names
-// starting mcp__ (MCP prompts, whose servers may not be ready) are left to
-// the invocation.
+// exit 2, before any model call), or nil when it goes ahead: app.RefuseSlash's
+// decision (an unknown /name, a workbench-only one, a model-only skill; a
+// path stays a prompt).
 func refuseRunSlash(input string, c runSlashCheck) error {
-	t := strings.TrimSpace(input)
-	if !strings.HasPrefix(t, "/") {
+	r := app.RefuseSlash(input, app.SlashCheck{Front: "`pincer run`", Known: c.known, WorkbenchOnly: c.workbenchOnly,
+		WorkbenchHint: "run pincer without run", ModelOnly: c.modelOnly, Exists: c.exists})
+	if r == nil {
 		return nil
 	}
-	first := strings.Fields(t)[0]
-	if strings.Count(first, "/") > 1 {
-		return nil // a path: "/usr/bin is empty?"
-	}
-	if first != "/" && !slashName.MatchString(first) {
-		// One segment that is no command name ("/nosuch.txt", "/loop?"): a
-		// path when it is one on disk (with or without a closing mark),
-		// else no prompt to send unasked (red team 2: each made a model call).
-		if c.exists != nil && (c.exists(first) || c.exists(strings.TrimRight(first, "?!.,;:"))) {
-			return nil
-		}
-		return usagef("unknown command %s — a prompt starting with / is a command; put a word before it to send it to the model", first)
-	}
-	if slices.Contains(c.known, first) || strings.HasPrefix(first, "/mcp__") {
-		return nil
-	}
-	if slices.Contains(c.workbenchOnly, first) {
-		return usagef("%s works in the workbench only (run pincer without run)", first)
-	}
-	if first != "/" && c.exists != nil && c.exists(first) {
-		return nil
-	}
-	knows := "`pincer run` knows: " + strings.Join(c.known, ", ")
-	if first != "/" && c.modelOnly != nil && c.modelOnly(first) {
-		return usagef("unknown command %s — it is a skill only the model loads (user-invocable: false); %s", first, knows)
-	}
-	return usagef("unknown command %s — %s", first, knows)
+	return usagef("%s", r.Message)
 }
 
 // runSlashCheckFor is refuseRunSlash's knowledge of setup's session.

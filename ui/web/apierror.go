@@ -19,6 +19,8 @@ const (
 	CodeLeaseHeld      = "lease_held"       // 409: another process writes the session (the message names it)
 	CodeTurnRunning    = "turn_running"     // 409: the session runs a turn already
 	CodeNoTurn         = "no_turn"          // 409: cancel with no turn running
+	CodeUnknownCommand = "unknown_command"  // 400: a turn's input starts with a /name nobody knows (the message names it)
+	CodeNotAvailable   = "not_available"    // 400: a /name that needs the workbench's screen
 	CodeInternal       = "internal"         // 500
 )
 

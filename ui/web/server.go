@@ -37,6 +37,10 @@ type Options struct {
 	// KeepAlive is the interval of an idle event stream's keep-alive
 	// comments; 0: DefaultKeepAlive.
 	KeepAlive time.Duration
+	// WorkbenchCommands are the /names only the workbench does (it has a
+	// screen: ui/tui WorkbenchCommands); a turn's input starting with one is
+	// 400 not_available.
+	WorkbenchCommands []string
 	// Logf logs one line of the server's (stderr); nil: none.
 	Logf func(format string, a ...any)
 }

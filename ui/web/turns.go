@@ -41,8 +41,11 @@ func (s *Server) sessionWorkspace(ctx context.Context, id, cwd string) (*workspa
 }
 
 // submitTurn is POST /api/sessions/{id}/turns {"input":"text"}: 202 with the
-// sequence the turn's events follow; the turn runs in this process. Refused:
-// lease_held (another process writes the session), turn_running.
+// sequence the turn's events follow; the turn runs in this process. A
+// "/name args" input goes through the invocation path of `pincer run`
+// (skills and custom commands expand; slash.go). Refused: unknown_command,
+// not_available (a workbench-only /name), lease_held (another process
+// writes the session), turn_running.
 func (s *Server) submitTurn(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Input string `json:"input"`
@@ -69,6 +72,10 @@ func (s *Server) submitTurn(w http.ResponseWriter, r *http.Request) {
 	}
 	ws, err := s.sessionWorkspace(r.Context(), as.ID, as.Cwd)
 	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := refuseSlash(body.Input, ws.slash); err != nil { // a /name typo costs no model call
 		writeError(w, err)
 		return
 	}

@@ -16,6 +16,9 @@ type workspace struct {
 	root string // the Run's workspace root (resolved)
 	run  *app.Run
 	be   *app.Backend
+	// slash is what a turn's input starting with /name is checked against
+	// (slash.go): the agent's commands, the catalog's, the workbench's.
+	slash app.SlashCheck
 
 	mu      sync.Mutex
 	started map[string]bool // sessions whose SessionStart hooks ran here: SessionEnd at close
@@ -48,7 +51,8 @@ func openWorkspace(ctx context.Context, s *Server, dir, session string) (*worksp
 		Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
 		AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
 		CommitWorktree: run.WorktreeCommit()}
-	w := &workspace{root: cleanDir(run.Workspace.Root()), run: run, be: be, started: map[string]bool{}}
+	w := &workspace{root: cleanDir(run.Workspace.Root()), run: run, be: be, started: map[string]bool{},
+		slash: slashCheck(setup, s.opts.WorkbenchCommands)}
 	w.start(ctx, run.SessionID, run.Source())
 	s.logf("workspace %s: model %s", w.root, setup.Model.ID())
 	return w, nil
