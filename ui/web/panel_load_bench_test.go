@@ -126,7 +126,7 @@ const openTimed = `new Promise((resolve) => {
 
 func BenchmarkPanelOpen(b *testing.B) {
 	for _, c := range []struct {
-		name                  string
+		name                 string
 		turns, deltas, chunk int
 	}{
 		{"turns=120", 120, 24, 256},

@@ -25,6 +25,54 @@ export function answerable(shownAt, now) {
   return shownAt > 0 && now - shownAt >= graceMs;
 }
 
+/** lineCount is how many lines the command s has (0 for none). */
+export function lineCount(s) {
+  return s ? String(s).split("\n").length : 0;
+}
+
+/**
+ * commandLines is what the card shows of command s, line by line: a line
+ * as it is, and a run of two or more blank lines as one mark ("⋯ 79 blank
+ * lines ⋯") so that what follows is in view (as `ls` + 80 newlines + `rm -rf
+ * ~/x` would hide the rm below the box). Each: {text, blank} (blank: the
+ * mark of a run of n lines).
+ */
+export function commandLines(s) {
+  const out = [];
+  const lines = String(s).split("\n");
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j < lines.length && lines[j].trim() === "") j++;
+    if (j - i >= 2) {
+      out.push({ text: "⋯ " + (j - i) + " blank lines ⋯", blank: j - i });
+      i = j;
+    } else {
+      out.push({ text: lines[i], blank: 0 });
+      i++;
+    }
+  }
+  return out;
+}
+
+// commandBox is the whole command, its line breaks kept, blank runs marked;
+// when it is taller than its box, a "more below" cue shows until it is
+// scrolled to the end.
+function commandBox(command) {
+  const pre = h("pre", { class: "ap-command", tabindex: "0" });
+  const ls = commandLines(command);
+  ls.forEach((l, k) => {
+    pre.append(l.blank ? h("span", { class: "ap-blank" }, l.text) : h("span", { class: "ap-line" }, l.text));
+    if (k + 1 < ls.length) pre.append("\n");
+  });
+  const more = h("div", { class: "ap-more", hidden: true }, "▼ more below: scroll the command");
+  const cue = () => {
+    more.hidden = pre.scrollHeight - pre.scrollTop - pre.clientHeight <= 2;
+  };
+  pre.addEventListener("scroll", cue);
+  new ResizeObserver(cue).observe(pre);
+  return h("div", { class: "ap-command-box" }, pre, more);
+}
+
 /**
  * Queue draws the pending requests into el, keyed by requestId so a reason
  * being typed survives a redraw. onAnswer(approval, action, reason) answers;
@@ -79,9 +127,10 @@ export class Queue {
     const a = c.approval;
     const node = h("div", { class: "approval", tabindex: "0", dataset: { requestId: a.requestId } },
       h("div", { class: "ap-title" }, a.label ? h("span", { class: "ap-label" }, a.label + " ") : null,
-        h("span", { class: "ap-name" }, a.name), a.summary ? ": " : "", h("span", { class: "ap-summary" }, summaryRest(a.name, a.summary))),
+        h("span", { class: "ap-name" }, a.name), a.summary ? ": " : "", h("span", { class: "ap-summary" }, summaryRest(a.name, a.summary)),
+        lineCount(a.command) > 1 ? h("span", { class: "ap-lines" }, " · " + lineCount(a.command) + " lines") : null),
       a.reason ? h("div", { class: "ap-reason" }, a.reason) : null,
-      a.command ? h("pre", { class: "ap-command" }, a.command) : null,
+      a.command ? commandBox(a.command) : null,
       a.previewError ? h("div", { class: "ap-preview-error" }, "the call would fail: " + a.previewError) : null,
       a.diff ? h("div", { class: "ap-hint" }, "its diff is in the Diff pane") : null);
     const actions = h("div", { class: "ap-actions" });
