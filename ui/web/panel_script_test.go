@@ -38,6 +38,7 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 	}
 	var mu sync.Mutex
 	var hits, conns []string
+	cancelPosts := 0
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(sub)))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -60,6 +61,13 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 		case r.URL.Path == "/api/sessions/s1":
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(fakeSession))
+		case r.URL.Path == "/api/sessions/s1/cancel" && r.Method == "POST":
+			mu.Lock()
+			cancelPosts++
+			mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(202)
+			w.Write([]byte(`{}`))
 		case r.URL.Path == "/api/sessions/s1/events":
 			mu.Lock()
 			conns = append(conns, r.Header.Get("Last-Event-ID"))
@@ -74,6 +82,11 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 		srv.CloseClientConnections() // the open stream's handler ends with its connection
 		srv.Close()
 	})
+	cancels = func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return cancelPosts
+	}
 	streamConns = func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -85,6 +98,9 @@ func staticPanel(t *testing.T) (*httptest.Server, func() []string) {
 		return append([]string(nil), hits...)
 	}
 }
+
+// cancels returns how many cancels of s1 the last staticPanel was posted.
+var cancels func() int
 
 // streamConns returns the Last-Event-ID of each connection to the last
 // staticPanel's s1 stream so far ("" for none).

@@ -177,6 +177,7 @@ function pending() {
 async function answer(a, act, reason) {
   try {
     await api.answer(a.requestId, act.decision, act.scope, reason || "");
+    $("input").focus(); // answered: back to the input box, as the workbench
   } catch (err) {
     if (err.code === "not_found") {
       // answered elsewhere (a workbench) or its turn ended: it is no longer pending
@@ -224,11 +225,13 @@ function fmtTokens(n) {
 
 function drawHeader() {
   const { session: s, view: v } = ui.cur;
+  // the list's words: running, else how the last turn ended (cancelled, failed), else idle
+  const status = v.running ? "running" : v.ended || (s.status && s.status !== "running" ? s.status : "idle");
   $("s-title").textContent = "";
   append($("s-title"), [s.title || s.id || ""]);
   clear($("s-meta")).append(h("span", { class: "meta-cwd" }, v.cwd || s.cwd || ""), " · ",
     h("span", { class: "meta-model" }, v.model || s.model || ""), " · ",
-    h("span", { class: "meta-status status-" + (v.running ? "running" : "idle"), id: "s-status" }, v.running ? "running" : "idle"), " · ",
+    h("span", { class: "meta-status status-" + status, id: "s-status" }, status), " · ",
     h("span", { class: "meta-usage" }, "↑" + fmtTokens(v.usage.inputTokens) + " ↓" + fmtTokens(v.usage.outputTokens) +
       (v.usage.costUsd ? " $" + v.usage.costUsd.toFixed(4) : "")));
   const mode = v.mode || s.mode || "default";
@@ -459,25 +462,34 @@ async function send() {
   }
 }
 
+async function cancelTurn() {
+  if (!ui.cur) return;
+  showError(null);
+  try {
+    await api.cancel(ui.cur.id);
+  } catch (err) {
+    showError(err);
+  }
+}
+
 function wire() {
   $("new-session").addEventListener("submit", createSession);
   $("refresh").addEventListener("click", loadSessions);
   $("reconnect").addEventListener("click", () => ui.cur && open(ui.cur.id, ui.cur.session));
   $("input").addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !e.isComposing && ui.cur && ui.cur.view.running) {
+      // Esc cancels the running turn, as in the workbench
+      e.preventDefault();
+      cancelTurn();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
       send();
     }
   });
   $("send").addEventListener("click", send);
-  $("cancel").addEventListener("click", async () => {
-    showError(null);
-    try {
-      await api.cancel(ui.cur.id);
-    } catch (err) {
-      showError(err);
-    }
-  });
+  $("cancel").addEventListener("click", cancelTurn);
   $("mode").addEventListener("change", async (e) => {
     showError(null);
     try {

@@ -25,6 +25,7 @@ export function newView(sessionId) {
     model: "",
     cwd: "",
     running: false,
+    ended: "", // how the last turn ended: "idle" (completed), "cancelled", "failed"; "" before one ended
     turnId: "",
     usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
     changed: new Set(), // entries added or changed since the panel drew (it clears the set)
@@ -80,6 +81,7 @@ export function apply(view, ev) {
       return HD;
     case "turn.started":
       view.running = true;
+      view.ended = "";
       view.turnId = ev.turnId || "";
       entry(view, { kind: "user", text: ev.input || "" });
       return T | HD;
@@ -167,6 +169,7 @@ export function apply(view, ev) {
     case "turn.failed":
     case "turn.cancelled": {
       view.running = false;
+      view.ended = ev.type === "turn.cancelled" ? "cancelled" : ev.type === "turn.failed" ? "failed" : "idle";
       // the turn's requests are over (its process decided or denied them)
       const turn = ev.turnId || view.turnId;
       view.approvals = view.approvals.filter((a) => a.turnId && a.turnId !== turn);
