@@ -33,3 +33,23 @@ func TestEscCancelsTheRunningTurn(t *testing.T) {
 		t.Errorf("how the turn ended: %v, want %v", got, want)
 	}
 }
+
+// TestCallKeepsItsResultAndDenial (NU3's timeline part, NU8): a call's
+// result text, error flag and the denial's who and reason are folded into
+// the call the timeline draws.
+func TestCallKeepsItsResultAndDenial(t *testing.T) {
+	ctx, _, _ := openPanel(t)
+	got := webtest.Eval[map[string]any](ctx, t, `import("/static/state.js").then(st => {
+		const v = st.newView("x");
+		st.apply(v, {type: "turn.started", sequence: 1, turnId: "t"});
+		st.apply(v, {type: "tool.completed", sequence: 2, toolCallId: "a", name: "Bash", output: "exit status 2\nno such file", isError: true});
+		st.apply(v, {type: "permission.requested", sequence: 3, requestId: "r", toolCallId: "b", name: "Bash"});
+		st.apply(v, {type: "permission.resolved", sequence: 4, requestId: "r", toolCallId: "b", decision: "deny", by: "user", reason: "not now"});
+		const a = v.byCall.get("a"), b = v.byCall.get("b");
+		return {aOut: a.output, aErr: a.isError, aStatus: a.status, bBy: b.deniedBy, bWhy: b.denyReason, bStatus: b.status};
+	})`)
+	if got["aOut"] != "exit status 2\nno such file" || got["aErr"] != true || got["aStatus"] != "error" ||
+		got["bBy"] != "user" || got["bWhy"] != "not now" || got["bStatus"] != "denied" {
+		t.Errorf("the calls: %v", got)
+	}
+}

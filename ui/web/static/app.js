@@ -388,7 +388,31 @@ function drawCall(c) {
     ui.selectedCall = c.id;
     mark(TL);
   });
-  return h("li", {}, b);
+  return h("li", {}, b, callResult(c));
+}
+
+// outputShown is how much of a tool result the timeline holds (characters).
+const outputShown = 20000;
+
+// callResult is what a finished call said, under its row, as the
+// workbench's timeline shows it: why it was denied (who, and the reason
+// given), and its result text (the model read it) — its first line, the
+// whole (cut to outputShown) when opened.
+function callResult(c) {
+  const out = [];
+  if (c.status === "denied") {
+    out.push(h("div", { class: "call-why" }, "denied" + (c.deniedBy ? " by " + c.deniedBy : "") + (c.denyReason ? ": " + c.denyReason : "")));
+  }
+  if (c.output && (c.status === "done" || c.status === "error" || c.status === "denied")) {
+    const first = c.output.split("\n", 1)[0].slice(0, 160);
+    const lines = c.outputLines || c.output.split("\n").length;
+    const cut = c.output.length > outputShown;
+    out.push(h("details", { class: "call-output" + (c.isError ? " is-error" : "") },
+      h("summary", {}, (c.isError ? "error: " : "") + first + (lines > 1 ? " (" + lines + " lines)" : "")),
+      h("pre", {}, cut ? c.output.slice(0, outputShown) : c.output),
+      cut ? h("div", { class: "note" }, "(cut: " + c.output.length + " characters)") : null));
+  }
+  return out;
 }
 
 // drawTimeline draws the calls the view changed since the last frame

@@ -131,7 +131,9 @@ export function apply(view, ev) {
       c.durationMs = ev.durationMs || 0;
       c.diff = ev.diff || "";
       c.output = ev.output || "";
-      c.deniedBy = ev.deniedBy || "";
+      c.outputLines = ev.outputLines || 0;
+      c.isError = !!ev.isError;
+      c.deniedBy = ev.deniedBy || c.deniedBy;
       c.status = ev.deniedBy ? "denied" : ev.isError ? "error" : "done";
       touchCall(view, c);
       return T | TL;
@@ -156,6 +158,10 @@ export function apply(view, ev) {
       const c = ev.toolCallId ? view.byCall.get(ev.toolCallId) : null;
       if (c && c.status === "waiting") {
         c.status = ev.decision === "allow" ? "running" : "denied";
+        if (ev.decision !== "allow") {
+          c.deniedBy = ev.by || c.deniedBy;
+          c.denyReason = ev.reason || "";
+        }
         touchCall(view, c);
       }
       return (before !== view.approvals.length ? AP : 0) | TL | T;
