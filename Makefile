@@ -35,7 +35,7 @@ bench:
 # BENCHFLAGS adds flags: -runs 9, -only frame,continue, -md out.md, -json out.json.
 bench-compare: build
 	$(GO) build -o bin/longsession ./core/app/internal/longsession
-	$(GO) run ./bench/sidebyside -new ./$(BIN) -longsession bin/longsession \
+	$(GO) run ./ui/cli/e2e/sidebyside -new ./$(BIN) -longsession bin/longsession \
 		$(if $(BASE),-base $(BASE)) $(if $(CRUSH),-crush $(CRUSH)) $(BENCHFLAGS)
 
 # Every fuzz target for FUZZTIME each (go test allows one -fuzz target per run).

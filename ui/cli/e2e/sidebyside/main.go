@@ -9,7 +9,7 @@
 //
 // Usage (see docs/BENCHMARKS.md, "Issue 19", and `make bench-compare`):
 //
-//	go run ./bench/sidebyside -base /tmp/pincer-base -new ./pincer -crush /path/to/crush \
+//	go run ./ui/cli/e2e/sidebyside -base /tmp/pincer-base -new ./pincer -crush /path/to/crush \
 //	    -longsession /tmp/longsession [-runs 5] [-sizes 2000,10000] [-only frame,continue,...] [-md out.md] [-json out.json]
 //
 // It needs tmux and, for Crush's long sessions, the sqlite3 command. Any of
