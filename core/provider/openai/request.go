@@ -33,7 +33,7 @@ type streamOptions struct {
 type chatMessage struct {
 	Role             string         `json:"role"`
 	Content          *string        `json:"content"`
-	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ReasoningContent *string        `json:"reasoning_content,omitempty"` // nil: not sent; "" is sent
 	ToolCalls        []chatToolCall `json:"tool_calls,omitempty"`
 	ToolCallID       string         `json:"tool_call_id,omitempty"`
 }
@@ -71,7 +71,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
 	body := chatRequest{
 		Model:         req.Model,
-		Messages:      p.convertMessages(req.Messages),
+		Messages:      p.convertMessages(req.Messages, p.sendReasoning || deepseekThinking(req.Model)),
 		Stream:        true,
 		StreamOptions: &streamOptions{IncludeUsage: true},
 	}
@@ -105,10 +105,11 @@ func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
 //   - system and user: their text;
 //   - assistant: text as content, tool calls as tool_calls (arguments verbatim when
 //     they are valid JSON, "{}" otherwise, since servers reject invalid JSON there),
-//     reasoning as reasoning_content when Config.SendReasoning is set, for the
-//     assistant messages after the last user message only (DeepSeek's rule);
+//     reasoning as reasoning_content when sendReasoning is set (Config.SendReasoning
+//     or a DeepSeek thinking model, by name), for the assistant messages after the
+//     last user message only (DeepSeek's rule), "" when none was captured;
 //   - tool: one {"role":"tool"} message per tool-result part.
-func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
+func (p *Provider) convertMessages(msgs []message.Message, sendReasoning bool) []chatMessage {
 	out := make([]chatMessage, 0, len(msgs))
 	lastUser := -1
 	for i, m := range msgs {
@@ -125,7 +126,7 @@ func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 				}
 			}
 		case message.RoleAssistant:
-			out = append(out, p.convertAssistant(m, i > lastUser))
+			out = append(out, p.convertAssistant(m, sendReasoning && i > lastUser))
 		case message.RoleSystem:
 			// The prompt's cache marker line means nothing to Chat Completions servers.
 			text := strings.Replace(m.Text(), "\n"+wire.DynamicMarker+"\n", "\n", 1)
@@ -137,10 +138,11 @@ func (p *Provider) convertMessages(msgs []message.Message) []chatMessage {
 	return out
 }
 
-// convertAssistant maps one assistant message. currentTurn reports that it comes
-// after the last user message: DeepSeek's thinking mode wants the reasoning of the
-// tool loop in progress sent back, and rejects or wastes it for earlier turns.
-func (p *Provider) convertAssistant(m message.Message, currentTurn bool) chatMessage {
+// convertAssistant maps one assistant message. withReasoning reports that its
+// reasoning is sent back (it comes after the last user message and the model wants
+// it): DeepSeek's thinking mode wants the reasoning of the tool loop in progress sent
+// back, as "" when none was captured, and rejects or wastes it for earlier turns.
+func (p *Provider) convertAssistant(m message.Message, withReasoning bool) chatMessage {
 	cm := chatMessage{Role: string(message.RoleAssistant)}
 	for _, call := range m.ToolCalls() {
 		args := call.Input
@@ -155,8 +157,8 @@ func (p *Provider) convertAssistant(m message.Message, currentTurn bool) chatMes
 	if text := m.Text(); text != "" || len(cm.ToolCalls) == 0 {
 		cm.Content = ptr(text)
 	}
-	if p.sendReasoning && currentTurn {
-		cm.ReasoningContent = m.Reasoning()
+	if withReasoning {
+		cm.ReasoningContent = ptr(m.Reasoning())
 	}
 	return cm
 }

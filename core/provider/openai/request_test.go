@@ -156,7 +156,7 @@ func TestNewDefaults(t *testing.T) {
 
 func TestSystemMarkerNotSent(t *testing.T) {
 	p := New(Config{})
-	msgs := p.convertMessages([]message.Message{message.NewText(message.RoleSystem, "static\n<!-- pincer:dynamic -->\ndynamic")})
+	msgs := p.convertMessages([]message.Message{message.NewText(message.RoleSystem, "static\n<!-- pincer:dynamic -->\ndynamic")}, false)
 	if got := *msgs[0].Content; got != "static\ndynamic" {
 		t.Errorf("system content %q", got)
 	}
@@ -171,8 +171,8 @@ func TestReasoningSentBackOnlyForTheCurrentTurn(t *testing.T) {
 	msgs := p.convertMessages([]message.Message{
 		message.NewText(message.RoleUser, "first"), withReasoning("old thoughts"), message.NewToolResult("c", "Read", "r", false),
 		message.NewText(message.RoleUser, "second"), withReasoning("current thoughts"),
-	})
-	if msgs[1].ReasoningContent != "" || msgs[4].ReasoningContent != "current thoughts" {
-		t.Errorf("reasoning_content: earlier %q, current %q", msgs[1].ReasoningContent, msgs[4].ReasoningContent)
+	}, true)
+	if msgs[1].ReasoningContent != nil || msgs[4].ReasoningContent == nil || *msgs[4].ReasoningContent != "current thoughts" {
+		t.Errorf("reasoning_content: earlier %v, current %v", msgs[1].ReasoningContent, msgs[4].ReasoningContent)
 	}
 }
