@@ -26,20 +26,40 @@ var ToolchainEnvAllow = []string{
 }
 
 // nonInteractiveEnv is added to every command's environment so that pagers,
-// editors and credential prompts never wait for a terminal that is not there.
+// editors and credential prompts never wait for a terminal that is not there
+// (a command has no stdin and no terminal: anything that waits for one hangs
+// until the timeout). The editor variables name `true`, which exits at once
+// and leaves the file as it is: `git commit` without -m keeps the prepared
+// message (and fails on an empty one), `git rebase -i` runs its todo list
+// unchanged. GIT_EDITOR and GIT_SEQUENCE_EDITOR beat a gitconfig's
+// core.editor and sequence.editor (which beat EDITOR/VISUAL), so a user's
+// `sequence.editor = vim` does not hang a rebase. MANPAGER, SYSTEMD_PAGER and
+// GIT_PAGER beat PAGER for their programs; GIT_MERGE_AUTOEDIT=no keeps `git
+// merge` from opening the editor; GIT_TERMINAL_PROMPT=0 and
+// GCM_INTERACTIVE=never make git and Git Credential Manager fail instead of
+// asking for a password; DEBIAN_FRONTEND=noninteractive (apt, dpkg) and
+// PIP_NO_INPUT=1 (pip) take defaults instead of asking.
 var nonInteractiveEnv = []string{
 	"PAGER=cat",
 	"GIT_PAGER=cat",
+	"MANPAGER=cat",
+	"SYSTEMD_PAGER=cat",
 	"GIT_EDITOR=true",
+	"GIT_SEQUENCE_EDITOR=true",
 	"EDITOR=true",
 	"VISUAL=true",
+	"GIT_MERGE_AUTOEDIT=no",
 	"GIT_TERMINAL_PROMPT=0",
+	"GCM_INTERACTIVE=never",
+	"DEBIAN_FRONTEND=noninteractive",
+	"PIP_NO_INPUT=1",
 }
 
 // CommandEnv returns the environment commands run with: the variables of
 // pincer's own environment named by BaseEnvAllow or ToolchainEnvAllow, then the
-// non-interactive settings (PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true
-// VISUAL=true GIT_TERMINAL_PROMPT=0), then GitSafeEnv (git runs no helper a
+// non-interactive settings (nonInteractiveEnv: PAGER=cat GIT_PAGER=cat
+// GIT_EDITOR=true GIT_SEQUENCE_EDITOR=true EDITOR=true VISUAL=true
+// GIT_TERMINAL_PROMPT=0 and the others listed there), then GitSafeEnv (git runs no helper a
 // repository configures), then extra (KEY=VALUE). A later entry
 // replaces an earlier one with the same key. Everything else — API keys,
 // tokens, pincer's own settings — never reaches a command.

@@ -17,7 +17,9 @@ func TestBuildEnv(t *testing.T) {
 	want := []string{
 		"PATH=/bin", "HOME=/home/u", "LANG=C.UTF-8", "LC_ALL=C", "TZ=Europe/Paris", "TERM=xterm",
 		"GOFLAGS=-mod=mod", "MY_TOOL_HOME=/opt/t", "MYAPP_X=1", "MYAPP_Y=2",
-		"PAGER=cat", "GIT_PAGER=cat", "GIT_EDITOR=true", "EDITOR=true", "VISUAL=true", "GIT_TERMINAL_PROMPT=0",
+		"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true",
+		"EDITOR=true", "VISUAL=true", "GIT_MERGE_AUTOEDIT=no", "GIT_TERMINAL_PROMPT=0", "GCM_INTERACTIVE=never",
+		"DEBIAN_FRONTEND=noninteractive", "PIP_NO_INPUT=1",
 	}
 	// GitSafeEnv's GIT_PAGER and GIT_TERMINAL_PROMPT are already there.
 	for _, kv := range GitSafeEnv() {
