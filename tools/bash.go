@@ -73,7 +73,10 @@ var shellPath = sync.OnceValue(func() string {
 // editor, the group killed on timeout) — or, when Env.Sandbox is set, through a
 // sandbox.Executor with that policy (rlimits, and Landlock, protected paths and
 // the network namespace when the policy enables them). The output is stdout and
-// stderr combined, cut in the middle past BashMaxOutputChars; a non-zero exit
+// stderr combined, made safe for the transcript (SafeOutput: ANSI sequences
+// removed, control bytes escaped, invalid UTF-8 replaced, a note when more than
+// ANSI changed), cut in the middle past BashMaxOutputChars (or spilled whole,
+// as made safe, to a file); a non-zero exit
 // appends "Exit code N" and marks the result IsError; a timeout appends "Command
 // timed out after N ms". The first command of the process that runs with less
 // confinement than its policy asked for ends with a "[sandbox degraded: ...]"
@@ -143,7 +146,8 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
-	out := strings.TrimRight(strings.ToValidUTF8(res.Output, "\uFFFD"), "\n")
+	safe, safeNote := SafeOutput(res.Output)
+	out := strings.TrimRight(safe, "\n")
 	whole := out
 	if env.SpillDir != "" && res.OmittedBytes == 0 {
 		if shown, _, err := Spill(env.SpillDir, env.ToolCallID, out, BashMaxOutputChars); err == nil {
@@ -172,6 +176,9 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 		text = status
 	case out == "":
 		text = "(no output)"
+	}
+	if safeNote != "" {
+		text += "\n" + safeNote
 	}
 	if res.Notice != "" {
 		text += "\n[" + res.Notice + "]"

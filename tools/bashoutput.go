@@ -57,8 +57,9 @@ func (BashOutput) Summary(in BashOutputInput) string {
 
 // Run returns the shell's status and its new output: "<status>S</status>"
 // (running, completed, failed, killed), "<exit_code>N</exit_code>" once it
-// has ended, then "<output>...</output>" (or "(no new output)"), the middle
-// of a new output over BashMaxOutputChars cut. It fails for an ID the
+// has ended, then "<output>...</output>" (or "(no new output)"): the new
+// output made safe as Bash's (SafeOutput, with its note), its middle cut past
+// BashMaxOutputChars. It fails for an ID the
 // session has no shell of and for a filter that does not compile.
 func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result, error) {
 	if env == nil || env.Shells == nil {
@@ -83,11 +84,15 @@ func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result
 	if r.Dropped > 0 {
 		fmt.Fprintf(&b, "[%d bytes of output were written faster than they were read and are lost]\n", r.Dropped)
 	}
-	out := strings.TrimRight(strings.ToValidUTF8(r.Output, "\uFFFD"), "\n")
+	safe, safeNote := SafeOutput(r.Output)
+	out := strings.TrimRight(safe, "\n")
 	if out == "" {
 		b.WriteString("(no new output)")
 	} else {
 		b.WriteString("<output>\n" + cutMiddle(out, BashMaxOutputChars, 0) + "\n</output>")
+	}
+	if safeNote != "" {
+		b.WriteString("\n" + safeNote)
 	}
 	if r.Filtered > 0 {
 		fmt.Fprintf(&b, "\n[%d lines did not match the filter]", r.Filtered)
