@@ -102,6 +102,7 @@ func start(ctx context.Context, c Command, guard func() string, notes []string) 
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir = c.Dir
 	cmd.Env = CommandEnvAllow(c.EnvAllow, append(GitSafeEnvFor(ctx, c.Dir), c.Env...)...)
+	cmd.Env = append(cmd.Env, raceHelperEnv...) // race builds only: race_env.go
 	cmd.Stdout = out
 	cmd.Stderr = out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

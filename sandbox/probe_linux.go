@@ -123,6 +123,7 @@ func runProbe(helper []string, flags uintptr, userNS bool) (verdicts, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, helper[0], append(append([]string{}, helper[1:]...), tail...)...)
 	cmd.Env = CommandEnv()
+	cmd.Env = append(cmd.Env, raceHelperEnv...) // race builds only: race_env.go
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	applyNamespaces(cmd.SysProcAttr, flags, userNS)
 	out, runErr := cmd.CombinedOutput()

@@ -83,6 +83,10 @@ type Result struct {
 	Notice string
 }
 
+// raceHelperEnv is what a race-detector build adds to every command's
+// environment (race_env.go); nil in pincer.
+var raceHelperEnv []string
+
 // Run starts c in a session and process group of its own (Setsid: no
 // controlling terminal) with stdin from /dev/null and the CommandEnv environment
 // (an allowlist; git's helpers off, including those the repository around
@@ -114,6 +118,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	// helpers the repository around c.Dir configures (GitSafeEnvFor: one `git
 	// config` when there is a repository), before c.Env.
 	cmd.Env = CommandEnvAllow(c.EnvAllow, append(GitSafeEnvFor(ctx, c.Dir), c.Env...)...)
+	cmd.Env = append(cmd.Env, raceHelperEnv...)
 	cmd.Stdout = out // Stdin stays nil: the child reads /dev/null.
 	cmd.Stderr = out
 	// A new session is also a new process group whose id is the leader's pid.
