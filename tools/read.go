@@ -23,10 +23,21 @@ const (
 	ReadMaxLineChars = 2000
 	// ReadMaxBytes is the largest file Read accepts (64 MiB).
 	ReadMaxBytes = 64 << 20
+	// ReadMaxResultBytes is the most a Read result holds (256 KiB): past it the
+	// result ends at the last whole line that fits, with the offset to read on.
+	// A smaller context window lowers it (ReadResultCap).
+	ReadMaxResultBytes = 256 << 10
+	// readMinResultBytes is the least ReadResultCap allows however small the
+	// window, so that a read always makes progress.
+	readMinResultBytes = 16 << 10
 	// binarySniffBytes is how much of a file is checked for NUL bytes and
 	// invalid UTF-8.
 	binarySniffBytes = 8192
 )
+
+// readCapNoticeRoom is the room kept under the cap for the notice that ends a
+// cut result.
+const readCapNoticeRoom = 256
 
 // lineTruncatedMarker ends a line cut at ReadMaxLineChars.
 const lineTruncatedMarker = "... [line truncated]"
@@ -104,7 +115,19 @@ func (Read) Run(ctx context.Context, env *Env, in ReadInput) (Result, error) {
 		return Result{}, fmt.Errorf("Cannot read binary file: %s (use Bash with a suitable tool, such as xxd or file, to inspect it)", displayPath(env, abs))
 	}
 	env.Files.Record(abs, HashContent(content), fi.ModTime())
-	return Result{Output: formatLines(content, in.Offset, in.Limit)}, nil
+	return Result{Output: formatLines(content, in.Offset, in.Limit, ReadResultCap(env.ContextWindow))}, nil
+}
+
+// ReadResultCap is the most bytes a Read result may hold with a context window
+// of window tokens (0: unknown): ReadMaxResultBytes, or a quarter of the window
+// at about four bytes a token (window bytes) when that is less, but never under
+// readMinResultBytes. Tokens are estimated as the agent estimates them.
+func ReadResultCap(window int64) int {
+	limit := int64(ReadMaxResultBytes)
+	if window > 0 {
+		limit = min(limit, max(window, readMinResultBytes))
+	}
+	return int(limit)
 }
 
 // readPath is filePath for Read, which may also read a path outside the
@@ -170,8 +193,10 @@ func looksBinary(b []byte) bool {
 
 // formatLines renders lines [offset, offset+limit) of content as "%6d\t%s",
 // with the notices Read gives for empty files, offsets past the end and
-// remaining lines.
-func formatLines(content []byte, offset, limit int) string {
+// remaining lines. The lines stop before the one that would take the result
+// past capBytes (at least one line is always given; capBytes <= 0: no cap),
+// and a notice then names the offset to read on from.
+func formatLines(content []byte, offset, limit, capBytes int) string {
 	text := strings.TrimPrefix(string(content), utf8BOM)
 	if text == "" {
 		return "<system-reminder>File exists but is empty.</system-reminder>"
@@ -201,7 +226,12 @@ func formatLines(content []byte, offset, limit int) string {
 			break
 		}
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		fmt.Fprintf(&b, "%6d\t%s\n", n, cutLine(line))
+		numbered := fmt.Sprintf("%6d\t%s\n", n, cutLine(line))
+		if capBytes > 0 && n > offset && b.Len()+len(numbered) > capBytes-readCapNoticeRoom {
+			fmt.Fprintf(&b, "\n... output cut at %d KB to fit the context: lines %d-%d of %d shown; to read on, call Read with offset %d (and a smaller limit)\n", capBytes>>10, offset, n-1, total, n)
+			return b.String()
+		}
+		b.WriteString(numbered)
 	}
 	if last < total {
 		fmt.Fprintf(&b, "\n... %d more lines; use offset/limit to read them (the file has %d lines, this was %d-%d)\n", total-last, total, offset, last)

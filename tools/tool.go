@@ -181,6 +181,9 @@ type Env struct {
 	// for the tool call), and otherwise fails with ErrChangedSinceApproval,
 	// writing nothing — what was approved lands, or nothing does.
 	ApprovedPreview bool
+	// ContextWindow is the model's context window in tokens (0: unknown): Read
+	// keeps its result to a share of it (ReadResultCap).
+	ContextWindow int64
 	// Deferred are the session's deferred tools at this model call (loaded or
 	// not; registered, offered in the permission mode in force): what
 	// ToolSearch searches. nil when nothing is deferred.

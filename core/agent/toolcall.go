@@ -171,7 +171,8 @@ func concurrent(p *prepared) bool {
 // toolEnv is the tools.Env of the turn's next batch of tool calls.
 func (t *turn) toolEnv() *tools.Env {
 	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
-		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred, Shells: t.a.shellSet(t.sess.ID)}
+		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred, Shells: t.a.shellSet(t.sess.ID),
+		ContextWindow: t.a.cfg.ContextWindow}
 	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)
 	env.ReadDenied = t.readDenied()
 	return env
