@@ -33,6 +33,7 @@ const (
 	KindRead    Kind = "read"    // reads files or searches; no side effects
 	KindEdit    Kind = "edit"    // changes files inside the workspace
 	KindExecute Kind = "execute" // runs commands
+	KindFetch   Kind = "fetch"   // reads the network (WebFetch, WebSearch)
 )
 
 // Tool is one tool the model can call: what the agent offers the model (Spec)

@@ -216,6 +216,7 @@ func Prepare(opts Options) (*Setup, error) {
 	default:
 		return s, err
 	}
+	s.addWebTools()
 	return s, nil
 }
 

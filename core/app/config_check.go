@@ -75,7 +75,9 @@ func (r *configReport) failure() error {
 func denyAll(rules permission.RuleSet, registry *tools.Registry, problems []string) permission.RuleSet {
 	src := "a broken configuration (" + strings.Join(dedupe(problems), "; ") + "): fix it and restart pincer"
 	var deny []permission.Rule
-	for _, name := range append(registry.Names(), subagent.NestingTools...) { // the agent's own tools too: Agent, Task, the team tools
+	names := append(registry.Names(), subagent.NestingTools...) // the agent's own tools too: Agent, Task, the team tools
+	names = append(names, webToolNames...)                       // registered after the model is chosen (web.go)
+	for _, name := range names {
 		deny = append(deny, permission.Rule{Tool: name, Source: src})
 	}
 	return rules.Add(permission.Deny, deny...)
