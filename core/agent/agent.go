@@ -140,6 +140,11 @@ type Config struct {
 	// teams behind CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS (core/app: [agents]
 	// teams = true in config.toml, or that variable set to 1).
 	Teams bool
+	// Protocols says which models use the text protocol (textproto.go) and
+	// remembers a model switched to it when its provider refused tools; nil:
+	// a MemoryProtocols of this agent's own (function calling everywhere until
+	// a provider refuses tools).
+	Protocols Protocols
 	// Subagents is the registry of the process's subagent runs, shared by
 	// the agents of one composition; nil: a registry of this agent's own.
 	Subagents *Subagents
@@ -188,6 +193,9 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.ShellQuota == nil {
 		cfg.ShellQuota = tools.NewShellQuota(0, 0)
+	}
+	if cfg.Protocols == nil {
+		cfg.Protocols = NewMemoryProtocols()
 	}
 	log := cfg.Log
 	if log == nil {

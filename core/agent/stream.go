@@ -27,6 +27,11 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		Tools:     t.withTurnTools(t.offer().specs),
 		MaxTokens: t.a.cfg.MaxTokens,
 	}
+	text := t.a.textProtocol()
+	if text { // no tools on the wire; the protocol is in the system message
+		req.Tools, req.Messages = nil, textView(view)
+	}
+	t.malformed = false
 	msgID := "msg-" + newID()
 	var storeErr error
 	co := newCoalescer(t.a.cfg.DeltaInterval, func(kind, text string) {
@@ -80,6 +85,16 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	if interrupted || streamErr != nil {
 		calls = nil // never run, and a broken stream's calls may be incomplete
 	}
+	var reply textReply
+	if text && !interrupted && streamErr == nil && len(calls) == 0 {
+		reply = parseTextReply(message.Message{Parts: parts.content()}.Text())
+		switch reply.kind {
+		case replyCommand: // run as a Bash call: the same pipeline, the same timeline row
+			calls = append(calls, textBashCall(reply.body))
+		case replyMalformed:
+			t.malformed = true
+		}
+	}
 
 	m := message.Message{ID: msgID, Role: message.RoleAssistant, Parts: append(parts.content(), calls...),
 		Model: t.a.modelName(), Interrupted: interrupted || streamErr != nil}
@@ -100,6 +115,9 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		}
 		if txt := stored.Text(); txt != "" {
 			t.finalText = txt
+		}
+		if reply.kind == replyText {
+			t.finalText = reply.body // the answer without its "text:"
 		}
 	}
 	if usage != (message.Usage{}) {

@@ -121,6 +121,11 @@ type turn struct {
 	ctxRead        bool
 	retriedContext bool // a context-length refusal was already compacted and retried
 
+	// The text protocol (textproto.go): the last answer was in neither form,
+	// and how many corrective messages this turn sent.
+	malformed     bool
+	malformedSent int
+
 	// Deferred tools (deferred.go): the names this session loaded, how far
 	// t.msgs was scanned for them, and the offer of model call offerIter.
 	loaded     map[string]bool
@@ -302,8 +307,21 @@ func (t *turn) loop(ctx, bg context.Context) error {
 			}
 			calls, err = t.callModel(ctx, bg)
 		}
+		if toolsRefused(err) && !t.a.textProtocol() && ctx.Err() == nil {
+			calls, err = t.switchToText(ctx, bg, err)
+		}
 		if err != nil {
 			return err
+		}
+		if len(calls) == 0 && t.malformed {
+			if t.malformedSent < malformedRetries {
+				t.malformedSent++
+				if _, err := t.save(bg, message.NewText(message.RoleUser, malformedMessage)); err != nil {
+					return err
+				}
+				continue
+			}
+			t.notice(bg, "warning", "protocol", fmt.Sprintf("the model answered in neither form (command:/text:) %d times; its last answer is taken as the final one", malformedRetries+1))
 		}
 		if len(calls) == 0 {
 			feedback := t.stopHooks(bg)

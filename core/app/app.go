@@ -112,6 +112,9 @@ type Setup struct {
 	// Teams offers the agent-team tools (teams.go: [agents] teams = true in
 	// the user's config.toml, or CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1).
 	Teams bool
+	// Protocols says which models use the text protocol (protocols.go:
+	// [models."NAME"] protocol, else the switches remembered under DATA).
+	Protocols agent.Protocols
 	// Skills are the session's skills and custom commands (skills.go),
 	// discovered once by Prepare (after the plugins: their layer).
 	Skills *skill.Catalog
@@ -312,6 +315,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
+		Protocols: s.Protocols,
 	})
 	if err != nil {
 		if shared == nil {

@@ -40,6 +40,7 @@ func (s *Setup) readConfig() error {
 	s.Sandbox = sandboxPolicy(src, sandboxFlags{NoSandbox: opts.NoSandbox, AllowNetwork: opts.AllowNetwork}, &report)
 	s.ToolSearch = toolSearchPolicy(src, os.Getenv, &report)
 	s.Teams = teamsEnabled(src, os.Getenv, &report)
+	s.Protocols = protocolsFrom(src, paths.Data, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
 	if err := report.failure(); err != nil {

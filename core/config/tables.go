@@ -28,11 +28,12 @@ type PermissionTable struct {
 	Allow, Ask, Deny []Value
 }
 
-// permissionKeys are the keys a permissions table may hold: pincer's lists, and
+// permissionKeys are the keys a permissions table may hold: pincer's lists, its
+// [permissions.classifier] table (Classifier reads it), and
 // the other settings of Claude Code's "permissions" object, which pincer does not
 // act on (additionalDirectories; defaultMode — the mode comes from the user's
 // flags only; disableBypassPermissionsMode).
-var permissionKeys = []string{"allow", "ask", "deny", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode"}
+var permissionKeys = []string{"allow", "ask", "deny", "classifier", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode"}
 
 // Permissions returns the permission tables of the user config, the project's
 // config.toml and settings.local.toml, and Claude Code's project settings, in

@@ -7,11 +7,11 @@ import (
 
 // KnownTopKeys are the top-level keys of pincer's config.toml, across every
 // reader of it: this package's default_model and [providers], and the
-// [permissions], [[hooks.EVENT]], [sandbox], [keys], [mcp], [tools], [workbench] and [agents] tables other packages
+// [permissions], [[hooks.EVENT]], [sandbox], [keys], [mcp], [tools], [workbench], [agents] and [models."NAME"] tables other packages
 // read. Any other key is a warning naming the file and line (a misspelled
 // `permisions` would otherwise drop its rules without a word; the permission
 // reader itself refuses unknown keys inside [permissions]).
-var KnownTopKeys = []string{"default_model", "providers", "permissions", "hooks", "sandbox", "keys", "mcp", "tools", "workbench", "agents", "web"}
+var KnownTopKeys = []string{"default_model", "providers", "permissions", "hooks", "sandbox", "keys", "mcp", "tools", "workbench", "agents", "web", "models"}
 
 // knownProviderKeys are the fields of a [providers.NAME] table.
 var knownProviderKeys = []string{"kind", "base_url", "model", "models", "requires_api_key", "api"}

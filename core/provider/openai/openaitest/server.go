@@ -52,6 +52,11 @@ type Reply struct {
 type Server struct {
 	*httptest.Server
 	Default Reply
+	// RefuseTools, when set, is the body of a 400 answering every request
+	// that carries tools, before any reply is used: a model without function
+	// calling behind Ollama answers `{"error":"MODEL does not support tools"}`.
+	// Set it before the first request.
+	RefuseTools string
 
 	mu       sync.Mutex
 	replies  []Reply
@@ -143,6 +148,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
+	if tl, _ := req["tools"].([]any); s.RefuseTools != "" && len(tl) > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, s.RefuseTools)
+		return
+	}
 	rep := s.next(req)
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
