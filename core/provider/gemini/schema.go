@@ -42,6 +42,9 @@ const maxRefDepth = 8
 //     an anyOf left with one branch is merged into its parent;
 //   - enum is kept only when all its values are strings (Gemini's enums are string
 //     enums), format only when Gemini knows it for the type;
+//   - exclusiveMinimum/exclusiveMaximum (either draft's form) become minimum/maximum,
+//     with the exclusive bound in the description unless the type is integer
+//     (schema_bounds.go);
 //   - required keeps only names that are properties; an empty properties or
 //     required is dropped;
 //   - every other keyword (additionalProperties, patternProperties, $schema, $id,
@@ -308,6 +311,7 @@ func (s sanitizer) finish(out, in *node, nullable bool) {
 			out.set("required", kept)
 		}
 	}
+	exclusiveBounds(out, in)
 	if nullable {
 		out.set("nullable", scalar("true"))
 	}
