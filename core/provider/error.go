@@ -17,6 +17,10 @@ const (
 	KindServer        Kind = "server"         // 5xx, overloaded
 	KindStream        Kind = "stream"         // an error inside a 200 stream, a stall, a cut
 	KindNetwork       Kind = "network"        // could not connect
+	// KindMalformedCall: the model produced a tool call its API could not parse
+	// (Gemini's finishReason MALFORMED_FUNCTION_CALL). The same request may well
+	// succeed when sent again, so the agent loop retries it once.
+	KindMalformedCall Kind = "malformed_call"
 )
 
 // Error is a provider failure. Error() is one line naming the provider and the cause,
@@ -62,6 +66,8 @@ func describe(k Kind) string {
 		return "stream error"
 	case KindNetwork:
 		return "network error"
+	case KindMalformedCall:
+		return "malformed tool call"
 	}
 	return string(k)
 }

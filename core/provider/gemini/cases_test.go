@@ -41,6 +41,8 @@ func TestStreamCases(t *testing.T) {
 			usage: message.Usage{InputTokens: 40, OutputTokens: 12}},
 		{file: "testdata/gemini-error-in-stream.txt", text: "Partial",
 			errKind: provider.KindServer, errMsg: "The model is overloaded. Please try again later."},
+		{file: "testdata/gemini-malformed-call.txt", text: "Let me edit",
+			errKind: provider.KindMalformedCall, errMsg: "the model's function call could not be parsed (finishReason MALFORMED_FUNCTION_CALL)"},
 		{file: "testdata/gemini-cut-off.txt", text: "No finish",
 			errKind: provider.KindStream, errMsg: "stream ended before completion (no finishReason)"},
 		{file: "22-gemini-native-text-crlf.txt", text: "Hi", finish: "STOP",

@@ -55,6 +55,7 @@ func synthesized(id string) bool { return strings.HasPrefix(id, synthPrefix) }
 // in out until taken.
 type decoder struct {
 	name      string
+	names     toolNames     // the request's wire names, mapped back on calls
 	streamID  string        // responseId, or random: the stem of synthesized ids
 	calls     int           // tool calls seen, for synthesized ids
 	open      *pendingCall  // a function call whose arguments are still streaming
@@ -224,19 +225,28 @@ func (d *decoder) emitCall(c *pendingCall, truncated bool) {
 	d.emit(provider.Event{Type: provider.EventToolCall, ToolCall: message.Part{
 		Type:       message.PartToolCall,
 		ToolCallID: id,
-		ToolName:   c.name,
+		ToolName:   d.names.toReal(c.name),
 		Input:      c.args.json(),
 		Signature:  c.signature,
 		Truncated:  truncated,
 	}})
 }
 
+// finishMalformed is the finishReason of a function call Gemini could not parse: it
+// sends no call and no text for it, so it is an error (KindMalformedCall), not an
+// empty answer.
+const finishMalformed = "MALFORMED_FUNCTION_CALL"
+
 // End finishes the stream at the end of input (Gemini sends no [DONE]). A stream that
-// ended without a finishReason was cut off: an error. A call still streaming when
+// ended without a finishReason was cut off: an error; so is MALFORMED_FUNCTION_CALL. A call still streaming when
 // the output limit hit is marked Truncated.
 func (d *decoder) End() *provider.Error {
 	if d.finish == "" {
 		return &provider.Error{Provider: d.name, Kind: provider.KindStream, Message: "stream ended before completion (no finishReason)"}
+	}
+	if d.finish == finishMalformed {
+		return &provider.Error{Provider: d.name, Kind: provider.KindMalformedCall,
+			Message: "the model's function call could not be parsed (finishReason MALFORMED_FUNCTION_CALL)"}
 	}
 	d.closeOpen(d.finish == "MAX_TOKENS")
 	if d.haveUsage {

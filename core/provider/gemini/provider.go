@@ -20,7 +20,7 @@
 //     thoughtsTokenCount as ReasoningTokens.
 //   - EventDone carries finishReason as sent ("STOP" even when the model called
 //     tools, case 23; "MAX_TOKENS", "SAFETY", ...). Gemini sends no [DONE]: the end of
-//     the body ends the stream, and a stream without a finishReason is an error.
+//     the body ends the stream, and a stream without a finishReason is an error, as is MALFORMED_FUNCTION_CALL (KindMalformedCall).
 //   - Errors are *provider.Error values with one-line messages: HTTP errors by status
 //     (400 "API key not valid" is KindAuth, 429 RESOURCE_EXHAUSTED KindRateLimit),
 //     an error object inside the stream by its status. HTTP 429, 5xx and connection
@@ -102,7 +102,8 @@ func (p *Provider) Name() string { return p.conn.Name }
 // CRLF-framed (case 22/23); Gemini sends no [DONE], so the end of the body ends it.
 func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[provider.Event, error] {
 	return func(yield func(provider.Event, error) bool) {
-		body, err := p.encodeRequest(req)
+		names := newToolNames(req.Tools, req.Messages)
+		body, err := p.encodeRequest(req, names)
 		if err != nil {
 			yield(provider.Event{}, p.conn.Caller.Errorf(provider.KindBadRequest, "encoding request: %v", err))
 			return
@@ -111,7 +112,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 			":streamGenerateContent?alt=sse"
 		build := p.conn.Request(http.MethodPost, endpoint, body, "text/event-stream")
 		p.conn.Run(ctx, yield, func() wire.Attempt {
-			return p.conn.Caller.SSE(ctx, build, &decoder{name: p.conn.Name}, yield)
+			return p.conn.Caller.SSE(ctx, build, &decoder{name: p.conn.Name, names: names}, yield)
 		})
 	}
 }

@@ -77,8 +77,8 @@ type thinkingConfig struct {
 }
 
 // encodeRequest builds the JSON body for req.
-func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
-	body := generateRequest{Contents: convertMessages(req.Messages)}
+func (p *Provider) encodeRequest(req provider.Request, names toolNames) ([]byte, error) {
+	body := generateRequest{Contents: convertMessages(req.Messages, names)}
 	if body.Contents == nil {
 		body.Contents = []content{}
 	}
@@ -97,7 +97,7 @@ func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
 	if len(req.Tools) > 0 {
 		var decls []functionDeclaration
 		for _, t := range req.Tools {
-			decls = append(decls, functionDeclaration{Name: t.Name, Description: t.Description, Parameters: SanitizeSchema(t.Schema)})
+			decls = append(decls, functionDeclaration{Name: names.toWire(t.Name), Description: t.Description, Parameters: SanitizeSchema(t.Schema)})
 		}
 		body.Tools = []tool{{FunctionDeclarations: decls}}
 	}
@@ -138,10 +138,11 @@ func (p *Provider) encodeRequest(req provider.Request) ([]byte, error) {
 //     "output" (or "error" when IsError), named after their call.
 //
 // Consecutive turns of the same role are merged, so the responses to parallel calls
-// travel together, one per call, as Gemini requires.
-func convertMessages(msgs []message.Message) []content {
+// travel together, one per call, as Gemini requires. Tool names travel under their
+// wire names (names.go).
+func convertMessages(msgs []message.Message, names toolNames) []content {
 	var out []content
-	names := map[string]string{} // call id -> tool name, for results without one
+	callNames := map[string]string{} // call id -> tool name, for results without one
 	add := func(role string, parts []part) {
 		if len(parts) == 0 {
 			return
@@ -160,9 +161,9 @@ func convertMessages(msgs []message.Message) []content {
 		case message.RoleAssistant:
 			for _, p := range m.Parts {
 				if p.Type == message.PartToolCall {
-					names[p.ToolCallID] = p.ToolName
+					callNames[p.ToolCallID] = p.ToolName
 				}
-				if mp, ok := modelPart(p); ok {
+				if mp, ok := modelPart(p, names); ok {
 					parts = append(parts, mp)
 				}
 			}
@@ -170,7 +171,7 @@ func convertMessages(msgs []message.Message) []content {
 		case message.RoleTool:
 			for _, p := range m.Parts {
 				if p.Type == message.PartToolResult {
-					parts = append(parts, responsePart(p, names))
+					parts = append(parts, responsePart(p, callNames, names))
 				}
 			}
 			add("user", parts)
@@ -187,7 +188,7 @@ func convertMessages(msgs []message.Message) []content {
 }
 
 // modelPart maps one assistant part; ok is false for parts Gemini must not see.
-func modelPart(p message.Part) (part, bool) {
+func modelPart(p message.Part, names toolNames) (part, bool) {
 	switch p.Type {
 	case message.PartReasoning:
 		if p.Signature == "" {
@@ -201,7 +202,7 @@ func modelPart(p message.Part) (part, bool) {
 		if len(args) == 0 || args[0] != '{' || !json.Valid(args) {
 			args = json.RawMessage("{}")
 		}
-		fc := &functionCall{Name: p.ToolName, Args: args}
+		fc := &functionCall{Name: names.toWire(p.ToolName), Args: args}
 		if !synthesized(p.ToolCallID) {
 			fc.ID = p.ToolCallID
 		}
@@ -211,11 +212,12 @@ func modelPart(p message.Part) (part, bool) {
 }
 
 // responsePart maps one tool result.
-func responsePart(p message.Part, names map[string]string) part {
+func responsePart(p message.Part, callNames map[string]string, names toolNames) part {
 	name := p.ToolName
 	if name == "" {
-		name = names[p.ToolCallID]
+		name = callNames[p.ToolCallID]
 	}
+	name = names.toWire(name)
 	key := "output"
 	if p.IsError {
 		key = "error"
