@@ -299,6 +299,7 @@ func (t *turn) loop(ctx, bg context.Context) error {
 			t.notice(bg, "warning", "compaction", err.Error())
 		}
 		calls, err := t.callModel(ctx, bg)
+		calls, err = t.retryMalformed(ctx, bg, calls, err)
 		if isContextLength(err) && !t.retriedContext && ctx.Err() == nil {
 			// One compaction and one retry, not a loop.
 			t.retriedContext = true
