@@ -2,6 +2,10 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -121,4 +125,29 @@ func BenchmarkTailBufferWrite(b *testing.B) {
 	for b.Loop() {
 		_, _ = t.Write(chunk)
 	}
+}
+
+// BenchmarkSandboxedTrueBoundSockets is BenchmarkSandboxedTrue with 300 more
+// Unix sockets bound, each in a directory of its own under /tmp (a writable
+// tree, so each is pinned too): the cost of hiding every bound socket outside
+// the workspace (BoundSockets, foreignSockets, hidePaths).
+func BenchmarkSandboxedTrueBoundSockets(b *testing.B) {
+	base := b.TempDir()
+	for i := range 300 {
+		dir := filepath.Join(base, fmt.Sprint("d", i))
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			b.Fatal(err)
+		}
+		ln, err := net.Listen("unix", filepath.Join(dir, "s.sock"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ln.Close()
+	}
+	ws, err := NewWorkspace(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	benchRun(b, e.Run)
 }

@@ -76,10 +76,13 @@
 //     inside it (the session's spill dir under pincer's data dir) are bound
 //     back in, the directories from a writable tree down to it pinned, and
 //     pincer's own directories made first when missing (see pincerdirs.go;
-//     without a mount namespace Landlock carves the trees around them). With
-//     Network false, DaemonSockets (Docker,
-//     containerd, Podman, D-Bus, systemd) are hidden as well: through them a
-//     command could start processes outside its namespace.
+//     without a mount namespace Landlock carves the trees around them).
+//     DaemonSockets (Docker, containerd, Podman, D-Bus, systemd) are hidden
+//     as well, network on or off: through them a command could start
+//     processes outside its namespace. So is every other pathname socket the
+//     kernel lists as bound (BoundSockets, /proc/net/unix, read by the
+//     parent) outside the workspace roots, but AllowedSockets with the
+//     network on (foreignSockets): a tmux -S anywhere.
 //   - Network false (the default, as Codex's workspace-write mode): a network
 //     namespace with only its own loopback (up). Without one, Landlock's TCP
 //     rules (ABI 4+) block TCP connect and bind; both degradations are

@@ -45,9 +45,19 @@ func (e *Executor) plan() (execPlan, error) {
 
 	var flags uintptr
 	hide := append(DefaultHiddenPaths(), expandHome(pol.HiddenPaths)...)
-	if !pol.Network {
-		hide = append(hide, DaemonSockets()...)
+	// Daemons that start processes outside the sandbox are hidden with the
+	// network on too: by their known paths (a socket bound in another
+	// network namespace, as a container's mounted docker.sock, is not in
+	// the kernel's list) and with every other bound socket below.
+	hide = append(hide, DaemonSockets()...)
+	bound, relative, err := BoundSockets()
+	if err != nil {
+		r.Degraded = append(r.Degraded, fmt.Sprintf("%v: Unix sockets at paths pincer does not know of (a tmux -S elsewhere) can be connected to", err))
 	}
+	if relative > 0 {
+		r.Degraded = append(r.Degraded, fmt.Sprintf("%d Unix socket(s) bound to a relative name cannot be located and are not hidden", relative))
+	}
+	hide = append(hide, foreignSockets(bound, e.ownRoots(), pol.Network)...)
 	claudeDirs, claudeFiles, err := claudeUserPaths(homeDir(), trees)
 	if err != nil {
 		return execPlan{report: r}, err
@@ -70,7 +80,7 @@ func (e *Executor) plan() (execPlan, error) {
 				spec.Trees, _ = carvePincerDirs(spec.Trees, sealed)
 				r.Degraded = append(r.Degraded, fmt.Sprintf("the main repository %s of this worktree lies in a writable root: without a mount namespace it is kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(sealed, ", ")))
 			}
-			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable, and the session sockets (tmux, screen, X11, Wayland, editor servers) can be connected to unless the network is off and Landlock is ABI 9+", r.MountNamespaceError))
+			r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): protected paths are kept read-only by Landlock rules alone, so the workspace root accepts no new entries and git cannot write .git itself (git add and commit fail); ~/.ssh, pincer's secrets and the other hidden paths are readable, and the session sockets (tmux, screen, X11, Wayland, editor servers) and every other bound Unix socket can be connected to unless the network is off and Landlock is ABI 9+", r.MountNamespaceError))
 			var carved []string
 			spec.Trees, carved = carvePincerDirs(spec.Trees, append(own, claudeFiles...))
 			if len(carved) > 0 {
@@ -134,6 +144,21 @@ func (e *Executor) visible(trees []treeSpec) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// ownRoots returns the workspace roots, symlink-free: the sandbox's own
+// trees, whose bound sockets a command may reach (its background server's).
+func (e *Executor) ownRoots() []string {
+	if e.Workspace == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range e.Workspace.Roots() {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			out = append(out, real)
+		}
+	}
+	return out
 }
 
 // expandHome makes "~/x" entries absolute under the home directory.

@@ -16,6 +16,9 @@ import (
 // PINCER_SANDBOX_TEST_BACKGROUND set) and exits when the command does.
 func TestMain(m *testing.M) {
 	RunHelperIfRequested()
+	if len(os.Args) == 3 && os.Args[1] == dialCommand {
+		os.Exit(dialMain(os.Args[2]))
+	}
 	if dir := os.Getenv("PINCER_SANDBOX_TEST_PARENT"); dir != "" {
 		os.Exit(parentMain(dir, os.Getenv("PINCER_SANDBOX_TEST_SCRIPT")))
 	}
