@@ -1,12 +1,12 @@
 package tools
 
 // Default returns a registry of the built-in tools in the order the model is offered
-// them: Bash, BashOutput, KillShell, Glob, Grep, Read, Edit, Write, TodoWrite, ToolSearch, each wrapped by
+// them: Bash, BashOutput, KillShell, Glob, Grep, Read, Edit, MultiEdit, Write, TodoWrite, ToolSearch, each wrapped by
 // Typed (the agent offers ToolSearch only while some tool is deferred). Grep
 // uses ripgrep when it is installed; TodoWrite keeps its lists in memory (the
 // transcript keeps every call).
 func Default() *Registry {
-	return NewRegistry(Typed(Bash{}), Typed(BashOutput{}), Typed(KillShell{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(Write{}), Typed(TodoWrite{}), Typed(ToolSearch{}))
+	return NewRegistry(Typed(Bash{}), Typed(BashOutput{}), Typed(KillShell{}), Typed(Glob{}), Typed(Grep{}), Typed(Read{}), Typed(Edit{}), Typed(MultiEdit{}), Typed(Write{}), Typed(TodoWrite{}), Typed(ToolSearch{}))
 }
 
 // Every built-in tool is a TypedTool with a one-line Summary; the file tools
@@ -19,6 +19,8 @@ var (
 	_ TypedSummarizer[GrepInput]       = Grep{}
 	_ TypedSummarizer[ReadInput]       = Read{}
 	_ TypedSummarizer[EditInput]       = Edit{}
+	_ TypedSummarizer[MultiEditInput]  = MultiEdit{}
+	_ TypedSummarizer[ApplyPatchInput] = ApplyPatch{}
 	_ TypedSummarizer[WriteInput]      = Write{}
 	_ TypedSummarizer[TodoWriteInput]  = TodoWrite{}
 	_ TypedSummarizer[ToolSearchInput] = ToolSearch{}
@@ -30,16 +32,22 @@ var (
 	_ TypedTool[GrepInput]       = Grep{}
 	_ TypedTool[ReadInput]       = Read{}
 	_ TypedTool[EditInput]       = Edit{}
+	_ TypedTool[MultiEditInput]  = MultiEdit{}
+	_ TypedTool[ApplyPatchInput] = ApplyPatch{}
 	_ TypedTool[WriteInput]      = Write{}
 	_ TypedTool[TodoWriteInput]  = TodoWrite{}
 	_ TypedTool[ToolSearchInput] = ToolSearch{}
 
-	_ TypedPathLister[GlobInput]  = Glob{}
-	_ TypedPathLister[GrepInput]  = Grep{}
-	_ TypedPathLister[ReadInput]  = Read{}
-	_ TypedPathLister[EditInput]  = Edit{}
-	_ TypedPathLister[WriteInput] = Write{}
+	_ TypedPathLister[GlobInput]       = Glob{}
+	_ TypedPathLister[GrepInput]       = Grep{}
+	_ TypedPathLister[ReadInput]       = Read{}
+	_ TypedPathLister[EditInput]       = Edit{}
+	_ TypedPathLister[MultiEditInput]  = MultiEdit{}
+	_ TypedPathLister[ApplyPatchInput] = ApplyPatch{}
+	_ TypedPathLister[WriteInput]      = Write{}
 
-	_ TypedPreviewer[EditInput]  = Edit{}
-	_ TypedPreviewer[WriteInput] = Write{}
+	_ TypedPreviewer[EditInput]       = Edit{}
+	_ TypedPreviewer[MultiEditInput]  = MultiEdit{}
+	_ TypedPreviewer[ApplyPatchInput] = ApplyPatch{}
+	_ TypedPreviewer[WriteInput]      = Write{}
 )

@@ -93,6 +93,9 @@ func (Edit) Run(ctx context.Context, env *Env, in EditInput) (Result, error) {
 	if c.changedOnDisk {
 		msg += " (The file had changed on disk since it was read; old_string still matched once.)"
 	}
+	if c.note != "" {
+		msg += " Note: " + c.note
+	}
 	return Result{Output: msg + "\n\n" + capDiff(diff), Diff: diff}, nil
 }
 
@@ -105,11 +108,13 @@ type editChange struct {
 	replaced      int
 	changedOnDisk bool
 	created       bool
+	note          string // the indentation fallback's remark, "" when the match was exact
 }
 
 // planEdit works out an Edit call without writing: it checks env, resolves
 // file_path inside the workspace, reads the file and applies
-// old_string -> new_string in memory (applyEdit). The file must have been read
+// old_string -> new_string in memory (applyEditLoose: exact, then the
+// indentation fallback). The file must have been read
 // in this session; one changed on disk since that read is edited only if
 // old_string still matches exactly once.
 func planEdit(env *Env, in EditInput) (editChange, error) {
@@ -134,7 +139,7 @@ func planEdit(env *Env, in EditInput) (editChange, error) {
 	}
 	changedOnDisk := !env.Files.Unchanged(abs, raw)
 
-	updated, n, err := applyEdit(string(raw), in.OldString, in.NewString, in.ReplaceAll)
+	updated, n, note, err := applyEditLoose(string(raw), in.OldString, in.NewString, in.ReplaceAll)
 	if changedOnDisk && (err != nil || n != 1) {
 		if err != nil {
 			return editChange{}, precondition(fmt.Errorf("%w %v", ErrModifiedSinceRead, err))
@@ -148,6 +153,7 @@ func planEdit(env *Env, in EditInput) (editChange, error) {
 		fileChange:    fileChange{abs: abs, shown: shown, old: string(raw), new: updated, perm: fi.Mode().Perm(), existed: true},
 		replaced:      n,
 		changedOnDisk: changedOnDisk,
+		note:          note,
 	}, nil
 }
 

@@ -42,6 +42,14 @@ func TestSchemas(t *testing.T) {
 			good: `{"file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": true}`,
 			bad:  []string{`{"file_path": "a.go", "old_string": "a"}`, `{"file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": "yes"}`},
 		},
+		"MultiEdit": {
+			good: `{"file_path": "a.go", "edits": [{"old_string": "a", "new_string": "b", "replace_all": true}, {"old_string": "c", "new_string": "d"}]}`,
+			bad:  []string{`{"file_path": "a.go"}`, `{"file_path": "a.go", "edits": []}`, `{"file_path": "a.go", "edits": [{"old_string": "a"}]}`, `{"file_path": "a.go", "edits": [{"old_string": "a", "new_string": "b", "x": 1}]}`},
+		},
+		"apply_patch": {
+			good: `{"input": "*** Begin Patch\n*** End Patch"}`,
+			bad:  []string{`{}`, `{"input": 3}`, `{"patch": "x"}`},
+		},
 		"Write": {
 			good: `{"file_path": "a.go", "content": ""}`,
 			bad:  []string{`{"file_path": "a.go"}`, `{"content": "x"}`},
@@ -55,7 +63,7 @@ func TestSchemas(t *testing.T) {
 			bad:  []string{`{}`, `{"query": 3}`, `{"query": "x", "max_results": "5"}`, `{"query": "x", "limit": 5}`},
 		},
 	}
-	for _, tool := range Default().All() {
+	for _, tool := range append(Default().All(), Typed(ApplyPatch{})) { // apply_patch: offered instead of Edit (core/app)
 		t.Run(tool.Spec().Name, func(t *testing.T) {
 			tc, ok := cases[tool.Spec().Name]
 			if !ok {
