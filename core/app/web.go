@@ -10,6 +10,7 @@ import (
 	"pincer/core/config"
 	"pincer/core/message"
 	"pincer/core/provider"
+	"pincer/core/secret"
 	"pincer/tools"
 )
 
@@ -43,6 +44,55 @@ func (s *Setup) addWebTools() {
 		wf.Answer = answer
 	}
 	s.Tools.Add(tools.Typed(wf))
+	backend, warn := searchBackend(settings, os.Getenv)
+	if warn != "" {
+		s.Warnings = append(s.Warnings, warn)
+	}
+	if backend != nil { // never a tool that always fails: no backend, no WebSearch
+		s.Tools.Add(tools.Typed(tools.NewWebSearch(backend, settings.SearchMaxUses)))
+	}
+}
+
+// BraveKeyEnv is the variable holding Brave Search's API key; else the
+// secret store's entry of provider "brave" (`pincer model set brave api-key`).
+const BraveKeyEnv = "BRAVE_API_KEY"
+
+// searchBackend is WebSearch's backend of [web]: search_backend "searxng"
+// (search_url the instance) or "brave" (the key from BraveKeyEnv or the secret
+// store; search_url another endpoint); nil when none is set or it cannot be
+// used (warn says why).
+func searchBackend(settings config.WebSettings, getenv func(string) string) (tools.SearchBackend, string) {
+	at := func() string { return fmt.Sprintf("%s:%d", settings.Path, settings.SearchBackend.Line) }
+	switch kind := strings.ToLower(strings.TrimSpace(settings.SearchBackend.Text)); kind {
+	case "":
+		return nil, ""
+	case "searxng":
+		u := strings.TrimSpace(settings.SearchURL.Text)
+		if err := config.ValidateBaseURL(u); u == "" || err != nil {
+			return nil, at() + `: [web] search_backend = "searxng" needs search_url, the instance's http(s) URL; WebSearch is not offered`
+		}
+		return tools.SearXNG{BaseURL: u}, ""
+	case "brave":
+		key := getenv(BraveKeyEnv)
+		if key == "" {
+			if sec := OpenSecrets(getenv); sec != nil {
+				key, _, _ = sec.Get(context.Background(), secret.ProviderKey("brave"))
+			}
+		}
+		if key == "" {
+			return nil, at() + ": [web] search_backend = \"brave\" needs an API key: set " + BraveKeyEnv + " or store one with `pincer model set brave api-key`; WebSearch is not offered"
+		}
+		b := tools.Brave{Key: key}
+		if u := strings.TrimSpace(settings.SearchURL.Text); u != "" {
+			if err := config.ValidateBaseURL(u); err != nil {
+				return nil, at() + ": [web] search_url must be an http(s) URL; WebSearch is not offered"
+			}
+			b.Endpoint = u
+		}
+		return b, ""
+	default:
+		return nil, fmt.Sprintf("%s: [web] search_backend %q: want \"searxng\" or \"brave\"; WebSearch is not offered", at(), kind)
+	}
 }
 
 // fetchAnswerer is WebFetch's small model: [web] fetch_model, else Haiku on
