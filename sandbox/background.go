@@ -105,6 +105,12 @@ func start(ctx context.Context, c Command, guard func() string, notes []string) 
 	cmd.Env = append(cmd.Env, raceHelperEnv...) // race builds only: race_env.go
 	cmd.Stdout = out
 	cmd.Stderr = out
+	if c.stdin != nil {
+		cmd.Stdin = c.stdin
+	}
+	if c.stdout != nil {
+		cmd.Stdout = c.stdout
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// Once the command's own process has exited, a grandchild still holding
 	// the output pipe (possible only without a PID namespace) delays the end

@@ -56,6 +56,9 @@ type Command struct {
 	// prepare, when set, adjusts the command just before it starts (the
 	// Executor's namespaces and credentials).
 	prepare func(*exec.Cmd)
+	// stdin and stdout, when set, replace a started Process's /dev/null input
+	// and output buffer (StartPiped: a language server's JSON-RPC pipes).
+	stdin, stdout *os.File
 }
 
 // Result is what a finished command produced.
