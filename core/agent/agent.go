@@ -112,6 +112,9 @@ type Config struct {
 	// (environment, git status...), recomputed for each model call; the static
 	// part stays as the session's first turn wrote it.
 	DynamicPrompt func() string
+	// Diagnostics, when set, is told of the files each edit changed and adds
+	// their language-server diagnostics to the dynamic prompt (diagnostics.go).
+	Diagnostics Diagnoser
 	// Instructions, when set, returns the project instructions re-read from disk,
 	// for the view after a compaction.
 	Instructions func() string

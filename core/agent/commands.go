@@ -43,6 +43,7 @@ func (a *Agent) EstimateContext(ctx context.Context, sessionID string) (ContextU
 	if a.cfg.DynamicPrompt != nil {
 		dyn = a.cfg.DynamicPrompt()
 	}
+	dyn = a.withDiagnostics(sessionID, dyn)
 	instr := ""
 	if a.cfg.Instructions != nil {
 		instr = a.cfg.Instructions()

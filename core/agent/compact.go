@@ -54,6 +54,7 @@ func (t *turn) view() []message.Message {
 		if t.a.cfg.DynamicPrompt != nil {
 			t.dyn = t.a.cfg.DynamicPrompt()
 		}
+		t.dyn = t.withDiagnostics(t.dyn)
 		if t.a.cfg.Instructions != nil && key.compacted {
 			t.instr = t.a.cfg.Instructions()
 		}

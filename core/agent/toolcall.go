@@ -264,6 +264,10 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 		}
 	case err != nil:
 		out.text, out.isError = failedPrefix+err.Error(), true
+	default:
+		if !res.IsError {
+			t.diagnose(ctx, p.tool, &callEnv, p.input)
+		}
 	}
 	out.text, out.diff = t.a.cfg.Redactor.Redact(out.text), t.a.cfg.Redactor.Redact(out.diff) // before PostToolUse hooks see it
 	t.a.cfg.Redactor.RedactFiles(callEnv.SpillDir, start)                                     // the full output spilled on disk

@@ -162,6 +162,9 @@ func (t *turn) run(ctx context.Context) TurnResult {
 	bg := context.WithoutCancel(ctx)
 	res := TurnResult{SessionID: t.sess.ID, TurnID: t.id}
 	t.ctx = ctx
+	if d := t.a.cfg.Diagnostics; d != nil {
+		d.TurnStarted(t.sess.ID)
+	}
 	err := t.start(bg)
 	if err == nil {
 		err = t.loop(ctx, bg)

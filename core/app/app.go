@@ -26,6 +26,7 @@ import (
 	"pincer/core/agent"
 	"pincer/core/config"
 	"pincer/core/hook"
+	"pincer/core/lsp"
 	"pincer/core/mcp"
 	"pincer/core/message"
 	"pincer/core/permission"
@@ -106,6 +107,8 @@ type Setup struct {
 	// and commands in the catalog.
 	Plugins []*plugin.Plugin
 	Sandbox *sandbox.Policy // nil: commands run without the OS sandbox
+	// LSP are the language servers in force and the diagnostics wait (lsp.go).
+	LSP lspSetup
 	// ToolSearch is the tool-search setting: which tools are deferred
 	// (ENABLE_TOOL_SEARCH, else [tools] search, else auto; toolsearch.go).
 	ToolSearch tools.SearchPolicy
@@ -144,6 +147,9 @@ type Run struct {
 	// MCP runs the Setup's MCP servers (started by Start, in the background;
 	// closed by Close): their tools join Setup.Tools as they connect.
 	MCP *mcp.Manager
+	// LSP runs the language servers whose diagnostics follow each edit
+	// (core/lsp; started lazily, shut down by Close); nil when none is in force.
+	LSP *lsp.Manager
 
 	approver agent.Approver // Start's, for DeriveAgent
 	derived  derivedAgents  // DeriveAgent's, whose shells Close ends
@@ -253,12 +259,13 @@ func (s *Setup) start(ctx context.Context, approver agent.Approver, shared persi
 	m := s.newMCP()
 	var r *Run
 	sp := &spawner{run: func() *Run { return r }, ws: s.Workspace, registry: s.Tools}
-	ag, store, err := s.newAgentWith(approver, m, sp, shared)
+	ls := s.newLSP()
+	ag, store, err := s.newAgentWith(approver, m, sp, shared, ls)
 	if err != nil {
 		m.Close()
 		return nil, err
 	}
-	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, approver: approver, shared: shared != nil}
+	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, LSP: ls, approver: approver, shared: shared != nil}
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err == nil && r.After == 0 && s.Worktree != nil {
 		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
@@ -286,16 +293,20 @@ func (s *Setup) NewAgent(approver agent.Approver) (*agent.Agent, persist.Store, 
 // newAgent is NewAgent with the Run's MCP Manager (nil: none), whose ready
 // servers' instructions join the dynamic prompt.
 func (s *Setup) newAgent(approver agent.Approver, m *mcp.Manager) (*agent.Agent, persist.Store, error) {
-	return s.newAgentWith(approver, m, nil, nil)
+	return s.newAgentWith(approver, m, nil, nil, nil)
 }
 
 // newAgentWith is newAgent with the Spawner of the Run's subagents (nil: the
 // agent offers no Agent tool; with no agent definitions, none either), over
 // shared (nil: a store opened now, closed on failure).
-func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawner, shared persist.Store) (*agent.Agent, persist.Store, error) {
+func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawner, shared persist.Store, ls *lsp.Manager) (*agent.Agent, persist.Store, error) {
 	var spawn agent.Spawner
 	if sp != nil && s.Agents != nil {
 		spawn = sp
+	}
+	var diag agent.Diagnoser
+	if ls != nil {
+		diag = diagnoser{ls}
 	}
 	store := shared
 	if store == nil {
@@ -316,6 +327,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 		Protocols: s.Protocols,
+		Diagnostics: diag,
 	})
 	if err != nil {
 		if shared == nil {
@@ -384,6 +396,9 @@ func (r *Run) Close() error {
 	r.closeShells()
 	if r.MCP != nil {
 		r.MCP.Close()
+	}
+	if r.LSP != nil {
+		r.LSP.Close() // shutdown and exit, then the process group: no server outlives the Run
 	}
 	if r.shared {
 		return nil

@@ -42,6 +42,8 @@ var houseRules = []importRule{
 	{From: "core/message", Not: []string{"core/agent", "persist", "tools", "sandbox"}, Why: "transcript types are a leaf"},
 	{From: "core/mcp", Not: []string{"core/agent", "core/app", "core/config", "persist", "ui"},
 		Why: "the MCP client offers tools through the registry; the app composes it with config and the agent"},
+	{From: "core/lsp", Not: []string{"core/agent", "core/app", "core/config", "tools", "persist", "ui"},
+		Why: "the language-server client takes its servers as values; the app composes it with config and the agent"},
 	{From: "themes", Not: []string{"core", "tools", "sandbox", "persist", "ui"}, Why: "themes are colour tokens only"},
 }
 

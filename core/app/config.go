@@ -41,6 +41,7 @@ func (s *Setup) readConfig() error {
 	s.ToolSearch = toolSearchPolicy(src, os.Getenv, &report)
 	s.Teams = teamsEnabled(src, os.Getenv, &report)
 	s.Protocols = protocolsFrom(src, paths.Data, &report)
+	s.LSP = lspFrom(src, s.Plugins, nil, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
 	if err := report.failure(); err != nil {
@@ -53,6 +54,7 @@ func (s *Setup) readConfig() error {
 		// Nor any MCP server: denyAll covers the tools registered now, not the
 		// ones a server would add later.
 		s.MCPServers = nil
+		s.LSP = lspSetup{} // nor any language server
 	}
 	return nil
 }

@@ -8,16 +8,20 @@ package config
 // sentence, and a keypress meant as "once", "deny" or typing would save a
 // permanent allow rule (red team, issue 12). A project file may tighten
 // pincer, never change what a keypress means.
-var userOnlyTables = []string{"keys", "workbench"}
+var userOnlyTables = []string{"keys", "workbench", "lsp"}
 
 // projectUserOnly returns a warning at its line for each user-only table
 // (userOnlyTables) a project config file holds: the table is not applied.
 func (s *Sources) projectUserOnly(table string) []error {
 	var errs []error
+	why := "a repository cannot change what the workbench's keys do"
+	if table == "lsp" {
+		why = "a repository cannot name a program pincer runs after every edit"
+	}
 	for _, d := range s.docs(ProjectConfig) {
 		if _, ok := d.Tree[table]; ok {
 			errs = append(errs, d.errorAt(table, true,
-				"[%s] in a project file is not applied: a repository cannot change what the workbench's keys do; set it in your own config.toml", table))
+				"[%s] in a project file is not applied: %s; set it in your own config.toml", table, why))
 		}
 	}
 	return errs

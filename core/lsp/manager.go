@@ -42,8 +42,7 @@ type Options struct {
 	Executor *sandbox.Executor
 	// Wait bounds the wait for a change's diagnostics (0: DefaultWait).
 	Wait time.Duration
-	// Warn receives one line per server that could not start or died
-	// (nil: dropped).
+	// Warn, when set, also receives each warning (Warnings).
 	Warn func(string)
 }
 
@@ -58,6 +57,7 @@ type Manager struct {
 	procs   map[string]*sandbox.Process
 	changed map[string]map[string]bool // session -> absolute paths changed this turn
 	closed  bool
+	warns   []string
 }
 
 // New returns a Manager; nothing starts until a file changes.
@@ -180,10 +180,21 @@ func (m *Manager) tail(name string) string {
 	return ": " + string(b)
 }
 
+// warn records a warning; m.mu is held.
 func (m *Manager) warn(format string, a ...any) {
+	w := fmt.Sprintf(format, a...)
+	m.warns = append(m.warns, w)
 	if m.opts.Warn != nil {
-		m.opts.Warn(fmt.Sprintf(format, a...))
+		m.opts.Warn(w)
 	}
+}
+
+// Warnings are the servers that could not start or died, one line each with
+// the end of their stderr (`pincer doctor`, tests).
+func (m *Manager) Warnings() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.warns...)
 }
 
 // start runs srv in Root under the Executor and does the handshake.

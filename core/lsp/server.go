@@ -118,3 +118,17 @@ func serverFor(list []Server, path string) (Server, string, bool) {
 	}
 	return Server{}, "", false
 }
+
+// languageIDs are LSP languageIds of common extensions; others use the
+// extension without its dot.
+var languageIDs = map[string]string{".go": "go", ".py": "python", ".pyi": "python", ".ts": "typescript",
+	".tsx": "typescriptreact", ".js": "javascript", ".jsx": "javascriptreact", ".rs": "rust", ".c": "c",
+	".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".rb": "ruby", ".sh": "shellscript", ".md": "markdown"}
+
+// LanguageID is the languageId didOpen sends for extension ext (".go").
+func LanguageID(ext string) string {
+	if id, ok := languageIDs[strings.ToLower(ext)]; ok {
+		return id
+	}
+	return strings.TrimPrefix(strings.ToLower(ext), ".")
+}

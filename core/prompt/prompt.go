@@ -198,3 +198,7 @@ func diagnosticsText(d string) string {
 	}
 	return "# Diagnostics\n" + d
 }
+
+// DiagnosticsText is the diagnostics segment's text for d (the language
+// servers' report, core/lsp): "" when d is empty.
+func DiagnosticsText(d string) string { return diagnosticsText(d) }
