@@ -215,6 +215,7 @@ func Prepare(opts Options) (*Setup, error) {
 	switch {
 	case err == nil:
 		s.Model = mc
+		s.chooseEditTools()
 		if s.Provider, err = newProvider(mc, opts.StallTimeout); err != nil {
 			return s, err
 		}

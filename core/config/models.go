@@ -6,7 +6,7 @@ import (
 
 // modelKeys are the keys of a [models."NAME"] table. (PATCH adds edit_tool
 // here: one table, one reader.)
-var modelKeys = []string{"protocol"}
+var modelKeys = []string{"protocol", "edit_tool"}
 
 // Protocols a [models."NAME"] table may choose.
 const (
@@ -21,7 +21,17 @@ type ModelSettings struct {
 	// ProtocolText (the model answers with `command:` / `text:` lines and
 	// its commands run as Bash calls).
 	Protocol string
+	// EditTool is the model's file-editing tools: EditToolApplyPatch (Codex's
+	// apply_patch instead of Edit, MultiEdit and Write) or EditToolEdit
+	// (Claude Code's Edit, MultiEdit and Write); "" leaves it to the catalog.
+	EditTool string
 }
+
+// Edit tool sets a [models."NAME"] edit_tool may choose.
+const (
+	EditToolApplyPatch = "apply_patch" // Codex's apply_patch (GPT-5, codex models by default)
+	EditToolEdit       = "edit"        // Claude Code's Edit, MultiEdit and Write
+)
 
 // Models reads the [models."NAME"] tables of the user's config.toml then the
 // project's (a later file's value wins for the same model), keyed by NAME as
@@ -58,6 +68,13 @@ func (s *Sources) Models() (map[string]ModelSettings, []error) {
 						continue
 					}
 					ms.Protocol = v
+				case "edit_tool":
+					v, ok := m[k].(string)
+					if !ok || (v != EditToolApplyPatch && v != EditToolEdit) {
+						errs = append(errs, d.errorAt(key, true, "[models.%q] edit_tool: want %q or %q, not %v", name, EditToolApplyPatch, EditToolEdit, m[k]))
+						continue
+					}
+					ms.EditTool = v
 				default:
 					errs = append(errs, d.errorAt(key, true, "[models.%q] unknown key %q, ignored (known: %s)", name, k, strings.Join(modelKeys, ", ")))
 				}

@@ -26,15 +26,36 @@ type Model struct {
 	CacheRead       float64
 	CacheWrite      float64
 	Reasoning, Tool bool
+	// EditTool is the file-editing tool set the model was trained on:
+	// EditToolApplyPatch (Codex's apply_patch instead of Edit, MultiEdit and
+	// Write: GPT-5 and codex models), or "" for Claude Code's Edit tools.
+	EditTool string
+}
+
+// EditToolApplyPatch is Model.EditTool for the models trained on Codex's
+// apply_patch.
+const EditToolApplyPatch = "apply_patch"
+
+// EditToolFor returns the edit tool set of a model: its catalog entry's
+// EditTool, else EditToolApplyPatch for any model whose ID names codex
+// ("gpt-5-codex", "codex-mini-latest", a vendor's "openai/...-codex"), else "".
+func EditToolFor(providerName, id string) string {
+	if m, ok := Lookup(providerName, id); ok && m.EditTool != "" {
+		return m.EditTool
+	}
+	if strings.Contains(strings.ToLower(id), "codex") {
+		return EditToolApplyPatch
+	}
+	return ""
 }
 
 // models lists the known models by provider. Lookup matches the longest ID that is
 // a prefix of the requested one, so dated snapshots ("gpt-4.1-2025-04-14") match.
 var models = map[string][]Model{
 	"openai": {
-		{ID: "gpt-5", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 1.25, Output: 10, CacheRead: 0.125, Reasoning: true, Tool: true},
-		{ID: "gpt-5-mini", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 0.25, Output: 2, CacheRead: 0.025, Reasoning: true, Tool: true},
-		{ID: "gpt-5-nano", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 0.05, Output: 0.40, CacheRead: 0.005, Reasoning: true, Tool: true},
+		{ID: "gpt-5", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 1.25, Output: 10, CacheRead: 0.125, Reasoning: true, Tool: true, EditTool: EditToolApplyPatch},
+		{ID: "gpt-5-mini", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 0.25, Output: 2, CacheRead: 0.025, Reasoning: true, Tool: true, EditTool: EditToolApplyPatch},
+		{ID: "gpt-5-nano", ContextWindow: 400000, MaxOutput: 128000, Priced: true, Input: 0.05, Output: 0.40, CacheRead: 0.005, Reasoning: true, Tool: true, EditTool: EditToolApplyPatch},
 		{ID: "gpt-4.1", ContextWindow: 1047576, MaxOutput: 32768, Priced: true, Input: 2, Output: 8, CacheRead: 0.5, Tool: true},
 		{ID: "gpt-4.1-mini", ContextWindow: 1047576, MaxOutput: 32768, Priced: true, Input: 0.4, Output: 1.6, CacheRead: 0.1, Tool: true},
 		{ID: "gpt-4.1-nano", ContextWindow: 1047576, MaxOutput: 32768, Priced: true, Input: 0.1, Output: 0.4, CacheRead: 0.025, Tool: true},

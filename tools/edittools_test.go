@@ -1,0 +1,22 @@
+package tools
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestUseApplyPatch(t *testing.T) {
+	r := Default()
+	UseApplyPatch(r)
+	want := []string{"Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "apply_patch", "TodoWrite", "ToolSearch"}
+	var got []string
+	for _, tool := range r.All() {
+		got = append(got, tool.Spec().Name)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("tools %v, want %v", got, want)
+	}
+	if _, ok := r.Get("apply_patch"); !ok {
+		t.Fatal("apply_patch not registered")
+	}
+}
