@@ -62,13 +62,14 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		case provider.EventToolCallStart:
 			// Every view shows the call at once, while its arguments stream.
 			co.then(func() {
-				if err := t.emit(bg, event.ToolReceiving, event.ToolReceivingData{ToolCallID: ev.ToolCall.ToolCallID, Name: ev.ToolCall.ToolName}); err != nil && storeErr == nil {
+				if err := t.emit(bg, event.ToolReceiving, event.ToolReceivingData{ToolCallID: ev.ToolCall.ToolCallID, Name: t.canonicalToolName(ev.ToolCall.ToolName)}); err != nil && storeErr == nil {
 					storeErr = err
 				}
 			})
 		case provider.EventToolCall:
 			tc := ev.ToolCall
 			tc.Type = message.PartToolCall
+			tc.ToolName = t.canonicalToolName(tc.ToolName) // "functions.Read" is Read (toolprefix.go)
 			tc.ToolCallID = uniqueCallID(tc.ToolCallID, calls)
 			calls = append(calls, tc)
 		case provider.EventUsage:
