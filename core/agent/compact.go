@@ -162,9 +162,16 @@ func (t *turn) summarise(ctx, bg context.Context, msgs []message.Message, focus 
 		instr += "\n\nFocus the summary on: " + focus
 	}
 	view := append(buildView(msgs, "", ""), message.NewText(message.RoleUser, instr))
+	req := provider.Request{Model: t.a.model(), Messages: view, MaxTokens: t.a.cfg.MaxTokens}
+	if hasToolCalls(view) {
+		// Anthropic rejects tool_use blocks in a request without tools (HTTP 400
+		// "Requests which include tool_use or tool_result blocks must define tools"):
+		// the turn's own tools go along (the instruction says not to call them).
+		req.Tools = t.withTurnTools(t.offer().specs)
+	}
 	var text strings.Builder
 	var usage message.Usage
-	for ev, err := range t.a.currentProvider().Stream(ctx, provider.Request{Model: t.a.model(), Messages: view, MaxTokens: t.a.cfg.MaxTokens}) {
+	for ev, err := range t.a.currentProvider().Stream(ctx, req) {
 		if err != nil {
 			return "", err
 		}
@@ -184,6 +191,18 @@ func (t *turn) summarise(ctx, bg context.Context, msgs []message.Message, focus 
 		return "", errors.New("the model returned an empty summary")
 	}
 	return text.String(), nil
+}
+
+// hasToolCalls reports whether a view holds a tool call or a tool result.
+func hasToolCalls(view []message.Message) bool {
+	for _, m := range view {
+		for _, p := range m.Parts {
+			if p.Type == message.PartToolCall || p.Type == message.PartToolResult {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isContextLength reports whether err is a provider's "context too long" refusal.
