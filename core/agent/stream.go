@@ -141,6 +141,12 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	if t.stopReason == "" {
 		t.stopReason = "stop"
 	}
+	if isOutputLimit(finish) {
+		t.stopReason = StopMaxTokens
+		if len(calls) == 0 {
+			t.notice(bg, "warning", "output_limit", outputLimitNotice)
+		}
+	}
 	return calls, nil
 }
 
