@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"pincer/core/config"
@@ -98,19 +96,3 @@ func (d diagnoser) FilesChanged(ctx context.Context, session string, paths []str
 	d.m.FilesChanged(ctx, session, paths)
 }
 func (d diagnoser) Segment(session string) string { return prompt.DiagnosticsText(d.m.Text(session)) }
-
-// LSPServerLines describes the language servers in force, one line each
-// ("gopls: gopls (.go) [default]"), for `pincer doctor` and /help.
-func (s *Setup) LSPServerLines() []string {
-	var out []string
-	for _, srv := range s.LSP.Servers {
-		var exts []string
-		for e := range srv.Extensions {
-			exts = append(exts, e)
-		}
-		sort.Strings(exts)
-		out = append(out, fmt.Sprintf("%s: %s (%s) [%s]", srv.Name, strings.Join(append([]string{srv.Command}, srv.Args...), " "),
-			strings.Join(exts, " "), srv.Origin))
-	}
-	return out
-}

@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"pincer/core/app"
+	"pincer/core/lsp"
 	"pincer/sandbox"
 )
 
 // cmdDoctor is `pincer doctor`: what this machine lets pincer enforce and use — the
 // OS sandbox's capabilities (Landlock, namespaces, rlimits), the policy in effect
 // here (network on or off, the PID namespace, hidden paths, and how each protected
-// path of the current workspace is kept), ripgrep, the store's location, and which
+// path of the current workspace is kept), ripgrep, the default language servers
+// found on PATH, the store's location, and which
 // API-key variables are set (never their values).
 func cmdDoctor(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "pincer", Version)
@@ -32,6 +34,15 @@ func cmdDoctor(stdout io.Writer) int {
 		fmt.Fprintf(stdout, "  git: %s\n", p)
 	} else {
 		fmt.Fprintln(stdout, "  git: not installed")
+	}
+	fmt.Fprintln(stdout, "\nLanguage servers (defaults on PATH; [lsp] in config.toml adds or disables):")
+	if ds := lsp.Defaults(nil); len(ds) > 0 {
+		for _, d := range ds {
+			p, _ := exec.LookPath(d.Command)
+			fmt.Fprintf(stdout, "  %s: %s\n", d.Name, p)
+		}
+	} else {
+		fmt.Fprintln(stdout, "  none found (gopls, pyright-langserver, typescript-language-server)")
 	}
 	fmt.Fprintln(stdout, "\nStore:")
 	if dir, err := app.StoreDir(); err == nil {
