@@ -138,6 +138,9 @@ type Store interface {
 	// PromptStore: each project's prompt history and unsent draft (prompts.go).
 	PromptStore
 
+	// CheckpointStore: checkpoints and their blobs (checkpoints.go).
+	CheckpointStore
+
 	// Close releases the store's resources.
 	Close() error
 }

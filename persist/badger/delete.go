@@ -41,7 +41,7 @@ func (b *Store) DeleteSession(ctx context.Context, id string) error {
 		}
 		collect(record.RecencyPrefix, func(k []byte) bool { return record.RecencyID(k) == id })
 		keys = append(keys, record.LeaseKey(id), record.SessionRulesKey(id))
-		for _, kind := range []byte{record.KindMessage, record.KindEvent, record.KindAudit} {
+		for _, kind := range []byte{record.KindMessage, record.KindEvent, record.KindAudit, record.KindCheckpoint} {
 			collect(record.SeqPrefix(kind, id), nil)
 		}
 		collect(record.AuditTimePrefix, func(k []byte) bool { return record.AuditKeySession(k) == id })

@@ -24,6 +24,7 @@ func (s *Store) DeleteSession(ctx context.Context, id string) error {
 	delete(s.messages, id)
 	delete(s.events, id)
 	delete(s.leases, id)
+	delete(s.checkpoints.cps, id)
 	x := &s.extra
 	delete(x.audit, id)
 	delete(x.rules, id)

@@ -26,15 +26,16 @@ import (
 type Store struct {
 	now func() time.Time // clock for CreatedAt and leases; tests replace it
 
-	mu       sync.Mutex
-	closed   bool
-	sessions map[string][]byte
-	messages map[string][][]byte // index i holds Seq i+1
-	events   map[string]*memEvents
-	leases   map[string]persist.Lease
-	extra    memExtra        // audit trail and session rules (audit.go)
-	prompts  memPrompts      // prompt history and drafts (prompts.go)
-	notify   record.Notifier // wakes WaitEvents (next.go)
+	mu          sync.Mutex
+	closed      bool
+	sessions    map[string][]byte
+	messages    map[string][][]byte // index i holds Seq i+1
+	events      map[string]*memEvents
+	leases      map[string]persist.Lease
+	extra       memExtra        // audit trail and session rules (audit.go)
+	prompts     memPrompts      // prompt history and drafts (prompts.go)
+	checkpoints memCheckpoints  // checkpoints and blobs (checkpoints.go)
+	notify      record.Notifier // wakes WaitEvents (next.go)
 }
 
 // memEvents is one session's events: sorted sequences and their encodings.

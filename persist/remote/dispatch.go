@@ -78,6 +78,14 @@ var methods = map[string]handler{
 	"ListPrompts":  (*Server).listPrompts,
 	"PutDraft":     (*Server).putDraft,
 	"GetDraft":     (*Server).getDraft,
+
+	"PutBlob":          (*Server).putBlob,
+	"GetBlob":          (*Server).getBlob,
+	"DeleteBlob":       (*Server).deleteBlob,
+	"ListBlobs":        (*Server).listBlobs,
+	"AppendCheckpoint": (*Server).appendCheckpoint,
+	"ListCheckpoints":  (*Server).listCheckpoints,
+	"DeleteCheckpoint": (*Server).deleteCheckpoint,
 }
 
 // dispatch runs one method through the table; an unknown method is an error

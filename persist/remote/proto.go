@@ -59,6 +59,11 @@ type wireArgs struct {
 	Leases  []persist.Lease     `json:"leases,omitempty"`  // Attach: leases the client holds
 	Project string              `json:"project,omitempty"` // prompt history and drafts (prompts.go)
 	Text    string              `json:"text,omitempty"`
+	// Checkpoints and blobs (checkpoints.go).
+	Hash       string              `json:"hash,omitempty"`
+	Data       []byte              `json:"data,omitempty"`
+	Checkpoint *persist.Checkpoint `json:"checkpoint,omitempty"`
+	Seq        uint64              `json:"seq,omitempty"`
 }
 
 // wireReply is the answer to every method.

@@ -44,6 +44,7 @@ var cases = []struct {
 	run  func(t *testing.T, h Harness)
 }{
 	{"SessionsNewestFirst", testSessionsNewestFirst},
+	{"Checkpoints", testCheckpoints},
 	{"GetSessionNotFound", testGetSessionNotFound},
 	{"InvalidSessionID", testInvalidSessionID},
 	{"MessageSequence", testMessageSequence},
