@@ -18,6 +18,9 @@ type Checkpoint struct {
 	ToolCallID string    `json:"toolCallId,omitempty"`
 	Tool       string    `json:"tool"`
 	Time       time.Time `json:"time"`
+	// Scanned says the files were found by a scan of the workspace (a
+	// command), not listed by the tool.
+	Scanned bool `json:"scanned,omitempty"`
 	// Files are the files the call changed, by path (sorted).
 	Files []CheckpointFile `json:"files,omitempty"`
 	// Noted are the paths (workspace-relative, slash-separated) the call may

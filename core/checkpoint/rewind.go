@@ -1,0 +1,226 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"pincer/persist"
+)
+
+// Restore is one file of a rewind: the version it goes back to (To), the
+// version the session's checkpoints last left it at (Expected) and, when the
+// file is not that version now, how it differs (Conflict: changed outside
+// pincer since the checkpoint).
+type Restore struct {
+	Path     string
+	To       persist.FileVersion
+	Expected persist.FileVersion
+	Conflict string
+	// Scanned says the change was found by a command's scan (not listed by a
+	// file tool the permission engine decided on by path).
+	Scanned bool
+}
+
+// ErrEvicted is the error of a rewind to a turn whose checkpoints were
+// evicted (the budgets): what it changed cannot all be known.
+var ErrEvicted = errors.New("checkpoint: the checkpoints of that turn were evicted (checkpoint budgets)")
+
+// Plan is the rewind of the workspace to before turn (1-based) of a
+// session: for every file the session's checkpoints of turn and the turns
+// after it changed, its version before the first of them, each file checked
+// against the workspace as it is now (Conflict). cps are all the session's
+// checkpoints, turns its turns (Turns).
+func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []string, turn int) ([]Restore, error) {
+	if turn < 1 || turn > len(turns) {
+		return nil, fmt.Errorf("checkpoint: no turn %d (the session has %d)", turn, len(turns))
+	}
+	later := turns[turn-1:]
+	if len(cps) > 0 && cps[0].Seq > 1 {
+		if idx := slices.Index(turns, cps[0].TurnID); idx < 0 || idx >= turn-1 {
+			return nil, ErrEvicted
+		}
+	}
+	span := OfTurns(cps, later...)
+	last := map[string]persist.FileVersion{}
+	for _, c := range cps {
+		for _, f := range c.Files {
+			last[f.Path] = f.After
+		}
+	}
+	first := map[string]bool{}
+	var out []Restore
+	for _, c := range span {
+		for _, f := range c.Files {
+			if first[f.Path] {
+				continue
+			}
+			first[f.Path] = true
+			rs := Restore{Path: f.Path, To: f.Before, Expected: last[f.Path], Scanned: c.Scanned}
+			now, err := r.peek(f.Path)
+			switch {
+			case err != nil:
+				rs.Conflict = err.Error()
+			case !sameVersion(now, rs.Expected):
+				rs.Conflict = describe(rs.Expected, now)
+			}
+			out = append(out, rs)
+		}
+	}
+	slices.SortFunc(out, func(a, b Restore) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// Conflicts are the paths of plan changed outside pincer, with how.
+func Conflicts(plan []Restore) []string {
+	var out []string
+	for _, rs := range plan {
+		if rs.Conflict != "" {
+			out = append(out, rs.Path+": "+rs.Conflict)
+		}
+	}
+	return out
+}
+
+// Apply restores plan through the workspace's os.Root (nothing outside the
+// root is written, no symlink is followed out of it, a symlink in the way is
+// removed, not written through): tombstones first (deepest path first), then
+// the contents byte for byte with their modes. A plan with conflicts is
+// refused, the conflicts listed, unless force. A path the Recorder's Skip
+// protects is refused when a command's scan found it.
+func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error {
+	if c := Conflicts(plan); len(c) > 0 && !force {
+		return fmt.Errorf("checkpoint: files changed outside pincer since the checkpoint (rewind with --force to overwrite them):\n  %s",
+			strings.Join(c, "\n  "))
+	}
+	for _, rs := range plan {
+		if why, ok := r.opts.Skip(rs.Path); ok && rs.Scanned {
+			return fmt.Errorf("checkpoint: %s: %s; not restored", rs.Path, why)
+		}
+		if rs.To.NotStored != "" {
+			return fmt.Errorf("checkpoint: %s: its content before was not stored (%s); nothing restored", rs.Path, rs.To.NotStored)
+		}
+	}
+	removes := slices.Clone(plan)
+	slices.SortFunc(removes, func(a, b Restore) int { return strings.Compare(b.Path, a.Path) })
+	for _, rs := range removes {
+		if rs.To.Absent {
+			if err := r.rt.Remove(filepath.FromSlash(rs.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("checkpoint: remove %s: %w", rs.Path, err)
+			}
+		}
+	}
+	for _, rs := range plan {
+		if rs.To.Absent {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		data, err := Blob(ctx, r.store, rs.To.Hash)
+		if err != nil {
+			return fmt.Errorf("checkpoint: %s: %w", rs.Path, err)
+		}
+		if err := r.write(rs.Path, data, fs.FileMode(rs.To.Mode)); err != nil {
+			return fmt.Errorf("checkpoint: restore %s: %w", rs.Path, err)
+		}
+	}
+	return nil
+}
+
+// write puts content at rel with mode: parents made, whatever is at rel now
+// (a file, a symlink) replaced by a rename of a new file, never written through.
+func (r *Recorder) write(rel string, data []byte, mode fs.FileMode) error {
+	name := filepath.FromSlash(rel)
+	if dir := path.Dir(rel); dir != "." {
+		if err := r.rt.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+			return err
+		}
+	}
+	if r.throughLink(rel) {
+		return errors.New("a directory on its path is a symlink or not a directory; not written through")
+	}
+	tmp := filepath.Join(filepath.Dir(name), ".pincer-rewind-"+filepath.Base(name))
+	_ = r.rt.Remove(tmp)
+	if mode&fs.ModeSymlink != 0 {
+		if err := r.rt.Symlink(string(data), tmp); err != nil {
+			return err
+		}
+	} else {
+		f, err := r.rt.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = r.rt.Chmod(tmp, mode.Perm())
+		}
+		if err != nil {
+			_ = r.rt.Remove(tmp)
+			return err
+		}
+	}
+	if err := r.rt.Rename(tmp, name); err != nil {
+		_ = r.rt.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// peek is the version of rel now, hashed, nothing stored.
+func (r *Recorder) peek(rel string) (persist.FileVersion, error) {
+	name := filepath.FromSlash(rel)
+	if r.throughLink(rel) {
+		return persist.FileVersion{Absent: true}, nil
+	}
+	fi, err := r.rt.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscallENOTDIR) {
+		return persist.FileVersion{Absent: true}, nil
+	}
+	if err != nil {
+		return persist.FileVersion{}, err
+	}
+	v := persist.FileVersion{Size: fi.Size(), Mode: uint32(fi.Mode())}
+	var data []byte
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := r.rt.Readlink(name)
+		if err != nil {
+			return v, err
+		}
+		data = []byte(t)
+	case !fi.Mode().IsRegular():
+		return v, fmt.Errorf("now a %s", fi.Mode().Type())
+	case fi.Size() > r.opts.MaxFileBytes:
+		v.NotStored = "over the size cap"
+		return v, nil
+	default:
+		if data, err = r.rt.ReadFile(name); err != nil {
+			return v, err
+		}
+	}
+	v.Hash, v.Size = Hash(data), int64(len(data))
+	return v, nil
+}
+
+// describe says how now differs from the version the session left.
+func describe(expected, now persist.FileVersion) string {
+	switch {
+	case now.Absent:
+		return "deleted since"
+	case expected.Absent:
+		return "created since"
+	case expected.Hash != now.Hash:
+		return "modified since"
+	}
+	return fmt.Sprintf("mode changed since (%v -> %v)", fs.FileMode(expected.Mode), fs.FileMode(now.Mode))
+}
