@@ -69,6 +69,12 @@ type Session struct {
 	// an Agent call with isolation "worktree"); both "" otherwise.
 	Worktree string `json:"worktree,omitempty"`
 	Branch   string `json:"branch,omitempty"`
+	// BranchOf is the session a conversation rewind branched this one from
+	// (`pincer rewind --conversation`), BranchTurn the turn (from 1) it was
+	// rewound to before: the branch holds a copy of that session's messages of
+	// the turns before it. Both are zero for a session that is no branch.
+	BranchOf   string `json:"branchOf,omitempty"`
+	BranchTurn int    `json:"branchTurn,omitempty"`
 }
 
 // Lease is who holds a session and until when.

@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"pincer/core/checkpoint"
 	"pincer/core/event"
 	"pincer/core/hook"
 	"pincer/core/message"
@@ -131,6 +132,9 @@ type Config struct {
 	// its output, diff and hook feedback — before it reaches a hook, the event
 	// log, the transcript or the provider.
 	Redactor *Redactor
+	// Checkpoints records what each file-changing tool call changes (issue
+	// 15, checkpoints.go); nil records nothing.
+	Checkpoints *checkpoint.Recorder
 	// ToolSearch is the tool-search policy deciding which tools are deferred
 	// (deferred.go; the zero value is auto at 10% of the context window).
 	// Deferral needs ToolSearch in Tools; without it every tool is offered.

@@ -252,8 +252,10 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv := *env
 	callEnv.ToolCallID = p.call.ToolCallID
 	callEnv.ApprovedPreview = p.approvedPreview
+	ck := t.checkpointBefore(ctx, &callEnv, p)
 	start := time.Now()
 	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)
+	t.checkpointAfter(bg, p, ck)
 	out := outcome{text: res.Output, isError: res.IsError, diff: res.Diff, durationMs: time.Since(start).Milliseconds(),
 		lines: res.OutputLines}
 	switch {

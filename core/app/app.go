@@ -329,6 +329,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 		Protocols:   s.Protocols,
 		Diagnostics: diag,
+		Checkpoints: checkpointRecorder(store, ws),
 	})
 	if err != nil {
 		if shared == nil {

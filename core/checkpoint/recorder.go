@@ -101,7 +101,7 @@ type Pending struct {
 	r      *Recorder
 	scan   bool
 	before map[string]persist.FileVersion // listed paths' versions, or the baseline's
-	stats  map[string]stat               // scan: the baseline's stats
+	stats  map[string]stat                // scan: the baseline's stats
 	noted  []string
 	err    error
 }

@@ -76,7 +76,7 @@ func walk(root string, skip func(rel string) (why string, ok bool)) (walkResult,
 			return nil
 		}
 		t := d.Type()
-		if t&^fs.ModeSymlink != 0 { // not a regular file or a symlink
+		if t&^fs.ModeSymlink != 0 || d.Name() == ".git" { // not a regular file or a symlink; a worktree's .git file
 			return nil
 		}
 		if m := matchers[parent]; m != nil && m.Match(strings.Split(rel, "/"), false) {

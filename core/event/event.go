@@ -68,6 +68,13 @@ const (
 	TeamCreated Type = "team.created"
 	TeamDeleted Type = "team.deleted"
 	TeamMessage Type = "team.message"
+	// CheckpointRecorded: a tool call changed files and its checkpoint was
+	// stored (core/checkpoint): which files, their sizes before and after.
+	// SessionRewound: the session's code or conversation was rewound to
+	// before a turn (`pincer rewind`); a conversation rewind names the branch
+	// session it started.
+	CheckpointRecorded Type = "checkpoint.recorded"
+	SessionRewound     Type = "session.rewound"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

@@ -38,6 +38,8 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	SubagentStarted:     decodeAs[SubagentStartedData],
 	SubagentCompleted:   decodeAs[SubagentCompletedData],
 	ShellStarted:        decodeAs[ShellStartedData],
+	CheckpointRecorded:  decodeAs[CheckpointRecordedData],
+	SessionRewound:      decodeAs[SessionRewoundData],
 	ShellExited:         decodeAs[ShellExitedData],
 	TeamCreated:         decodeAs[TeamCreatedData],
 	TeamDeleted:         decodeAs[TeamDeletedData],

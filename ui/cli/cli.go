@@ -58,13 +58,20 @@ var commands = []command{
 	{Name: "sessions", Synopses: [][2]string{
 		{"sessions [list] [--json]", "list sessions, newest first"},
 		{"sessions show ID [--json]", "a session's transcript and events"},
-		{"sessions watch ID", "follow a session's events live (JSON lines)"}},
+		{"sessions watch ID", "follow a session's events live (JSON lines)"},
+		{"sessions diff ID [--turn N]", "what a session (or its turn N) changed, as a unified diff for git apply"}},
 		Run: func(a []string, s stdio) (int, error) {
 			if len(a) > 0 && a[0] == "watch" {
 				return cmdSessionsWatch(a[1:], s.out, s.err)
 			}
+			if len(a) > 0 && a[0] == "diff" {
+				return cmdSessionsDiff(a[1:], s.out)
+			}
 			return cmdSessions(a, s.out)
 		}},
+	{Name: "rewind", Synopses: [][2]string{{"rewind --session ID --turn N [--code|--conversation] [--force]",
+		"undo a session's turn N and after: its file changes, its conversation (a branch), or both"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdRewind(a, s.out) }},
 	{Name: "model", Synopses: [][2]string{{"model [status|list|configure|switch|default|refresh|add-model|set]", "providers, models and API keys"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdModel(a, s.in, s.out, s.err) }},
 	{Name: "audit", Synopses: [][2]string{{"audit [--session ID] [--json]", "permission decisions, newest first"}},
