@@ -9,9 +9,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	readability "codeberg.org/readeck/go-readability/v2"
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
 )
 

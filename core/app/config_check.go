@@ -76,7 +76,7 @@ func denyAll(rules permission.RuleSet, registry *tools.Registry, problems []stri
 	src := "a broken configuration (" + strings.Join(dedupe(problems), "; ") + "): fix it and restart pincer"
 	var deny []permission.Rule
 	names := append(registry.Names(), subagent.NestingTools...) // the agent's own tools too: Agent, Task, the team tools
-	names = append(names, webToolNames...)                       // registered after the model is chosen (web.go)
+	names = append(names, webToolNames...)                      // registered after the model is chosen (web.go)
 	for _, name := range names {
 		deny = append(deny, permission.Rule{Tool: name, Source: src})
 	}
