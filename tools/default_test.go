@@ -18,7 +18,7 @@ func TestDefaultRegistry(t *testing.T) {
 			t.Errorf("%s has no description", tool.Spec().Name)
 		}
 	}
-	if want := []string{"Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "MultiEdit", "Write", "TodoWrite", "ToolSearch"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"Bash", "BashOutput", "KillShell", "Glob", "Grep", "Read", "Edit", "MultiEdit", "Write", "NotebookEdit", "TodoWrite", "ToolSearch"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("order = %v, want %v", names, want)
 	}
 	kinds := map[string]struct {
@@ -26,7 +26,7 @@ func TestDefaultRegistry(t *testing.T) {
 		safe bool
 	}{
 		"Bash": {KindExecute, false}, "Glob": {KindRead, true}, "Grep": {KindRead, true},
-		"Read": {KindRead, true}, "Edit": {KindEdit, false}, "MultiEdit": {KindEdit, false}, "Write": {KindEdit, false},
+		"Read": {KindRead, true}, "Edit": {KindEdit, false}, "MultiEdit": {KindEdit, false}, "Write": {KindEdit, false}, "NotebookEdit": {KindEdit, false},
 		"ToolSearch": {KindRead, true}, "BashOutput": {KindRead, true}, "KillShell": {KindRead, false},
 	}
 	for name, want := range kinds {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -68,7 +69,9 @@ const readSchema = `{
 
 // Read is the file-reading tool, as Claude Code's Read: numbered lines in the
 // format "%6d\t%s" (cat -n style), a window of lines chosen by offset and limit,
-// binary files and directories refused. A successful read is recorded in the
+// binary files and directories refused; a Jupyter notebook (.ipynb, nbformat
+// 4) is shown as its cells (renderNotebook), numbered and capped likewise. A
+// successful read is recorded in the
 // session's FileState, which Write and Edit require.
 type Read struct{}
 
@@ -115,6 +118,11 @@ func (Read) Run(ctx context.Context, env *Env, in ReadInput) (Result, error) {
 		return Result{}, fmt.Errorf("Cannot read binary file: %s (use Bash with a suitable tool, such as xxd or file, to inspect it)", displayPath(env, abs))
 	}
 	env.Files.Record(abs, HashContent(content), fi.ModTime())
+	if strings.EqualFold(filepath.Ext(abs), ".ipynb") {
+		if nb, err := parseNotebook(content); err == nil {
+			content = []byte(renderNotebook(nb))
+		}
+	}
 	return Result{Output: formatLines(content, in.Offset, in.Limit, ReadResultCap(env.ContextWindow))}, nil
 }
 

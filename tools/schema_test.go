@@ -54,6 +54,10 @@ func TestSchemas(t *testing.T) {
 			good: `{"file_path": "a.go", "content": ""}`,
 			bad:  []string{`{"file_path": "a.go"}`, `{"content": "x"}`},
 		},
+		"NotebookEdit": {
+			good: `{"notebook_path": "/w/a.ipynb", "cell_id": "abc", "new_source": "x = 1", "cell_type": "code", "edit_mode": "insert"}`,
+			bad:  []string{`{"notebook_path": "a.ipynb"}`, `{"new_source": "x"}`, `{"notebook_path": "a.ipynb", "new_source": "x", "cell_type": "raw"}`, `{"notebook_path": "a.ipynb", "new_source": "x", "edit_mode": "append"}`},
+		},
 		"TodoWrite": {
 			good: `{"todos":[{"content":"a","status":"pending","activeForm":"A"}]}`,
 			bad:  []string{`{}`, `{"todos":[{"content":"a","status":"later","activeForm":"A"}]}`},
