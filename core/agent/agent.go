@@ -179,6 +179,7 @@ type Agent struct {
 	budgets         map[string]*callBudget // sessions whose model calls a shared budget bounds (team members)
 	agentTool       *agentTool             // the Agent tool, when cfg.Spawner is set
 	teams           teamState              // the agent teams its sessions lead (team.go)
+	tornWarned      map[string]bool        // sessions whose skipped transcript records were reported (torn.go)
 }
 
 // New returns an Agent for cfg.

@@ -231,6 +231,7 @@ func (t *turn) start(ctx context.Context) error {
 	if err != nil && !errors.Is(err, persist.ErrCorrupt) { // a corrupt record is skipped, the rest kept
 		return fmt.Errorf("load transcript: %w", err)
 	}
+	t.warnTorn(ctx, err)
 	t.msgs = msgs
 	if len(msgs) > 0 {
 		t.a.closeAbandonedChildren(ctx, t.sess.ID) // a process killed mid-subagent left them open
