@@ -13,9 +13,13 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"pincer/core/agent"
 	"pincer/core/app"
 	"pincer/core/config"
+	"pincer/core/permission"
+	"pincer/ui/termtext"
 	"pincer/ui/tui"
 	"pincer/ui/web"
 )
@@ -26,13 +30,17 @@ type serveFlags struct {
 	sessionFlags
 	addr        string
 	allowRemote bool
+	allowBypass bool
 }
 
 // cmdServe is `pincer serve`: the HTTP API, its event streams and the web
 // panel (ui/web) on a loopback address (--addr, default 127.0.0.1 on a random
 // port; another address only with --allow-remote). It writes a fresh token
-// to the run directory's serve.token (0600), prints on stdout the URL with a
-// one-time login code (web.LoginCodeTTL), the token, and the file's path, logs on stderr, and serves until SIGINT,
+// to the run directory's serve.token (0600, in a directory the sandbox hides),
+// prints on stdout the URL with a one-time login code (web.LoginCodeTTL), the
+// token and the file's path when stdout is a terminal — else (a redirect to a
+// file a sandboxed command could read) the URL without a code and the file's
+// path only —, logs on stderr, and serves until SIGINT,
 // SIGTERM or SIGHUP: then running turns are cancelled and recorded, the
 // sessions' SessionEnd hooks run, and the token file is removed. It holds
 // the run directory's serve.lock meanwhile: a second start with the same
@@ -44,6 +52,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	addWorkspaceFlags(fs, &f.sessionFlags)
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:0", "address to listen on, HOST:PORT (port 0: a random one); loopback only unless --allow-remote")
 	fs.BoolVar(&f.allowRemote, "allow-remote", false, "allow a non-loopback --addr (anyone who can reach it and has the token drives your sessions)")
+	fs.BoolVar(&f.allowBypass, "allow-dangerously-skip-permissions", false, "let API clients switch a session to bypassPermissions (as Claude Code's flag; also allowed when started with --permission-mode bypassPermissions)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "Usage: pincer serve [--addr 127.0.0.1:PORT] [flags]   (HTTP API, event streams and web panel; prints its URL with the token)")
@@ -94,16 +103,24 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 	defer store.Close()
 	addr := ln.Addr().String()
 	srv := web.New(store, web.Options{Base: opts, Token: token, Addr: addr, WorkbenchCommands: tui.WorkbenchCommands(),
-		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, "pincer serve: "+format+"\n", a...) }})
+		AllowBypass: f.allowBypass || opts.Mode == permission.ModeBypass,
+		Logf:        func(format string, a ...any) { fmt.Fprintf(stderr, "pincer serve: "+format+"\n", a...) }})
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	code, err := srv.NewLoginCode()
-	if err != nil {
-		return 1, err
+	if writesToTerminal(stdout) {
+		code, err := srv.NewLoginCode()
+		if err != nil {
+			return 1, err
+		}
+		// The URL carries a one-time code, not the token: the browser's
+		// history keeps only a spent code. The token is printed once, on
+		// its own line.
+		fmt.Fprintf(stdout, "pincer serve: http://%s/?login=%s\n", addr, code)
+		fmt.Fprintf(stdout, "token: %s\n", token)
+	} else {
+		// A file or pipe may be readable by a sandboxed command (the
+		// workspace): it gets no credential, only where the token is.
+		fmt.Fprintf(stdout, "pincer serve: http://%s/ (log in with ?token= and the token file's content)\n", addr)
 	}
-	// The URL carries a one-time code, not the token: the browser's history
-	// keeps only a spent code. The token is printed once, on its own line.
-	fmt.Fprintf(stdout, "pincer serve: http://%s/?login=%s\n", addr, code)
-	fmt.Fprintf(stdout, "token: %s\n", token)
 	fmt.Fprintf(stdout, "token file: %s\n", tokenPath)
 
 	sigs := make(chan os.Signal, 1)
@@ -153,4 +170,15 @@ func checkServeAddr(addr string, allowRemote bool) error {
 		return nil
 	}
 	return usagef("--addr %s is not a loopback address: add --allow-remote to listen there (anyone who can reach it and has the token drives your sessions)", addr)
+}
+
+// writesToTerminal reports whether w is a terminal (an *os.File on a tty,
+// also inside a termtext.Writer):
+// only then does serve print its token and login code.
+func writesToTerminal(w io.Writer) bool {
+	if tw, ok := w.(*termtext.Writer); ok { // cli.Main's cleaning wrapper
+		w = tw.W
+	}
+	f, ok := w.(*os.File)
+	return ok && f != nil && term.IsTerminal(int(f.Fd()))
 }

@@ -41,6 +41,11 @@ type Options struct {
 	// screen: ui/tui WorkbenchCommands); a turn's input starting with one is
 	// 400 not_available.
 	WorkbenchCommands []string
+	// AllowBypass lets POST /api/sessions/{id}/mode switch a session to
+	// bypassPermissions; without it that request is 403 bypass_not_allowed
+	// (as Claude Code, only with --allow-dangerously-skip-permissions or a
+	// start in that mode: the token alone must not turn approvals off).
+	AllowBypass bool
 	// Logf logs one line of the server's (stderr); nil: none.
 	Logf func(format string, a ...any)
 }

@@ -14,6 +14,8 @@ import (
 // mode of the session's Run (every session of that workspace, as the
 // workbench shows one mode), recorded on the session as mode.changed. Any
 // mode /mode accepts (permission.ParseMode); another is bad_request.
+// bypassPermissions only when the server allows it (Options.AllowBypass), else
+// 403 bypass_not_allowed and the mode is unchanged.
 func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Mode string `json:"mode"`
@@ -25,6 +27,10 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 	m, err := permission.ParseMode(body.Mode)
 	if err != nil || body.Mode == "" {
 		writeError(w, errorf(http.StatusBadRequest, CodeBadRequest, "field mode: %s", modeProblem(body.Mode, err)))
+		return
+	}
+	if m == permission.ModeBypass && !s.opts.AllowBypass {
+		writeError(w, errorf(http.StatusForbidden, CodeBypassNotAllowed, "mode bypassPermissions: this server was started without --allow-dangerously-skip-permissions"))
 		return
 	}
 	as, err := s.session(r)

@@ -72,20 +72,29 @@ func (e *env) serve(extra ...string) *served {
 			e.t.Logf("pincer serve stderr:\n%s", s.log())
 		}
 	})
-	lines := make(chan string, 1)
+	lines := make(chan [2]string, 1)
 	go func() {
 		r := bufio.NewReader(out)
 		line, _ := r.ReadString('\n')
-		lines <- line
+		file, _ := r.ReadString('\n')
+		lines <- [2]string{line, file}
 		_, _ = io.Copy(io.Discard, r)
 	}()
 	select {
-	case line := <-lines:
+	case l := <-lines:
+		// Its stdout is a pipe: no code and no token printed, the token is
+		// read from the token file (as a person would).
 		const prefix = "pincer serve: "
-		if !strings.HasPrefix(line, prefix+"http://127.0.0.1:") || !strings.Contains(line, "/?login=") {
-			e.t.Fatalf("pincer serve printed %q; stderr:\n%s", line, s.log())
+		base, _, _ := strings.Cut(strings.TrimPrefix(l[0], prefix), " ")
+		path, ok := strings.CutPrefix(strings.TrimSpace(l[1]), "token file: ")
+		if !strings.HasPrefix(l[0], prefix+"http://127.0.0.1:") || strings.Contains(l[0], "login=") || !ok {
+			e.t.Fatalf("pincer serve printed %q; stderr:\n%s", l, s.log())
 		}
-		s.url = strings.TrimSpace(strings.TrimPrefix(line, prefix))
+		token, err := os.ReadFile(path)
+		if err != nil {
+			e.t.Fatalf("token file: %v", err)
+		}
+		s.url = strings.TrimSuffix(base, "/") + "/?token=" + strings.TrimSpace(string(token))
 	case <-done:
 		e.t.Fatalf("pincer serve exited before printing its URL; stderr:\n%s", s.log())
 	case <-time.After(20 * time.Second):

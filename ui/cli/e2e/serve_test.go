@@ -29,7 +29,6 @@ type serveProc struct {
 	cmd       *exec.Cmd
 	base      string // http://127.0.0.1:PORT
 	token     string
-	loginURL  string // the printed http://127.0.0.1:PORT/?login=CODE (good once)
 	tokenFile string
 	done      chan struct{}
 	mu        sync.Mutex
@@ -75,24 +74,27 @@ func (e *env) startServe(args ...string) *serveProc {
 		r := bufio.NewReader(out)
 		a, _ := r.ReadString('\n')
 		b, _ := r.ReadString('\n')
-		c, _ := r.ReadString('\n')
-		lines <- []string{a, b, c}
+		lines <- []string{a, b}
 		_, _ = io.Copy(io.Discard, r)
 	}()
 	select {
 	case l := <-lines:
+		// stdout is a pipe, not a terminal: the URL without a login code
+		// and the token file's path, never the token.
 		rest, ok := strings.CutPrefix(strings.TrimSpace(l[0]), "pincer serve: ")
+		rest, _, _ = strings.Cut(rest, " ")
 		u, err := url.Parse(rest)
-		if !ok || err != nil || u.Path != "/" || len(u.Query().Get("login")) != 32 || u.Query().Has("token") || !strings.HasPrefix(u.Host, "127.0.0.1:") {
+		if !ok || err != nil || u.Path != "/" || u.RawQuery != "" || !strings.HasPrefix(u.Host, "127.0.0.1:") {
 			e.t.Fatalf("first line %q", l[0])
 		}
-		p.base, p.loginURL = "http://"+u.Host, rest
-		if p.token, ok = strings.CutPrefix(strings.TrimSpace(l[1]), "token: "); !ok || len(p.token) != 64 {
+		p.base = "http://" + u.Host
+		p.tokenFile, ok = strings.CutPrefix(strings.TrimSpace(l[1]), "token file: ")
+		if !ok {
 			e.t.Fatalf("second line %q", l[1])
 		}
-		p.tokenFile, ok = strings.CutPrefix(strings.TrimSpace(l[2]), "token file: ")
-		if !ok {
-			e.t.Fatalf("third line %q", l[2])
+		b, err := os.ReadFile(p.tokenFile)
+		if p.token = strings.TrimSpace(string(b)); err != nil || len(p.token) != 64 {
+			e.t.Fatalf("token file %s: %q %v", p.tokenFile, b, err)
 		}
 	case <-p.done:
 		e.t.Fatalf("pincer serve exited: %s", p.log())
@@ -169,8 +171,7 @@ func (p *serveProc) sseLines(t *testing.T, ctx context.Context, id string) <-cha
 	return ch
 }
 
-// TestServeEndToEnd: the printed URL logs in (cookie, 303) once, the
-// printed token too (?token=), the token file
+// TestServeEndToEnd: the token file's token logs in (?token=), the token file
 // holds the token (0600), a turn submitted over HTTP streams over SSE to
 // its end, and SIGTERM stops the server and removes the token file.
 func TestServeEndToEnd(t *testing.T) {
@@ -184,13 +185,6 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatalf("token file holds %q", b)
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	for i, want := range []int{http.StatusSeeOther, http.StatusUnauthorized} { // the printed login code works once
-		resp, err := client.Get(p.loginURL)
-		if err != nil || resp.StatusCode != want || (want == http.StatusSeeOther) != (len(resp.Cookies()) == 1) {
-			t.Fatalf("login URL, use %d: %v %v, want %d", i+1, resp, err, want)
-		}
-		resp.Body.Close()
-	}
 	resp, err := client.Get(p.base + "/?token=" + p.token) // the token's own login stays
 	if err != nil || resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
 		t.Fatalf("login: %v %v", resp, err)
