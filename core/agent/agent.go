@@ -147,6 +147,10 @@ type Config struct {
 	// teams behind CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS (core/app: [agents]
 	// teams = true in config.toml, or that variable set to 1).
 	Teams bool
+	// Classifier, when set, is the stage-two command classifier: the shell
+	// commands no rule decided go to it (classify.go; permission.WithVerdict
+	// says what its verdict may change). nil: they ask.
+	Classifier Classifier
 	// Protocols says which models use the text protocol (textproto.go) and
 	// remembers a model switched to it when its provider refused tools; nil:
 	// a MemoryProtocols of this agent's own (function calling everywhere until

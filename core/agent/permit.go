@@ -101,6 +101,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	case pre.Decision == hook.Allow && d.Behavior == permission.Ask:
 		d = permission.Decision{Behavior: permission.Allow, Reason: hookReason("allowed by a PreToolUse hook", pre.Reason), By: "hook"}
 	}
+	d = t.classify(ctx, bg, p, in, d)
 	if p.tool.Spec().AskAlways && d.Behavior == permission.Allow {
 		// No rule, mode or hook answers for a person here (ConfigEdit).
 		d = permission.Decision{Behavior: permission.Ask, By: "tool",

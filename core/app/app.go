@@ -118,6 +118,9 @@ type Setup struct {
 	// Protocols says which models use the text protocol (protocols.go:
 	// [models."NAME"] protocol, else the switches remembered under DATA).
 	Protocols agent.Protocols
+	// Classifier is the stage-two command classifier ([permissions.classifier]:
+	// classifier.go); nil: none.
+	Classifier agent.Classifier
 	// Skills are the session's skills and custom commands (skills.go),
 	// discovered once by Prepare (after the plugins: their layer).
 	Skills *skill.Catalog
@@ -327,7 +330,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
 		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
-		Protocols:   s.Protocols,
+		Protocols: s.Protocols, Classifier: s.Classifier,
 		Diagnostics: diag,
 		Checkpoints: checkpointRecorder(store, ws),
 	})

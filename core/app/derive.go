@@ -83,7 +83,8 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		PermissionMode: mode, MaxIterations: iters,
 		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: r.Agent.Subagents(),
-		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Checkpoints: checkpointRecorder(r.Store, ws),
+		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Classifier: s.Classifier,
+		Checkpoints: checkpointRecorder(r.Store, ws),
 	})
 	if err != nil {
 		return nil, err

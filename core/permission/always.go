@@ -43,6 +43,7 @@ type Offer struct {
 // every time: nothing is saved. The Note is also appended to the reason of the
 // Ask decision Evaluate returns, so the approval pane shows it.
 func AlwaysOffer(mode Mode, rules RuleSet, in Input) Offer {
+	mode = decidingMode(mode)
 	in = normalize(in)
 	if in.Tool == "Bash" && strings.TrimSpace(in.Command) != "" {
 		res := evalBash(mode, rules, in)

@@ -16,11 +16,27 @@ import (
 // ask rules still ask in bypassPermissions, as in Claude Code, so a headless
 // bypass run denies them.
 func Evaluate(mode Mode, rules RuleSet, in Input) Decision {
+	if mode == ModeAuto {
+		d := Evaluate(ModeDefault, rules, in)
+		if d.By == byMode(ModeDefault) {
+			d.By = byMode(ModeAuto) // the mode in force, in the audit trail
+		}
+		return d
+	}
 	in = normalize(in)
 	if in.Tool == "Bash" && strings.TrimSpace(in.Command) != "" {
 		return evalBash(mode, rules, in).decision
 	}
 	return evalCall(mode, rules, in)
+}
+
+// decidingMode is the mode the rules are applied in: auto decides as default
+// (the classifier may then allow what the mode asks: WithVerdict).
+func decidingMode(m Mode) Mode {
+	if m == ModeAuto {
+		return ModeDefault
+	}
+	return m
 }
 
 // normalize fills Input's defaults: Cwd is the workspace; no kind is execute;

@@ -42,17 +42,17 @@ func TestModeDefaults(t *testing.T) {
 	mcp := call("mcp__github__create_issue", "mcp")
 	type row struct {
 		in   Input
-		want [5]Behavior // default, acceptEdits, plan, bypass, dontAsk
+		want [6]Behavior // default, acceptEdits, plan, bypass, dontAsk, auto
 	}
 	A, D, Q := Allow, Deny, Ask
 	rows := map[string]row{
-		"read inside":  {readIn, [5]Behavior{A, A, A, A, A}},
-		"read outside": {readOut, [5]Behavior{Q, Q, Q, A, D}},
-		"edit inside":  {editIn, [5]Behavior{Q, A, D, A, D}},
-		"edit outside": {editOut, [5]Behavior{Q, Q, D, A, D}},
-		"fetch":        {fetch, [5]Behavior{Q, Q, Q, A, D}},
-		"execute":      {execute, [5]Behavior{Q, Q, D, A, D}},
-		"mcp":          {mcp, [5]Behavior{Q, Q, D, A, D}},
+		"read inside":  {readIn, [6]Behavior{A, A, A, A, A, A}},
+		"read outside": {readOut, [6]Behavior{Q, Q, Q, A, D, Q}},
+		"edit inside":  {editIn, [6]Behavior{Q, A, D, A, D, Q}},
+		"edit outside": {editOut, [6]Behavior{Q, Q, D, A, D, Q}},
+		"fetch":        {fetch, [6]Behavior{Q, Q, Q, A, D, Q}},
+		"execute":      {execute, [6]Behavior{Q, Q, D, A, D, Q}},
+		"mcp":          {mcp, [6]Behavior{Q, Q, D, A, D, Q}},
 	}
 	for name, r := range rows {
 		for i, mode := range Modes {

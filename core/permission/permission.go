@@ -73,10 +73,16 @@ const (
 	// ModeDontAsk: anything that would ask is denied instead (for headless runs):
 	// only what a rule allows, plus reads and read-only commands, runs.
 	ModeDontAsk Mode = "dontAsk"
+	// ModeAuto: default mode, except that a shell command no rule decided
+	// (an ask of the mode itself) goes to the stage-two classifier
+	// ([permissions.classifier]), whose allow runs it (WithVerdict); without
+	// a classifier it is default mode. It never loosens a deny rule, an ask
+	// rule, a protected path or the hard deny list.
+	ModeAuto Mode = "auto"
 )
 
 // Modes lists every mode, for help texts and validation.
-var Modes = []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass, ModeDontAsk}
+var Modes = []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass, ModeDontAsk, ModeAuto}
 
 // ParseMode validates s; the empty string is ModeDefault.
 func ParseMode(s string) (Mode, error) {

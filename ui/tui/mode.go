@@ -9,7 +9,7 @@ import (
 // modeCycle is the order Shift+Tab (in the input box) and Ctrl+T step through
 // the permission modes, as Claude Code's. dontAsk is for headless runs: it can
 // be set with /mode, and the next step from it is default.
-var modeCycle = []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModePlan, permission.ModeBypass}
+var modeCycle = []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModePlan, permission.ModeAuto, permission.ModeBypass}
 
 // nextMode returns the mode after m in modeCycle (default after any mode not
 // in it).
@@ -36,6 +36,8 @@ func modeHelp(m permission.Mode) string {
 		return "nothing asks; deny rules and the sandbox still hold"
 	case permission.ModeDontAsk:
 		return "whatever would ask is refused"
+	case permission.ModeAuto:
+		return "commands no rule decides go to the classifier; its allow runs them (none configured: as default)"
 	}
 	return ""
 }

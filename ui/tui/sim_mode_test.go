@@ -14,7 +14,7 @@ import (
 )
 
 // TestModeCycling: Shift+Tab in the input box and Ctrl+T anywhere step
-// default → acceptEdits → plan → bypassPermissions → default, on the agent
+// default → acceptEdits → plan → auto → bypassPermissions → default, on the agent
 // and in the status line at once.
 func TestModeCycling(t *testing.T) {
 	b, ag, _, _ := attached(t, 160, 50, &providertest.Scripted{})
@@ -35,6 +35,7 @@ func TestModeCycling(t *testing.T) {
 	step(permission.ModeAcceptEdits, shiftTab)
 	b.key(tcell.KeyRune, '2', tcell.ModAlt) // a pane: Ctrl+T still cycles
 	step(permission.ModePlan, ctrlT)
+	step(permission.ModeAuto, ctrlT)
 	step(permission.ModeBypass, ctrlT)
 	b.key(tcell.KeyRune, '0', tcell.ModAlt)
 	step(permission.ModeDefault, shiftTab)
