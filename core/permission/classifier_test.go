@@ -7,7 +7,9 @@ import (
 )
 
 func TestWithVerdictCombination(t *testing.T) {
-	bash := func(cmd string) Input { return Input{Tool: "Bash", Kind: KindExecute, Command: cmd, Workspace: ws, Cwd: ws, Home: "/home/u"} }
+	bash := func(cmd string) Input {
+		return Input{Tool: "Bash", Kind: KindExecute, Command: cmd, Workspace: ws, Cwd: ws, Home: "/home/u"}
+	}
 	deny := rules(t, "deny:Bash(git push:*)")
 	ask := rules(t, "ask:Bash(make:*)")
 	A, D, Q := Allow, Deny, Ask

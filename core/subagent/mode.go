@@ -11,13 +11,16 @@ import (
 // commands denied even when a rule allows them) lets run a subset of what
 // dontAsk does (what a rule allows too; anything that would ask denied),
 // which lets run what default does and asks for nothing; acceptEdits adds
-// workspace edits; bypassPermissions everything but the always-asks.
+// workspace edits; auto (default plus the classifier's allows) is not
+// comparable with acceptEdits, so it ranks above it and neither may be
+// reached from the other; bypassPermissions everything but the always-asks.
 var strictness = map[permission.Mode]int{
 	permission.ModePlan:        0,
 	permission.ModeDontAsk:     1,
 	permission.ModeDefault:     2,
 	permission.ModeAcceptEdits: 3,
-	permission.ModeBypass:      4,
+	permission.ModeAuto:        4,
+	permission.ModeBypass:      5,
 }
 
 // EffectiveMode is the permission mode a subagent runs in: the parent's mode
@@ -38,7 +41,7 @@ func EffectiveMode(parent, want permission.Mode) (mode permission.Mode, warning 
 	if !okW {
 		return parent, fmt.Sprintf("permissionMode %q is unknown: the parent's %s applies", want, parent)
 	}
-	if w > p {
+	if w > p || (parent == permission.ModeAuto && want == permission.ModeAcceptEdits) {
 		return parent, fmt.Sprintf("permissionMode %s is looser than the parent's %s: ignored (a definition may only tighten)", want, parent)
 	}
 	return want, ""
