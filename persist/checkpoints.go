@@ -27,6 +27,10 @@ type Checkpoint struct {
 	// have changed that were noted, not stored: an ignored directory, a file over
 	// the size cap ("path: reason").
 	Noted []string `json:"noted,omitempty"`
+	// Dirs are the directories (workspace-relative, slash-separated) the call
+	// created on the way to the files it lists: absent before it, present
+	// after. A rewind removes them when they are empty after the restore.
+	Dirs []string `json:"dirs,omitempty"`
 }
 
 // CheckpointFile is one changed file of a checkpoint: its path relative to the

@@ -109,7 +109,7 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 		if err != nil {
 			return res, err
 		}
-		if err := rec.Apply(ctx, plan, o.Force); err != nil {
+		if _, _, err := rec.Rewind(ctx, id, plan, o.Force); err != nil {
 			return res, err
 		}
 		for _, rs := range plan {

@@ -104,6 +104,7 @@ type Pending struct {
 	stats  map[string]stat                // scan: the baseline's stats
 	noted  []string
 	err    error
+	dirs   map[string]bool // directories absent before, on listed paths' way
 }
 
 // Before takes the before-state of a call: of the files at paths (absolute,
@@ -136,6 +137,12 @@ func (r *Recorder) Before(ctx context.Context, paths []string, scan bool) *Pendi
 			continue
 		}
 		p.before[rel] = v
+		for _, d := range r.absentDirs(rel) {
+			if p.dirs == nil {
+				p.dirs = map[string]bool{}
+			}
+			p.dirs[d] = true
+		}
 	}
 	return p
 }
@@ -180,6 +187,7 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 	if len(c.Files) == 0 {
 		return c, false, nil
 	}
+	c.Dirs = r.createdDirs(p.dirs)
 	slices.SortFunc(c.Files, func(a, b persist.CheckpointFile) int { return strings.Compare(a.Path, b.Path) })
 	stored, err := r.store.AppendCheckpoint(ctx, c)
 	if err != nil {

@@ -26,6 +26,10 @@ type Restore struct {
 	// Scanned says the change was found by a command's scan (not listed by a
 	// file tool the permission engine decided on by path).
 	Scanned bool
+	// Dirs are the directories on Path's way the rewound calls created
+	// (persist.Checkpoint.Dirs); a restore to absent removes them when they
+	// are empty after it.
+	Dirs []string
 }
 
 // ErrEvicted is the error of a rewind to a turn whose checkpoints were
@@ -54,6 +58,12 @@ func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []s
 			last[f.Path] = f.After
 		}
 	}
+	created := map[string]bool{}
+	for _, c := range span {
+		for _, d := range c.Dirs {
+			created[d] = true
+		}
+	}
 	first := map[string]bool{}
 	var out []Restore
 	for _, c := range span {
@@ -63,6 +73,9 @@ func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []s
 			}
 			first[f.Path] = true
 			rs := Restore{Path: f.Path, To: f.Before, Expected: last[f.Path], Scanned: c.Scanned}
+			if f.Before.Absent {
+				rs.Dirs = dirsOf(created, f.Path)
+			}
 			now, err := r.peek(f.Path)
 			switch {
 			case err != nil:
@@ -91,7 +104,8 @@ func Conflicts(plan []Restore) []string {
 // Apply restores plan through the workspace's os.Root (nothing outside the
 // root is written, no symlink is followed out of it, a symlink in the way is
 // removed, not written through): tombstones first (deepest path first), then
-// the contents byte for byte with their modes. A plan with conflicts is
+// the directories the rewound calls created (Restore.Dirs) that are empty
+// now, then the contents byte for byte with their modes. A plan with conflicts is
 // refused, the conflicts listed, unless force. A path the Recorder's Skip
 // protects is refused when a command's scan found it.
 func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error {
@@ -115,6 +129,15 @@ func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error 
 				return fmt.Errorf("checkpoint: remove %s: %w", rs.Path, err)
 			}
 		}
+	}
+	var dirs []string
+	for _, rs := range plan {
+		if rs.To.Absent {
+			dirs = append(dirs, rs.Dirs...)
+		}
+	}
+	if err := r.removeEmptyDirs(dirs); err != nil {
+		return fmt.Errorf("checkpoint: remove a directory the rewound calls created: %w", err)
 	}
 	for _, rs := range plan {
 		if rs.To.Absent {
