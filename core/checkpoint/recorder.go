@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,17 +54,39 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// tracked is one file of the baseline: its stat at the last scan and its
-// version then (the blob stored), racy when its mtime was too close to that
-// scan for the stat to prove it unchanged since (git's racy-clean rule).
+// tracked is one file of the baseline: its stat, its version (the blob
+// stored) and at, a time (Unix ns) no later than its content was read.
 type tracked struct {
-	st   stat
-	v    persist.FileVersion
-	racy bool
+	st stat
+	v  persist.FileVersion
+	at int64
 }
 
-// racyWindow is how close to a scan an mtime makes its file racy.
-const racyWindow = 2 * time.Second
+// racy reports whether t's stat cannot prove the file unchanged since it was
+// read (git's racily-clean rule): its mtime is not older than the read, less
+// the timestamp granularity, so a write just after the read may have left
+// size and mtime as they were. A racy file is re-read at the next scan; once
+// re-read by a later scan its mtime is older than that scan and it is clean.
+func (t tracked) racy() bool {
+	return t.st.MtimeNs >= t.at-int64(racySlack(t.st.MtimeNs))
+}
+
+// racySlack is the timestamp granularity assumed of a file of mtime (Unix
+// ns): whole seconds mean a coarse file system (FAT rounds to 2 s), else the
+// kernel's coarse clock, which lags the wall clock by up to a tick (10 ms at
+// HZ=100), with margin.
+func racySlack(mtimeNs int64) time.Duration {
+	if mtimeNs%int64(time.Second) == 0 {
+		return racyWindow
+	}
+	return racyFine
+}
+
+// racyWindow and racyFine are the coarse and fine granularities of racySlack.
+const (
+	racyWindow = 2 * time.Second
+	racyFine   = 100 * time.Millisecond
+)
 
 // Recorder records the checkpoints of one workspace root into a store. It
 // is safe for concurrent use; the baseline (the content of every tracked
@@ -74,10 +97,15 @@ type Recorder struct {
 	rt    *os.Root
 	opts  Options
 
-	mu       sync.Mutex
-	base     map[string]tracked // nil until the first scan
-	sinceGC  atomic.Int64       // stored bytes added since the last Prune
-	lastScan time.Duration      // how long the last scan took (doctor, benchmarks)
+	mu   sync.Mutex
+	base map[string]tracked // nil until the first scan
+	// snaps counts the scan Pendings holding base itself (gen): the first
+	// change of base while any does copies it (copy on write), so a Bash
+	// call's before-state costs no copy of the tree's map.
+	snaps    int
+	gen      uint64
+	sinceGC  atomic.Int64  // stored bytes added since the last Prune
+	lastScan time.Duration // how long the last scan took (doctor, benchmarks)
 }
 
 // New returns a Recorder of the workspace at root (an absolute directory),
@@ -100,8 +128,9 @@ func (r *Recorder) Root() string { return r.root }
 type Pending struct {
 	r      *Recorder
 	scan   bool
-	before map[string]persist.FileVersion // listed paths' versions, or the baseline's
-	stats  map[string]stat                // scan: the baseline's stats
+	before map[string]persist.FileVersion // listed paths' versions
+	base   map[string]tracked             // scan: the baseline at Before (not to be changed)
+	gen    uint64                         // scan: the Recorder's gen at Before
 	noted  []string
 	err    error
 	dirs   map[string]bool // directories absent before, on listed paths' way
@@ -119,9 +148,9 @@ func (r *Recorder) Before(ctx context.Context, paths []string, scan bool) *Pendi
 		defer r.mu.Unlock()
 		noted, err := r.syncBase(ctx)
 		p.noted, p.err = noted, err
-		p.stats = make(map[string]stat, len(r.base))
-		for rel, t := range r.base {
-			p.before[rel], p.stats[rel] = t.v, t.st
+		if err == nil {
+			p.base, p.gen = r.base, r.gen
+			r.snaps++
 		}
 		return p
 	}
@@ -157,6 +186,9 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 	}
 	if p.scan {
 		r.mu.Lock()
+		if p.gen == r.gen {
+			r.snaps--
+		}
 		files, noted, err := r.scanChanges(ctx, p)
 		r.mu.Unlock()
 		if err != nil {
@@ -165,6 +197,7 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 		c.Files, c.Noted = files, noted
 	} else {
 		for rel, before := range p.before {
+			at := time.Now().UnixNano()
 			after, st, err := r.version(ctx, rel)
 			if err != nil {
 				c.Noted = append(c.Noted, rel+": "+err.Error())
@@ -176,9 +209,9 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 			r.mu.Lock()
 			if r.base != nil {
 				if after.Absent {
-					delete(r.base, rel)
+					r.delBase(rel)
 				} else {
-					r.base[rel] = tracked{st: st, v: after, racy: true}
+					r.setBase(rel, tracked{st: st, v: after, at: at})
 				}
 			}
 			r.mu.Unlock()
@@ -197,80 +230,138 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 	return stored, true, nil
 }
 
+// setBase and delBase change the baseline, copying it first while a scan
+// Pending holds it (copy on write). Called with r.mu held.
+func (r *Recorder) setBase(rel string, t tracked) {
+	r.own()
+	r.base[rel] = t
+}
+
+func (r *Recorder) delBase(rel string) {
+	if _, ok := r.base[rel]; ok {
+		r.own()
+		delete(r.base, rel)
+	}
+}
+
+func (r *Recorder) own() {
+	if r.snaps > 0 {
+		r.base = maps.Clone(r.base)
+		r.gen++
+		r.snaps = 0
+	}
+}
+
 // syncBase brings the baseline up to the workspace as it is now: every file
 // whose stat changed (or is new, or racy) is read and stored; files gone are
 // dropped. The first call reads every file. Called with r.mu held.
 func (r *Recorder) syncBase(ctx context.Context) ([]string, error) {
 	start := time.Now()
+	at := start.UnixNano()
 	defer func() { r.lastScan = time.Since(start) }()
-	w, err := walk(r.root, r.opts.Skip)
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint: scan: %w", err)
-	}
 	if r.base == nil {
-		r.base = make(map[string]tracked, len(w.files))
+		r.base = map[string]tracked{}
 	}
-	for rel := range r.base {
-		if _, ok := w.files[rel]; !ok {
-			delete(r.base, rel)
+	n0, seen := len(r.base), 0
+	var walked []string
+	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
+		if len(walked)%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
-	}
-	for rel, st := range w.files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if t, ok := r.base[rel]; ok && t.st == st && !t.racy {
-			continue
+		walked = append(walked, rel)
+		t, ok := r.base[rel]
+		if ok {
+			seen++
+			if t.st == st && !t.racy() {
+				return nil
+			}
 		}
 		v, st2, err := r.version(ctx, rel)
 		if err != nil || v.Absent {
-			delete(r.base, rel)
-			continue
+			r.delBase(rel)
+			return nil
 		}
-		r.base[rel] = tracked{st: st2, v: v, racy: start.Sub(time.Unix(0, st2.MtimeNs)) < racyWindow}
+		r.setBase(rel, tracked{st: st2, v: v, at: at})
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("checkpoint: scan: %w", err)
 	}
-	return w.noted, nil
+	if seen < n0 { // some of the baseline is gone
+		here := make(map[string]struct{}, len(walked))
+		for _, rel := range walked {
+			here[rel] = struct{}{}
+		}
+		for rel := range r.base {
+			if _, ok := here[rel]; !ok {
+				r.delBase(rel)
+			}
+		}
+	}
+	return noted, nil
 }
 
 // scanChanges scans after a command: what changed against the Pending's
 // baseline, the after-versions stored and the baseline updated. Called with
 // r.mu held.
 func (r *Recorder) scanChanges(ctx context.Context, p *Pending) ([]persist.CheckpointFile, []string, error) {
-	start := time.Now()
-	w, err := walk(r.root, r.opts.Skip)
-	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: scan: %w", err)
-	}
+	at := time.Now().UnixNano()
+	before := p.base // r.base itself when no other call changed it since: read each entry before changing it
+	n0, seen := len(before), 0
+	var walked []string
 	var files []persist.CheckpointFile
-	for rel, st := range w.files {
-		bst, had := p.stats[rel]
-		if had && bst == st && !r.base[rel].racy {
-			continue
+	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
+		walked = append(walked, rel)
+		bt, had := before[rel]
+		if had {
+			seen++
+			if bt.st == st && !bt.racy() {
+				return nil
+			}
 		}
 		after, st2, err := r.version(ctx, rel)
 		if err != nil {
-			continue
+			return nil
 		}
-		before := persist.FileVersion{Absent: true}
+		bv := persist.FileVersion{Absent: true}
 		if had {
-			before = p.before[rel]
+			bv = bt.v
 		}
 		if after.Absent {
-			delete(r.base, rel)
+			r.delBase(rel)
 		} else {
-			r.base[rel] = tracked{st: st2, v: after, racy: start.Sub(time.Unix(0, st2.MtimeNs)) < racyWindow}
+			r.setBase(rel, tracked{st: st2, v: after, at: at})
 		}
-		if !sameVersion(before, after) {
-			files = append(files, persist.CheckpointFile{Path: rel, Before: before, After: after})
+		if !sameVersion(bv, after) {
+			files = append(files, persist.CheckpointFile{Path: rel, Before: bv, After: after})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint: scan: %w", err)
 	}
-	for rel, before := range p.before {
-		if _, ok := w.files[rel]; !ok {
-			delete(r.base, rel)
-			files = append(files, persist.CheckpointFile{Path: rel, Before: before, After: persist.FileVersion{Absent: true}})
+	if seen < n0 { // files of the before-state are gone
+		here := make(map[string]struct{}, len(walked))
+		for _, rel := range walked {
+			here[rel] = struct{}{}
 		}
+		var gone []persist.CheckpointFile
+		for rel, t := range before {
+			if _, ok := here[rel]; !ok {
+				gone = append(gone, persist.CheckpointFile{Path: rel, Before: t.v, After: persist.FileVersion{Absent: true}})
+			}
+		}
+		for _, f := range gone {
+			r.delBase(f.Path)
+		}
+		files = append(files, gone...)
 	}
-	return files, w.noted, nil
+	return files, noted, nil
 }
 
 // version reads the file at rel (through the workspace's os.Root, a symlink

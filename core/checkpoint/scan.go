@@ -25,21 +25,22 @@ func statOf(fi fs.FileInfo) stat {
 	return stat{Size: fi.Size(), MtimeNs: fi.ModTime().UnixNano(), Ino: inode(fi), Mode: fi.Mode()}
 }
 
-// walkResult is one scan of the workspace: the stat of every tracked file by
-// workspace-relative slash path, and what was noted, not tracked.
-type walkResult struct {
-	files map[string]stat
-	noted []string
-}
-
-// walk scans root: regular files and symlinks (not followed) by relative
-// path. Skipped and noted: .git, directories .gitignore files ignore
-// ("dir/: ignored"), protected paths (skip reports why). Ignored files are
-// skipped without a note; other file types (sockets, FIFOs, devices) too.
-func walk(root string, skip func(rel string) (why string, ok bool)) (walkResult, error) {
-	res := walkResult{files: map[string]stat{}}
+// walk scans root (a clean absolute directory), calling visit with every
+// regular file and symlink (not followed) by workspace-relative slash path
+// and its lstat, in walk order, and returns what was noted, not tracked.
+// Skipped and noted: .git, directories .gitignore files ignore ("dir/:
+// ignored"), protected paths (skip reports why). Ignored files are skipped
+// without a note; other file types (sockets, FIFOs, devices) too. A visit
+// error stops the walk and is returned. The walk builds no map of the tree:
+// one lstat per file is its cost (BenchmarkLstatTree is that floor).
+func walk(root string, skip func(rel string) (why string, ok bool), visit func(rel string, st stat) error) ([]string, error) {
+	var noted []string
 	matchers := map[string]gitignore.Matcher{}
 	patterns := map[string][]gitignore.Pattern{}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
@@ -47,20 +48,22 @@ func walk(root string, skip func(rel string) (why string, ok bool)) (walkResult,
 			}
 			return nil // a file gone or unreadable since the listing: not tracked
 		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		parent := filepath.Dir(path)
+		rel := "."
+		if path != root {
+			rel = filepath.ToSlash(strings.TrimPrefix(path, prefix))
+		}
 		if d.IsDir() {
+			parent := filepath.Dir(path)
 			if rel != "." {
 				if d.Name() == ".git" {
 					return filepath.SkipDir
 				}
 				if m := matchers[parent]; m != nil && m.Match(strings.Split(rel, "/"), true) {
-					res.noted = append(res.noted, rel+"/: ignored")
+					noted = append(noted, rel+"/: ignored")
 					return filepath.SkipDir
 				}
 				if why, ok := skip(rel); ok {
-					res.noted = append(res.noted, rel+"/: "+why)
+					noted = append(noted, rel+"/: "+why)
 					return filepath.SkipDir
 				}
 			}
@@ -68,10 +71,15 @@ func walk(root string, skip func(rel string) (why string, ok bool)) (walkResult,
 			if rel != "." {
 				domain = strings.Split(rel, "/")
 			}
-			ps := append(append([]gitignore.Pattern(nil), patterns[parent]...), readGitignore(path, domain)...)
-			patterns[path] = ps
-			if len(ps) > 0 {
+			ps := patterns[parent]
+			if own := readGitignore(path, domain); len(own) > 0 {
+				ps = append(append([]gitignore.Pattern(nil), ps...), own...)
 				matchers[path] = gitignore.NewMatcher(ps)
+			} else if m := matchers[parent]; m != nil {
+				matchers[path] = m // the parent's patterns, the parent's matcher
+			}
+			if len(ps) > 0 {
+				patterns[path] = ps
 			}
 			return nil
 		}
@@ -79,21 +87,22 @@ func walk(root string, skip func(rel string) (why string, ok bool)) (walkResult,
 		if t&^fs.ModeSymlink != 0 || d.Name() == ".git" { // not a regular file or a symlink; a worktree's .git file
 			return nil
 		}
-		if m := matchers[parent]; m != nil && m.Match(strings.Split(rel, "/"), false) {
-			return nil
+		if len(matchers) > 0 { // a .gitignore seen: match the file (no lookup, no split otherwise)
+			if m := matchers[filepath.Dir(path)]; m != nil && m.Match(strings.Split(rel, "/"), false) {
+				return nil
+			}
 		}
 		if why, ok := skip(rel); ok {
-			res.noted = append(res.noted, rel+": "+why)
+			noted = append(noted, rel+": "+why)
 			return nil
 		}
 		fi, err := d.Info()
 		if err != nil {
 			return nil
 		}
-		res.files[rel] = statOf(fi)
-		return nil
+		return visit(rel, statOf(fi))
 	})
-	return res, err
+	return noted, err
 }
 
 // readGitignore parses dir/.gitignore with domain (dir's path from the root).
