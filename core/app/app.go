@@ -109,6 +109,9 @@ type Setup struct {
 	Sandbox *sandbox.Policy // nil: commands run without the OS sandbox
 	// LSP are the language servers in force and the diagnostics wait (lsp.go).
 	LSP lspSetup
+	// Checkpoints is the user's [checkpoints] table (checkpoints.go): off, or
+	// the Recorder's limits.
+	Checkpoints config.CheckpointsSettings
 	// ToolSearch is the tool-search setting: which tools are deferred
 	// (ENABLE_TOOL_SEARCH, else [tools] search, else auto; toolsearch.go).
 	ToolSearch tools.SearchPolicy
@@ -332,7 +335,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 		Protocols: s.Protocols, Classifier: s.Classifier,
 		Diagnostics: diag,
-		Checkpoints: checkpointRecorder(store, ws),
+		Checkpoints: checkpointRecorder(store, ws, s.Checkpoints),
 	})
 	if err != nil {
 		if shared == nil {

@@ -43,6 +43,7 @@ func (s *Setup) readConfig() error {
 	s.Protocols = protocolsFrom(src, paths.Data, &report)
 	s.LSP = lspFrom(src, s.Plugins, nil, &report)
 	s.Classifier = classifierFrom(src, &report)
+	s.Checkpoints = checkpointsFrom(src, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
 	if err := report.failure(); err != nil {

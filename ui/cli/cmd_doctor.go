@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,7 @@ import (
 // OS sandbox's capabilities (Landlock, namespaces, rlimits), the policy in effect
 // here (network on or off, the PID namespace, hidden paths, and how each protected
 // path of the current workspace is kept), ripgrep, the default language servers
-// found on PATH, the store's location, and which
+// found on PATH, the store's location, the checkpoints' usage, and which
 // API-key variables are set (never their values).
 func cmdDoctor(stdout io.Writer) int {
 	fmt.Fprintln(stdout, "pincer", Version)
@@ -50,6 +51,8 @@ func cmdDoctor(stdout io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "  unknown: %v\n", err)
 	}
+	u, err := app.CheckpointUsage(context.Background())
+	doctorCheckpoints(stdout, u, err)
 	fmt.Fprintln(stdout, "\nAPI keys in the environment:")
 	any := false
 	for _, k := range []string{"PINCER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY"} {

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"pincer/core/checkpoint"
 	"pincer/sandbox"
 )
 
@@ -47,4 +50,31 @@ func userConfig(t *testing.T, user string) string {
 		}
 	}
 	return t.TempDir()
+}
+
+// TestDoctorCheckpoints: doctor says the blobs, stored bytes and checkpoints,
+// and each session's share, the largest first, at most doctorSessionsShown.
+func TestDoctorCheckpoints(t *testing.T) {
+	u := checkpoint.Usage{Blobs: 3, Bytes: 3 << 20, Checkpoints: 5, Sessions: map[string]checkpoint.SessionUsage{
+		"small": {Checkpoints: 1, Bytes: 100}, "big": {Checkpoints: 4, Bytes: 2 << 20}}}
+	var b strings.Builder
+	doctorCheckpoints(&b, u, nil)
+	out := b.String()
+	if !strings.Contains(out, "3 blobs, 3.0 MiB stored; 5 checkpoints in 2 sessions") ||
+		!strings.Contains(out, "big: 4 checkpoints, 2.0 MiB\n  small: 1 checkpoints, 100 B") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	for i := range 12 {
+		u.Sessions[fmt.Sprintf("s%02d", i)] = checkpoint.SessionUsage{Checkpoints: 1, Bytes: 10}
+	}
+	b.Reset()
+	doctorCheckpoints(&b, u, nil)
+	if out := b.String(); !strings.Contains(out, "and 4 more sessions") || strings.Contains(out, "s11") {
+		t.Errorf("doctor with 14 sessions:\n%s", out)
+	}
+	b.Reset()
+	doctorCheckpoints(&b, checkpoint.Usage{}, errors.New("store locked"))
+	if out := b.String(); !strings.Contains(out, "unknown: store locked") {
+		t.Errorf("doctor on an error:\n%s", out)
+	}
 }
