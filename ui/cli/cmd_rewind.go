@@ -6,8 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
 
 	"pincer/core/app"
+	"pincer/persist"
+	"pincer/ui/termtext"
 )
 
 // cmdSessionsDiff is `pincer sessions diff ID [--turn N]`: the unified diff of
@@ -20,7 +25,9 @@ func cmdSessionsDiff(args []string, stdout io.Writer) (int, error) {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "Usage: pincer sessions diff ID [--turn N]")
+			fmt.Fprintln(stdout, "Usage: pincer sessions diff ID [--turn N]   (the workspace changes of session ID, Bash included, as a git diff)")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0, nil
 		}
 		return 0, usagef("%v", err)
@@ -44,24 +51,32 @@ func cmdSessionsDiff(args []string, stdout io.Writer) (int, error) {
 	return 0, err
 }
 
-// cmdRewind is `pincer rewind --session ID --turn N [--code|--conversation]
-// [--force]`: rewinds the session to before turn N, code and conversation
-// unless one is named (as Claude Code's /rewind); it does not ask (the person
-// typed it) but refuses, listing them, when files changed outside pincer
-// since the checkpoint, unless --force.
+// cmdRewind is `pincer rewind (--session ID | -c) --turn N
+// [--code|--conversation] [--force]`: rewinds the session to before turn N,
+// code and conversation unless one is named (as Claude Code's /rewind); it
+// does not ask (the person typed it) but refuses, listing them, when files
+// changed outside pincer since the checkpoint, unless --force. Without
+// --turn it lists the session's turns (number, time, prompt, files changed)
+// and exits 2.
 func cmdRewind(args []string, stdout io.Writer) (int, error) {
 	fs := flag.NewFlagSet("rewind", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	id := fs.String("session", "", "the session's ID (or a unique prefix)")
-	turn := fs.Int("turn", 0, "rewind to before this turn (from 1)")
+	var cont bool
+	fs.BoolVar(&cont, "continue", false, "the newest session in this directory (as pincer run -c)")
+	fs.BoolVar(&cont, "c", false, "short for --continue")
+	turn := fs.Int("turn", 0, "rewind to before this turn (from 1); without it the turns are listed")
 	code := fs.Bool("code", false, "rewind the workspace files only")
 	conv := fs.Bool("conversation", false, "rewind the conversation only (a new branch session)")
 	force := fs.Bool("force", false, "overwrite files changed outside pincer since the checkpoint")
-	usage := "usage: pincer rewind --session ID --turn N [--code|--conversation] [--force]"
+	usage := "usage: pincer rewind (--session ID | -c) --turn N [--code|--conversation] [--force]"
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "U"+usage[1:])
+			fmt.Fprintln(stdout, "Rewinds a session to before a turn: the files its tool calls changed (Bash included) and/or the conversation (a new branch session).")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0, nil
 		}
 		return 0, usagef("%v", err)
@@ -69,8 +84,12 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 	switch {
 	case len(pos) > 0:
 		return 0, usagef("rewind takes no arguments, got %q; %s", pos[0], usage)
-	case *id == "" || *turn < 1:
+	case *id == "" && !cont:
 		return 0, usagef("%s", usage)
+	case *id != "" && cont:
+		return 0, usagef("--continue and --session cannot be used together")
+	case *turn < 0:
+		return 0, usagef("--turn counts from 1")
 	case *code && *conv:
 		return 0, usagef("--code and --conversation cannot be used together (give neither for both)")
 	}
@@ -80,7 +99,22 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 		return 0, err
 	}
 	defer store.Close()
-	res, err := app.Rewind(context.Background(), store, *id, o)
+	ctx := context.Background()
+	if cont {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return 1, err
+		}
+		s, err := app.FindSession(ctx, store, "", true, cwd)
+		if err != nil {
+			return 1, err
+		}
+		*id = s.ID
+	}
+	if *turn == 0 {
+		return listTurns(ctx, store, *id, stdout)
+	}
+	res, err := app.Rewind(ctx, store, *id, o)
 	if err != nil {
 		return 1, err
 	}
@@ -95,4 +129,34 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 			*turn, res.Branch, res.Branch)
 	}
 	return 0, nil
+}
+
+// listTurns prints the turns of session id, one a line (number, start time,
+// first line of the prompt, files changed), and a hint; it exits 2: no turn
+// was given, nothing was rewound.
+func listTurns(ctx context.Context, store persist.Store, id string, stdout io.Writer) (int, error) {
+	turns, err := app.SessionTurns(ctx, store, id)
+	if err != nil {
+		return 1, err
+	}
+	full, _ := app.ResolveSessionID(ctx, store, id)
+	fmt.Fprintf(stdout, "Turns of session %s:\n", full)
+	for _, t := range turns {
+		files := "no files changed"
+		if len(t.Files) > 0 {
+			files = termtext.Line(strings.Join(t.Files, ", "))
+		}
+		fmt.Fprintf(stdout, "  %3d  %s  %-50s  %s\n", t.Number, t.Time.Local().Format(time.DateTime), clip(termtext.Line(t.Prompt), 50), files)
+	}
+	fmt.Fprintf(stdout, "Rewind to before one with: pincer rewind --session %s --turn N [--code|--conversation]\n", full)
+	return 2, nil
+}
+
+// clip is s cut to n runes, "…" marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

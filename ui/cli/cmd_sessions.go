@@ -127,7 +127,16 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	writeChildren(ctx, store, w, s.ID)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Transcript:")
+	turnNo, cur := map[string]int{}, ""
 	for _, m := range msgs {
+		if m.TurnID != "" && m.TurnID != cur {
+			cur = m.TurnID
+			if _, seen := turnNo[cur]; !seen {
+				turnNo[cur] = len(turnNo) + 1
+			}
+			// Turns numbered from 1 as pincer rewind --turn and sessions diff --turn count them.
+			fmt.Fprintf(w, "  Turn %d (%s)\n", turnNo[cur], termtext.Line(cur))
+		}
 		writeMessage(w, m)
 	}
 	if todos, ok := agent.RenderTodosOf(msgs); ok {
@@ -135,7 +144,11 @@ func showSession(ctx context.Context, store persist.Store, id string, w io.Write
 	}
 	fmt.Fprintf(w, "\nEvents (%d):\n", len(evs))
 	for _, ev := range evs {
-		fmt.Fprintf(w, "  %5d  %s  %-22s %s%s\n", ev.Sequence, ev.Timestamp.Local().Format("15:04:05.000"), ev.Type, ev.TurnID, eventDetail(ev))
+		turn := ev.TurnID
+		if n, ok := turnNo[turn]; ok {
+			turn = fmt.Sprintf("turn %d (%s)", n, turn)
+		}
+		fmt.Fprintf(w, "  %5d  %s  %-22s %s%s\n", ev.Sequence, ev.Timestamp.Local().Format("15:04:05.000"), ev.Type, turn, eventDetail(ev))
 	}
 	return errors.Join(merr, eerr)
 }
