@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,20 +19,27 @@ const safeRunMin = 4
 // but tab and newline, DEL and the C1 controls (U+0080-U+009F) are escaped
 // visibly as \xNN (\u00NN for C1), a run of safeRunMin or more of one such
 // byte written once as "\xNN<×COUNT>"; each maximal run of invalid UTF-8
-// becomes one U+FFFD. The result is valid UTF-8 with no control byte but tab
-// and newline, and at most four times as long as s.
+// becomes one U+FFFD; every invisible format character (invisibleRune: the
+// bidi embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069,
+// the directional marks, zero-width spaces, the BOM, tag characters, line and
+// paragraph separators), which could hide or reorder text before a person's
+// eyes, is shown as "⟦U+202E⟧" as the web panel shows it (ui/web/static/dom.js),
+// a run of one written once with its count. The result is valid UTF-8 with
+// no control byte but tab and newline and no invisible format character, and
+// at most six times as long as s (a two-byte U+00AD becomes twelve bytes).
 //
 // note is "" when nothing but ANSI sequences and CRLF line ends changed;
 // otherwise one line in brackets saying what was changed (counts of escaped
-// control bytes and replaced invalid sequences, and whether ANSI sequences
-// were removed too), with a hint when the output looks binary.
+// control bytes, marked format characters and replaced invalid sequences, and
+// whether ANSI sequences were removed too), with a hint when the output looks
+// binary.
 func SafeOutput(s string) (out string, note string) {
 	if isPlainText(s) {
 		return s, ""
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	var escaped, invalid, ansi int
+	var escaped, invalid, ansi, marked int
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -68,6 +76,13 @@ func SafeOutput(s string) (out string, note string) {
 				i += n * size
 				continue
 			}
+			if invisibleRune(r) {
+				n := runOf(s[i:], s[i:i+size])
+				marked += n
+				writeEscape(&b, fmt.Sprintf("⟦U+%04X⟧", r), n)
+				i += n * size
+				continue
+			}
 			b.WriteString(s[i : i+size])
 			i += size
 			continue
@@ -79,12 +94,15 @@ func SafeOutput(s string) (out string, note string) {
 		i += n
 	}
 	out = b.String()
-	if escaped == 0 && invalid == 0 {
+	if escaped == 0 && invalid == 0 && marked == 0 {
 		return out, ""
 	}
 	var parts []string
 	if escaped > 0 {
 		parts = append(parts, fmt.Sprintf("%d control %s shown as \\xNN", escaped, plural(escaped, "byte", "bytes")))
+	}
+	if marked > 0 {
+		parts = append(parts, fmt.Sprintf("%d invisible format %s shown as ⟦U+XXXX⟧", marked, plural(marked, "character", "characters")))
 	}
 	if invalid > 0 {
 		parts = append(parts, fmt.Sprintf("%d invalid UTF-8 %s replaced with U+FFFD", invalid, plural(invalid, "sequence", "sequences")))
@@ -100,13 +118,13 @@ func SafeOutput(s string) (out string, note string) {
 }
 
 // isPlainText reports whether s needs no change: printable ASCII, tab and
-// newline only, or valid UTF-8 without control characters.
+// newline only, or valid UTF-8 without control or invisible format characters.
 func isPlainText(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			return utf8.ValidString(s[i:]) && !strings.ContainsFunc(s[i:], func(r rune) bool {
-				return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f
+				return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || invisibleRune(r)
 			})
 		}
 		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
@@ -114,6 +132,24 @@ func isPlainText(s string) bool {
 		}
 	}
 	return true
+}
+
+// invisibleRune reports a character a terminal shows as nothing or uses to
+// reorder the text around it, so that output could read differently from
+// what it is: a Unicode format character (category Cf: the bidi marks,
+// embeddings, overrides and isolates the web panel marks, zero-width space,
+// word joiner, BOM, soft hyphen, the tag characters U+E0000-U+E007F), the
+// line and paragraph separators U+2028 and U+2029. The zero-width joiner and
+// non-joiner (U+200D, U+200C) are kept: emoji sequences and Persian or Indic
+// text need them and they hide nothing.
+func invisibleRune(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	if r == 0x200c || r == 0x200d {
+		return false
+	}
+	return r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
 // runOf counts how many times unit repeats at the start of s (at least 1).

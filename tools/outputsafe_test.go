@@ -31,6 +31,13 @@ func TestSafeOutput(t *testing.T) {
 		{name: "unterminated OSC keeps the rest", in: "\x1b]0;never ends", want: `\x1b]0;never ends`, note: []string{"1 control byte"}},
 		{name: "cut CSI escaped", in: "\x1b[12", want: `\x1b[12`, note: []string{"1 control byte"}},
 		{name: "empty", in: "", want: ""},
+		{name: "bidi override shown", in: "safe\u202Eexe.txt\u202C", want: "safe⟦U+202E⟧exe.txt⟦U+202C⟧", note: []string{"2 invisible format characters shown as ⟦U+XXXX⟧"}},
+		{name: "every bidi embedding, override and isolate", in: "\u202A\u202B\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C", want: "⟦U+202A⟧⟦U+202B⟧⟦U+202D⟧⟦U+2066⟧⟦U+2067⟧⟦U+2068⟧⟦U+2069⟧⟦U+200E⟧⟦U+200F⟧⟦U+061C⟧", note: []string{"10 invisible format characters"}},
+		{name: "zero-width space, BOM, word joiner, soft hyphen", in: "a\u200Bb\uFEFFc\u2060d\u00ADe", want: "a⟦U+200B⟧b⟦U+FEFF⟧c⟦U+2060⟧d⟦U+00AD⟧e", note: []string{"4 invisible"}},
+		{name: "tag characters smuggling ASCII", in: "ok\U000E0069\U000E0067", want: "ok⟦U+E0069⟧⟦U+E0067⟧", note: []string{"2 invisible"}},
+		{name: "line and paragraph separators", in: "a\u2028b\u2029", want: "a⟦U+2028⟧b⟦U+2029⟧", note: []string{"2 invisible"}},
+		{name: "run of one invisible counted", in: strings.Repeat("\u200B", 9), want: "⟦U+200B⟧<×9>", note: []string{"9 invisible"}},
+		{name: "joiners in emoji and scripts kept", in: "👨\u200D👩\u200D👧 می\u200Cخواهم", want: "👨\u200D👩\u200D👧 می\u200Cخواهم"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,19 +72,22 @@ func assertTranscriptSafe(t testing.TB, s string) {
 		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
 			t.Fatalf("control character %U in %q", r, s)
 		}
+		if invisibleRune(r) {
+			t.Fatalf("invisible format character %U in %q", r, s)
+		}
 	}
 }
 
 // FuzzSafeOutput holds SafeOutput to its promise on any input: valid UTF-8,
-// no control characters but tab and newline, at most four times as long.
+// no control characters but tab and newline, at most six times as long.
 func FuzzSafeOutput(f *testing.F) {
-	for _, s := range []string{"a\x00b", "\x1b[31mx", "\xff\xfe", "\u0085", "\x1b]0;t\x07", "\r\n\r"} {
+	for _, s := range []string{"a\x00b", "\x1b[31mx", "\xff\xfe", "\u0085", "\x1b]0;t\x07", "\r\n\r", "\u202e\u2066", "\U000E0041"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, _ := SafeOutput(s)
 		assertTranscriptSafe(t, got)
-		if len(got) > 4*len(s) {
+		if len(got) > 6*len(s) {
 			t.Fatalf("grew from %d to %d bytes", len(s), len(got))
 		}
 	})

@@ -4,10 +4,15 @@ package tools
 // /bashes ID): its state and the output its buffer still holds.
 type ShellPeek struct {
 	Info ShellInfo
-	// Output is every byte of output the shell's buffer still keeps (the
-	// most recent sandbox tail-buffer limit's worth), stdout and stderr as
-	// written.
+	// Output is the output the shell's buffer still keeps (the most recent
+	// sandbox tail-buffer limit's worth), stdout and stderr as written, made
+	// safe as Bash's and BashOutput's (SafeOutput: ANSI sequences removed,
+	// control bytes and invisible format characters shown, valid UTF-8), so
+	// the person reads what the model reads.
 	Output string
+	// Note is SafeOutput's note ("" when nothing but ANSI sequences and CRLF
+	// changed).
+	Note string
 	// Dropped is how many earlier bytes are no longer kept.
 	Dropped int64
 }
@@ -27,5 +32,6 @@ func (s *Shells) Peek(id string) (ShellPeek, error) {
 	if res, done := sh.proc.Exited(); done && info.Running {
 		info.Running, info.ExitCode, info.Reason = false, res.ExitCode, ShellExited
 	}
-	return ShellPeek{Info: info, Output: string(data), Dropped: dropped}, nil
+	out, note := SafeOutput(string(data))
+	return ShellPeek{Info: info, Output: out, Note: note, Dropped: dropped}, nil
 }

@@ -1,5 +1,7 @@
 package app
 
+import "strings"
+
 // KillShell ends background shell shellID of the session (the workbench's
 // /bashes kill) on the agent that runs the session (agentFor: a worktree
 // tab's own): the whole process group and PID namespace, recorded as
@@ -20,9 +22,14 @@ func (b *Backend) EndSessionShells(sessionID string) {
 // still keeps (the most recent bytes; dropped counts the earlier ones no
 // longer kept), without consuming it: the model's next BashOutput sees it
 // all the same (agent.PeekShell, on the session's agent). For the
-// workbench's /bashes ID. tools.ErrNoShell when this process has no such
+// workbench's /bashes ID: the output is made safe as BashOutput's
+// (tools.SafeOutput), its note, if any, on a last line. tools.ErrNoShell when this process has no such
 // shell of the session.
 func (b *Backend) ShellOutput(sessionID, shellID string) (output string, dropped int64, err error) {
 	p, err := b.agentFor(sessionID).PeekShell(sessionID, shellID)
-	return p.Output, p.Dropped, err
+	out := p.Output
+	if p.Note != "" {
+		out = strings.TrimSuffix(out, "\n") + "\n" + p.Note + "\n"
+	}
+	return out, p.Dropped, err
 }
