@@ -158,11 +158,28 @@ func (p *Process) run(cmd *exec.Cmd, started chan<- error) {
 	p.mu.Lock()
 	res.Canceled = p.killed
 	res.Notice = joinLines(notes)
+	p.mu.Unlock()
+	p.finish(res)
+}
+
+// afterHooksTaken, when set (tests only), runs in finish once the hooks are
+// taken, where a concurrent OnExit must not get lost.
+var afterHooksTaken func()
+
+// finish records res, marks the process ended and calls the OnExit hooks.
+// done is closed under p.mu, with the hooks taken: an OnExit from then on
+// sees the end and calls its f itself, one before it is in the list taken,
+// so no hook is lost between the two.
+func (p *Process) finish(res Result) {
+	p.mu.Lock()
 	p.res = res
+	close(p.done)
 	hooks := p.exitHook
 	p.exitHook = nil
 	p.mu.Unlock()
-	close(p.done)
+	if afterHooksTaken != nil {
+		afterHooksTaken()
+	}
 	for _, h := range hooks {
 		h(res)
 	}
