@@ -206,6 +206,7 @@ func mergeUsage(u *message.Usage, o message.Usage) {
 	set(&u.CacheReadTokens, o.CacheReadTokens)
 	set(&u.CacheWriteTokens, o.CacheWriteTokens)
 	set(&u.ReasoningTokens, o.ReasoningTokens)
+	set(&u.WebSearchRequests, o.WebSearchRequests)
 	if o.CostUSD != nil {
 		c := *o.CostUSD
 		u.CostUSD = &c

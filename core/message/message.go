@@ -47,6 +47,12 @@ const (
 	PartReasoning  PartType = "reasoning"
 	PartToolCall   PartType = "tool_call"
 	PartToolResult PartType = "tool_result"
+	// PartServerBlock is a content block of a tool the provider's server ran
+	// itself within the model call (Anthropic's web_search: its server_tool_use
+	// and web_search_tool_result blocks). Raw holds the block's JSON as the
+	// provider sent it and goes back unchanged in later requests to the same
+	// API, as Anthropic requires; other providers leave it out.
+	PartServerBlock PartType = "server_block"
 )
 
 // Part is one ordered piece of a message. Which fields are set depends on Type:
@@ -57,6 +63,11 @@ const (
 //     them, possibly invalid) and Truncated when the stream ended on a length limit
 //     before the arguments were complete.
 //   - tool_result: ToolCallID, ToolName, Text (what the model reads) and IsError.
+//   - server_block: Raw (the provider's block JSON), ToolCallID (the server tool
+//     call's id, "srvtoolu_…"), ToolName (the block's type: "server_tool_use",
+//     "web_search_tool_result"), Input (a server_tool_use's input JSON) and Text (a
+//     result's titles and URLs, one "title <url>" a line, for people; IsError when the
+//     server reported an error).
 type Part struct {
 	Type       PartType `json:"type"`
 	Text       string   `json:"text,omitempty"`
@@ -66,6 +77,7 @@ type Part struct {
 	Input      string   `json:"input,omitempty"`
 	Truncated  bool     `json:"truncated,omitempty"`
 	IsError    bool     `json:"isError,omitempty"`
+	Raw        string   `json:"raw,omitempty"`
 }
 
 // Message is one entry of a session's transcript. Seq is assigned by the store when

@@ -6,12 +6,15 @@ package message
 // also counted in CacheReadTokens. CostUSD is nil when a price is unknown — never 0
 // for "unknown".
 type Usage struct {
-	InputTokens      int64    `json:"inputTokens"`
-	OutputTokens     int64    `json:"outputTokens"`
-	CacheReadTokens  int64    `json:"cacheReadTokens"`
-	CacheWriteTokens int64    `json:"cacheWriteTokens"`
-	ReasoningTokens  int64    `json:"reasoningTokens,omitempty"`
-	CostUSD          *float64 `json:"costUsd,omitempty"`
+	InputTokens      int64 `json:"inputTokens"`
+	OutputTokens     int64 `json:"outputTokens"`
+	CacheReadTokens  int64 `json:"cacheReadTokens"`
+	CacheWriteTokens int64 `json:"cacheWriteTokens"`
+	ReasoningTokens  int64 `json:"reasoningTokens,omitempty"`
+	// WebSearchRequests counts the searches a provider's server-side web search
+	// tool ran (Anthropic's usage.server_tool_use.web_search_requests).
+	WebSearchRequests int64    `json:"webSearchRequests,omitempty"`
+	CostUSD           *float64 `json:"costUsd,omitempty"`
 }
 
 // Add accumulates o into u. Reported costs add up; a side without a cost adds none.
@@ -21,6 +24,7 @@ func (u *Usage) Add(o Usage) {
 	u.CacheReadTokens += o.CacheReadTokens
 	u.CacheWriteTokens += o.CacheWriteTokens
 	u.ReasoningTokens += o.ReasoningTokens
+	u.WebSearchRequests += o.WebSearchRequests
 	if o.CostUSD != nil {
 		c := *o.CostUSD
 		if u.CostUSD != nil {

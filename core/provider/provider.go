@@ -33,6 +33,19 @@ type Request struct {
 	Messages  []message.Message
 	Tools     []ToolSpec
 	MaxTokens int // 0: the provider's default
+	// WebSearch, when set, declares the provider's server-side web search tool
+	// (Anthropic's web_search_20250305) for this call; adapters whose API has
+	// none ignore it.
+	WebSearch *WebSearch
+}
+
+// WebSearch configures a server-side web search tool for one model call: at
+// most MaxUses searches (> 0), results only from AllowedDomains or never from
+// BlockedDomains (Anthropic takes one list or the other, at declaration).
+type WebSearch struct {
+	MaxUses        int
+	AllowedDomains []string
+	BlockedDomains []string
 }
 
 // EventType names a stream event.
@@ -60,6 +73,10 @@ const (
 	// has not sent one yet (the EventToolCall then has the id). Adapters whose
 	// wire sends a call whole emit none.
 	EventToolCallStart
+	// EventServerBlock carries Block (Type message.PartServerBlock): one complete
+	// content block of a tool the provider's server ran (a web search call or its
+	// results), in stream order, to be kept in the assistant message.
+	EventServerBlock
 )
 
 // Event is one item of a provider stream.
@@ -68,6 +85,7 @@ type Event struct {
 	Text         string
 	Signature    string
 	ToolCall     message.Part // Type == message.PartToolCall
+	Block        message.Part // Type == message.PartServerBlock
 	Usage        message.Usage
 	FinishReason string
 }

@@ -27,6 +27,8 @@ type toolBlock struct {
 // error, see streamOnce).
 type decoder struct {
 	blocks    map[int64]*toolBlock
+	servers   map[int64]*serverBlock // server_tool_use blocks being assembled
+	results   map[int64]message.Part // web_search_tool_result blocks, emitted at their stop
 	order     []*toolBlock // tool blocks in start order, not yet emitted
 	usage     message.Usage
 	stop      string
@@ -49,8 +51,9 @@ func (d *decoder) take() []provider.Event {
 // emit queues one event.
 func (d *decoder) emit(ev provider.Event) { d.out = append(d.out, ev) }
 
-// feed handles one stream event. Unknown event and block types (server tools,
-// citations, future additions) are ignored, as Anthropic's versioning policy asks.
+// feed handles one stream event. Unknown event and block types (citations_delta,
+// future additions) are ignored, as Anthropic's versioning policy asks; the blocks
+// of the server-side web search are kept (serverblock.go).
 func (d *decoder) feed(ev *anthropic.MessageStreamEventUnion) {
 	switch ev.Type {
 	case "message_start":
@@ -70,6 +73,14 @@ func (d *decoder) feed(ev *anthropic.MessageStreamEventUnion) {
 	case "content_block_stop":
 		if b := d.blocks[ev.Index]; b != nil {
 			b.closed = true
+		}
+		if b := d.servers[ev.Index]; b != nil {
+			delete(d.servers, ev.Index)
+			d.emit(provider.Event{Type: provider.EventServerBlock, Block: serverUsePart(b)})
+		}
+		if p, ok := d.results[ev.Index]; ok {
+			delete(d.results, ev.Index)
+			d.emit(provider.Event{Type: provider.EventServerBlock, Block: p})
 		}
 	case "message_delta":
 		d.messageDelta(ev)
@@ -94,6 +105,16 @@ func (d *decoder) startBlock(index int64, cb *anthropic.ContentBlockStartEventCo
 		if cb.Data != "" {
 			d.emit(provider.Event{Type: provider.EventReasoningDelta, Signature: redactedSignature(cb.Data)})
 		}
+	case blockServerToolUse:
+		if d.servers == nil {
+			d.servers = map[int64]*serverBlock{}
+		}
+		d.servers[index] = &serverBlock{start: cb.RawJSON(), id: cb.ID}
+	case blockWebSearchResult:
+		if d.results == nil {
+			d.results = map[int64]message.Part{}
+		}
+		d.results[index] = searchResultPart(cb.RawJSON(), cb.ToolUseID)
 	case "tool_use":
 		if d.blocks == nil {
 			d.blocks = map[int64]*toolBlock{}
@@ -128,6 +149,9 @@ func (d *decoder) delta(index int64, del *anthropic.MessageStreamEventUnionDelta
 		if b := d.blocks[index]; b != nil {
 			b.args.WriteString(del.PartialJSON)
 		}
+		if b := d.servers[index]; b != nil {
+			b.args.WriteString(del.PartialJSON)
+		}
 	}
 }
 
@@ -153,6 +177,9 @@ func (d *decoder) messageDelta(ev *anthropic.MessageStreamEventUnion) {
 	}
 	if present.OutputTokens.Valid() {
 		d.usage.OutputTokens = u.OutputTokens
+	}
+	if present.ServerToolUse.Valid() {
+		d.usage.WebSearchRequests = u.ServerToolUse.WebSearchRequests
 	}
 	if present.OutputTokensDetails.Valid() && u.OutputTokensDetails.JSON.ThinkingTokens.Valid() {
 		d.usage.ReasoningTokens = u.OutputTokensDetails.ThinkingTokens

@@ -36,6 +36,9 @@ func (p *Provider) buildParams(req provider.Request) (anthropic.MessageNewParams
 		params.MaxTokens = int64(req.MaxTokens)
 	}
 	markNewestToolResult(params.Messages)
+	if ws := webSearchTool(req.WebSearch); ws != nil {
+		params.Tools = append(params.Tools, *ws)
+	}
 
 	var opts []option.RequestOption
 	switch {
@@ -91,7 +94,8 @@ func convertTools(specs []provider.ToolSpec) []anthropic.ToolUnionParam {
 //     sent back unchanged (a redacted one a redacted_thinking block), unsigned
 //     reasoning is dropped (Anthropic cannot verify it: another provider's, or a cut
 //     stream's), text a text block, a tool call a tool_use block whose input is the
-//     call's JSON (an object; "{}" when it is not valid JSON);
+//     call's JSON (an object; "{}" when it is not valid JSON), a server block
+//     (web search call and results) its stored JSON unchanged;
 //   - tool results become tool_result blocks (is_error when set) of a user message.
 //
 // Consecutive messages of the same role are merged into one, so the parallel tool
@@ -149,6 +153,10 @@ func assistantBlocks(m message.Message) []anthropic.ContentBlockParamUnion {
 		case message.PartText:
 			if part.Text != "" {
 				blocks = append(blocks, anthropic.NewTextBlock(part.Text))
+			}
+		case message.PartServerBlock:
+			if b, ok := serverBlockParam(part); ok {
+				blocks = append(blocks, b)
 			}
 		case message.PartToolCall:
 			input := json.RawMessage(part.Input)

@@ -91,6 +91,7 @@ func MergeUsage(dst *message.Usage, u message.Usage) {
 	set(&dst.CacheReadTokens, u.CacheReadTokens)
 	set(&dst.CacheWriteTokens, u.CacheWriteTokens)
 	set(&dst.ReasoningTokens, u.ReasoningTokens)
+	set(&dst.WebSearchRequests, u.WebSearchRequests)
 	if u.CostUSD != nil {
 		dst.CostUSD = u.CostUSD
 	}
