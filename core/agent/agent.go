@@ -135,6 +135,11 @@ type Config struct {
 	// Checkpoints records what each file-changing tool call changes (issue
 	// 15, checkpoints.go); nil records nothing.
 	Checkpoints *checkpoint.Recorder
+	// WebSearch, when set, is the provider's server-side web search
+	// (Anthropic's web_search tool), declared on a model call only when the
+	// permission mode or a rule allows WebSearch without asking; MaxUses is the
+	// session's cap (serversearch.go).
+	WebSearch *provider.WebSearch
 	// ToolSearch is the tool-search policy deciding which tools are deferred
 	// (deferred.go; the zero value is auto at 10% of the context window).
 	// Deferral needs ToolSearch in Tools; without it every tool is offered.

@@ -31,6 +31,8 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 	if text { // no tools on the wire; the protocol is in the system message
 		req.Tools, req.Messages = nil, textView(view)
 	}
+	search, searchBy := t.serverSearch(text)
+	req.WebSearch = search
 	t.malformed = false
 	msgID := "msg-" + newID()
 	var storeErr error
@@ -72,6 +74,10 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 			tc.ToolName = t.canonicalToolName(tc.ToolName) // "functions.Read" is Read (toolprefix.go)
 			tc.ToolCallID = uniqueCallID(tc.ToolCallID, calls)
 			calls = append(calls, tc)
+		case provider.EventServerBlock:
+			if search != nil { // a block of a tool this call declared (serversearch.go)
+				t.serverBlock(bg, co, &parts, ev.Block, searchBy, &storeErr)
+			}
 		case provider.EventUsage:
 			mergeUsage(&usage, ev.Usage)
 		case provider.EventDone:
@@ -176,6 +182,12 @@ func (b *partBuilder) add(typ message.PartType, text, signature string) {
 	}
 	b.parts = append(b.parts, message.Part{Type: typ, Signature: signature})
 	b.texts = append(b.texts, []byte(text))
+}
+
+// addPart appends a complete part (a provider's server block), kept as is.
+func (b *partBuilder) addPart(p message.Part) {
+	b.parts = append(b.parts, p)
+	b.texts = append(b.texts, []byte(p.Text))
 }
 
 // content returns the parts worth storing: whitespace-only text (some providers

@@ -83,7 +83,7 @@ func EstimateTokens(msgs []message.Message) int64 {
 	for _, m := range msgs {
 		n += 4
 		for _, p := range m.Parts {
-			n += 3 + int64(len(p.Text)+len(p.Input)+len(p.ToolName)+len(p.Signature))/4
+			n += 3 + int64(len(p.Text)+len(p.Input)+len(p.ToolName)+len(p.Signature)+len(p.Raw))/4
 		}
 	}
 	return n

@@ -118,6 +118,9 @@ type Setup struct {
 	// Teams offers the agent-team tools (teams.go: [agents] teams = true in
 	// the user's config.toml, or CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1).
 	Teams bool
+	// WebSearch is Anthropic's server-side web search for the agent (web.go:
+	// an Anthropic model with no [web] search_backend); nil: none.
+	WebSearch *provider.WebSearch
 	// Protocols says which models use the text protocol (protocols.go:
 	// [models."NAME"] protocol, else the switches remembered under DATA).
 	Protocols agent.Protocols
@@ -336,6 +339,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		Protocols: s.Protocols, Classifier: s.Classifier,
 		Diagnostics: diag,
 		Checkpoints: checkpointRecorder(store, ws, s.Checkpoints),
+		WebSearch:   s.WebSearch,
 	})
 	if err != nil {
 		if shared == nil {

@@ -27,6 +27,10 @@ var webToolNames = []string{"WebFetch", "WebSearch"}
 // API (as Claude Code uses Haiku).
 const defaultFetchModel = "claude-haiku-4-5"
 
+// anthropicProvider is the name of Anthropic's own provider, the one whose
+// server runs web searches.
+const anthropicProvider = "anthropic"
+
 // fetchAnswerTokens bounds the fetch model's answer (tokens).
 const fetchAnswerTokens = 2048
 
@@ -50,7 +54,30 @@ func (s *Setup) addWebTools() {
 	}
 	if backend != nil { // never a tool that always fails: no backend, no WebSearch
 		s.Tools.Add(tools.Typed(tools.NewWebSearch(backend, settings.SearchMaxUses)))
+		return
 	}
+	s.WebSearch = serverWebSearch(s.Model, settings)
+}
+
+// serverWebSearch is Anthropic's server-side web search for a session on mc,
+// when no [web] search backend is configured and mc speaks Anthropic's API: at
+// most search_max_uses searches per session (tools.DefaultSearchMaxUses unset),
+// results from [web] search_allowed_domains only or never from
+// search_blocked_domains. The agent declares it only while WebSearch is allowed
+// without asking (core/agent, serversearch.go). nil for other APIs and for
+// other providers speaking Anthropic's API (a compatible gateway without the
+// server tool would refuse every request): only provider "anthropic", at
+// whatever base URL.
+func serverWebSearch(mc ModelChoice, settings config.WebSettings) *provider.WebSearch {
+	if mc.API != config.APIAnthropic || mc.Provider != anthropicProvider {
+		return nil
+	}
+	n := settings.SearchMaxUses
+	if n <= 0 {
+		n = tools.DefaultSearchMaxUses
+	}
+	return &provider.WebSearch{MaxUses: n, AllowedDomains: settings.SearchAllowedDomains,
+		BlockedDomains: settings.SearchBlockedDomains}
 }
 
 // BraveKeyEnv is the variable holding Brave Search's API key; else the

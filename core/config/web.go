@@ -6,7 +6,7 @@ import (
 )
 
 // webKeys are the keys of a [web] table.
-var webKeys = []string{"fetch_model", "search_backend", "search_url", "search_max_uses"}
+var webKeys = []string{"fetch_model", "search_backend", "search_url", "search_max_uses", "search_allowed_domains", "search_blocked_domains"}
 
 // WebSettings are the [web] table's settings (WebFetch and WebSearch). A zero
 // field was not set. Path is the file they come from (the user's config.toml:
@@ -23,7 +23,13 @@ type WebSettings struct {
 	// SearchMaxUses is `search_max_uses`: WebSearch calls allowed per session
 	// (0: not set).
 	SearchMaxUses int
-	Path          string
+	// SearchAllowedDomains and SearchBlockedDomains are
+	// `search_allowed_domains` / `search_blocked_domains`: the domains the
+	// server-side web search (Anthropic's) takes results only from, or never
+	// from; one list or the other (both set: the allowed list, and a warning).
+	SearchAllowedDomains []string
+	SearchBlockedDomains []string
+	Path                 string
 }
 
 // Web reads the [web] table of the user's config.toml. A project file's [web]
@@ -75,12 +81,45 @@ func (s *Sources) Web() (WebSettings, []error) {
 					continue
 				}
 				out.SearchMaxUses = int(n)
+			case "search_allowed_domains", "search_blocked_domains":
+				list, ok := domainList(m[k])
+				if !ok {
+					errs = append(errs, d.errorAt("web."+k, true, "[web] %s: want an array of domain names (\"example.com\"), not %v", k, m[k]))
+					continue
+				}
+				if k == "search_allowed_domains" {
+					out.SearchAllowedDomains = list
+				} else {
+					out.SearchBlockedDomains = list
+				}
 			default:
 				errs = append(errs, d.errorAt("web."+k, true, "[web] unknown key %q, ignored (known: %s)", k, strings.Join(webKeys, ", ")))
 			}
 		}
 	}
+	if len(out.SearchAllowedDomains) > 0 && len(out.SearchBlockedDomains) > 0 {
+		errs = append(errs, fmt.Errorf("%s: [web] search_allowed_domains and search_blocked_domains cannot both apply (Anthropic's web search takes one): search_blocked_domains is ignored", out.Path))
+		out.SearchBlockedDomains = nil
+	}
 	return out, errs
+}
+
+// domainList is a TOML array of non-empty strings without spaces or slashes.
+func domainList(v any) ([]string, bool) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(arr))
+	for _, e := range arr {
+		s, ok := e.(string)
+		s = strings.TrimSpace(s)
+		if !ok || s == "" || strings.ContainsAny(s, " /\t") {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // String is the settings as TOML-ish text, for messages.
