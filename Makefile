@@ -19,8 +19,8 @@ test:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race $$($(GO) list ./... | grep -v '^pincer/core/provider')
-	@$(GO) test -race -v ./core/provider/... >provider-test.log 2>&1; rc=$$?; \
+	$(GO) test -race -timeout 20m $$($(GO) list ./... | grep -v '^pincer/core/provider')
+	@$(GO) test -race -timeout 20m -v ./core/provider/... >provider-test.log 2>&1; rc=$$?; \
 	grep -E '^(ok|FAIL|\?)[[:space:]]' provider-test.log; \
 	if [ $$rc -ne 0 ]; then cat provider-test.log; exit $$rc; fi; \
 	awk '/^conformance: /{s+=$$2; n+=$$4} END{if (n) printf "conformance: %d of %d captures skipped%s\n", \
