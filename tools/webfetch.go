@@ -62,7 +62,7 @@ const (
 type WebFetch struct {
 	// Answer answers the prompt with a small model; nil returns the page itself.
 	Answer FetchAnswerer
-	// NamedHost reports whether an allow rule of a config file names this exact
+	// NamedHost reports whether an allow rule (a config file's or --allowed-tools') names this exact
 	// host (WebFetch(domain:HOST), no wildcard); nil: none does.
 	NamedHost func(host string) bool
 	// AllowedURL reports whether an allow rule (a wildcard too) matches the URL;

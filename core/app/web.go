@@ -15,7 +15,7 @@ import (
 )
 
 // WebFetch and WebSearch of a run: built from the [web] table (the user's
-// config.toml only, config.Sources.Web), the rules of the config files (which
+// config.toml only, config.Sources.Web), the rules of the config files and --allowed-tools (which
 // hosts a person named: tools.WebFetch.NamedHost) and the session's model.
 
 // webToolNames are the tools addWebTools may register, after readConfig (a

@@ -36,17 +36,40 @@ type Model struct {
 // apply_patch.
 const EditToolApplyPatch = "apply_patch"
 
-// EditToolFor returns the edit tool set of a model: its catalog entry's
-// EditTool, else EditToolApplyPatch for any model whose ID names codex
-// ("gpt-5-codex", "codex-mini-latest", a vendor's "openai/...-codex"), else "".
+// EditToolFor returns the edit tool set of a model, decided on the model ID
+// whatever the provider serving it (openai, custom/ with --base-url, azure,
+// openrouter's "openai/gpt-5", ...): its catalog entry's EditTool, else that of
+// the catalog model of any provider the bare ID (after the last "/") is, or is
+// a dated snapshot of (the longest such ID), else EditToolApplyPatch for any
+// model whose ID names codex ("gpt-5-codex", "codex-mini-latest", a vendor's
+// "openai/...-codex"), else "".
 func EditToolFor(providerName, id string) string {
 	if m, ok := Lookup(providerName, id); ok && m.EditTool != "" {
+		return m.EditTool
+	}
+	if m, ok := lookupAnyProvider(id); ok && m.EditTool != "" {
 		return m.EditTool
 	}
 	if strings.Contains(strings.ToLower(id), "codex") {
 		return EditToolApplyPatch
 	}
 	return ""
+}
+
+// lookupAnyProvider is Lookup of the bare model ID (after the last "/",
+// lower-cased) in every provider's table: the longest catalog ID it matches.
+func lookupAnyProvider(id string) (Model, bool) {
+	bare := strings.ToLower(id[strings.LastIndex(id, "/")+1:])
+	var best Model
+	found := false
+	for _, ms := range models {
+		for _, m := range ms {
+			if (bare == m.ID || strings.HasPrefix(bare, m.ID+"-")) && len(m.ID) > len(best.ID) {
+				best, found = m, true
+			}
+		}
+	}
+	return best, found
 }
 
 // models lists the known models by provider. Lookup matches the longest ID that is
