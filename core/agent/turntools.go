@@ -27,19 +27,15 @@ func (t *turn) lookupTool(name string) (tools.Tool, bool) {
 	return nil, false
 }
 
-// toolNames lists the names lookupTool finds.
+// toolNames lists the tools offered in this iteration's model request (the
+// offer's specs with the turn's own tools, withTurnTools), for the unknown
+// tool error: a tool the request did not carry (ToolSearch with no deferred
+// tool, a deferred tool not loaded yet) is not named as available.
 func (t *turn) toolNames() []string {
-	names := t.a.cfg.Tools.Names()
-	if t.a.agentTool != nil {
-		names = append(names, AgentToolName)
-	}
-	for _, tl := range t.teamTools() {
-		names = append(names, tl.Spec().Name)
-	}
-	for _, tl := range t.extra.Tools {
-		if _, dup := t.a.cfg.Tools.Get(tl.Spec().Name); !dup {
-			names = append(names, tl.Spec().Name)
-		}
+	specs := t.withTurnTools(t.offer().specs)
+	names := make([]string, 0, len(specs))
+	for _, s := range specs {
+		names = append(names, s.Name)
 	}
 	return names
 }
