@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/rivo/uniseg"
@@ -93,25 +94,32 @@ func diffLines(header []textPart, text string, diff, prose bool) [][]styledSpan 
 		return out
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	inHunk := false
+	kinds := classifyDiff(lines)
+	several := len(diffFiles(lines, kinds)) > 1
 	for i := 0; i < len(lines); {
 		l := lines[i]
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			inHunk = true
+		switch kinds[i] {
+		case diffHunk:
 			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "accent"}})
 			i++
-		case !inHunk && (strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++")):
-			i++ // the file labels: the pane's title names the file (diffStats)
-		case strings.HasPrefix(l, "-"):
+		case diffLabel:
+			// The file labels: the pane's title names the one file (diffStats);
+			// of a diff of several files, each file's "+++" label (its "---"
+			// for a deleted file) heads its hunks.
+			if several && (strings.HasPrefix(l, "+++ ") && !strings.HasSuffix(l, "/dev/null") ||
+				strings.HasPrefix(l, "--- ") && i+1 < len(lines) && lines[i+1] == "+++ /dev/null") {
+				out = append(out, []styledSpan{{Text: expandTabs(strings.TrimSpace(l[4:])), Token: "accent"}})
+			}
+			i++
+		case diffRemoved:
 			// A run of removed lines, then the added lines that replace them:
 			// the i-th of each are paired for the word diff.
 			j := i
-			for j < len(lines) && strings.HasPrefix(lines[j], "-") {
+			for j < len(lines) && kinds[j] == diffRemoved {
 				j++
 			}
 			k := j
-			for k < len(lines) && strings.HasPrefix(lines[k], "+") {
+			for k < len(lines) && kinds[k] == diffAdded {
 				k++
 			}
 			removed, added := lines[i:j], lines[j:k]
@@ -132,10 +140,10 @@ func diffLines(header []textPart, text string, diff, prose bool) [][]styledSpan 
 				out = append(out, marked("+", sp, "diff.added"))
 			}
 			i = k
-		case strings.HasPrefix(l, "+"):
+		case diffAdded:
 			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "diff.added"}})
 			i++
-		case strings.HasPrefix(l, `\`):
+		case diffNote:
 			out = append(out, []styledSpan{{Text: expandTabs(l), Token: "muted"}})
 			i++
 		default:
@@ -221,27 +229,27 @@ func rowWidth(r diffRow) int {
 	return n
 }
 
-// diffStats reads a unified diff's file (its "+++" label, else "---") and its
-// added and removed line counts, for the diff pane's header.
+// diffStats reads a unified diff's file and its added and removed line
+// counts (hunk lines only, classifyDiff), for the diff pane's header: the
+// file is its "+++" label (else "---"), or "N files" for a diff of several
+// (apply_patch's).
 func diffStats(text string) (file string, added, removed int) {
-	inHunk := false
-	for _, l := range strings.Split(text, "\n") {
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			inHunk = true
-		case !inHunk && strings.HasPrefix(l, "+++ "):
-			if f := strings.TrimSpace(l[4:]); f != "/dev/null" {
-				file = f
-			}
-		case !inHunk && strings.HasPrefix(l, "--- "):
-			if f := strings.TrimSpace(l[4:]); file == "" && f != "/dev/null" {
-				file = f
-			}
-		case inHunk && strings.HasPrefix(l, "+"):
+	lines := strings.Split(text, "\n")
+	kinds := classifyDiff(lines)
+	for _, k := range kinds {
+		switch k {
+		case diffAdded:
 			added++
-		case inHunk && strings.HasPrefix(l, "-"):
+		case diffRemoved:
 			removed++
 		}
+	}
+	switch files := diffFiles(lines, kinds); len(files) {
+	case 0:
+	case 1:
+		file = files[0]
+	default:
+		file = fmt.Sprintf("%d files", len(files))
 	}
 	return file, added, removed
 }
