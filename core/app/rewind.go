@@ -28,6 +28,13 @@ func SessionDiff(ctx context.Context, store persist.Store, id string, turn int) 
 	if err != nil {
 		return "", err
 	}
+	note := ""
+	if sess, err := store.GetSession(ctx, id); err == nil && sess.BranchOf != "" && sess.BranchTurn > 1 && turn < sess.BranchTurn {
+		// A branch's copied turns made their changes in the origin: a "#"
+		// line, which git apply skips as text between patches.
+		note = fmt.Sprintf("# turns 1-%d are copied from session %s; see its diff: pincer sessions diff %s\n",
+			sess.BranchTurn-1, sess.BranchOf, sess.BranchOf)
+	}
 	if turn != 0 {
 		msgs, err := store.ListMessages(ctx, id)
 		if err != nil {
@@ -39,7 +46,8 @@ func SessionDiff(ctx context.Context, store persist.Store, id string, turn int) 
 		}
 		cps = checkpoint.OfTurns(cps, turns[turn-1])
 	}
-	return checkpoint.Diff(ctx, store, checkpoint.Combine(cps))
+	d, err := checkpoint.Diff(ctx, store, checkpoint.Combine(cps))
+	return note + d, err
 }
 
 // RewindOptions is what `pincer rewind` does: to before Turn (from 1), the
@@ -89,6 +97,9 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 	if o.Turn < 1 || o.Turn > len(turns) {
 		return res, fmt.Errorf("session %s has no turn %d (it has %d)", id, o.Turn, len(turns))
 	}
+	if o.Conversation && !o.Code && o.Turn == 1 {
+		return res, errors.New("rewinding the conversation to before turn 1 keeps nothing: start a new session instead (pincer run)")
+	}
 	if o.Code {
 		if sess.BranchOf != "" && o.Turn < sess.BranchTurn {
 			return res, fmt.Errorf("turn %d of %s was copied from session %s: rewind the code there", o.Turn, id, sess.BranchOf)
@@ -116,7 +127,7 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 			res.Restored = append(res.Restored, rs.Path)
 		}
 	}
-	if o.Conversation {
+	if o.Conversation && o.Turn > 1 { // before turn 1 a branch would be empty: the code only
 		b, err := branchSession(ctx, store, sess, msgs, turns[o.Turn-1], o.Turn)
 		if err != nil {
 			return res, err
