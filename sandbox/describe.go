@@ -22,7 +22,7 @@ func DescribeProtected(root string, rel []string, r Report) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, pattern := range rel {
+	for _, pattern := range withGitDirs(root, rel) {
 		paths := expandProtected(root, []string{pattern})
 		if len(paths) == 0 {
 			out = append(out, fmt.Sprintf("%s: none", pattern))

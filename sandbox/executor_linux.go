@@ -231,7 +231,7 @@ func workspaceTree(root string, rel []string) treeSpec {
 		}
 	}
 	links := map[string]bool{} // lstat cache: is this component a symlink
-	for _, p := range expandProtected(root, rel) {
+	for _, p := range expandProtected(root, withGitDirs(root, rel)) {
 		t.ReadOnly = append(t.ReadOnly, p)
 		if linkBelow(root, p, links) {
 			hops := 0

@@ -79,6 +79,7 @@ func gitDirsBelow(dir string, depth int) []string {
 type guardState struct {
 	roots   []string
 	rel     []string
+	rootRel map[string][]string // rel per root with its other git dirs (withGitDirs), as before the command
 	existed map[string]bool
 	links   map[string]string
 }
@@ -87,9 +88,10 @@ type guardState struct {
 // handful of lstat calls per root), and of each git dir's HEAD, which tells
 // a repository the command creates from one that was there.
 func snapshotProtected(roots, rel []string) guardState {
-	st := guardState{roots: roots, rel: rel, existed: map[string]bool{}, links: map[string]string{}}
+	st := guardState{roots: roots, rel: rel, rootRel: map[string][]string{}, existed: map[string]bool{}, links: map[string]string{}}
 	for _, root := range roots {
-		for _, p := range append(append(expandProtected(root, rel), gitHeads(root)...), filepath.Join(root, ".git")) {
+		st.rootRel[root] = withGitDirs(root, rel)
+		for _, p := range append(append(expandProtected(root, st.rootRel[root]), gitHeads(root)...), filepath.Join(root, ".git")) {
 			fi, err := os.Lstat(p)
 			if err != nil {
 				continue
@@ -132,7 +134,11 @@ func quarantine(st guardState, qdir string) string {
 			}
 			moved = append(moved, movePath(gitPath, box, filepath.Join(filepath.Base(root), ".git")))
 		}
-		for _, p := range expandProtected(root, st.rel) {
+		rel, ok := st.rootRel[root]
+		if !ok {
+			rel = st.rel
+		}
+		for _, p := range expandProtected(root, rel) {
 			fi, err := os.Lstat(p)
 			if err != nil {
 				continue
