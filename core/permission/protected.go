@@ -358,7 +358,9 @@ func protectedHome(path string, roots []string, home string) (string, bool) {
 }
 
 // protectedIn reports the first of paths that is protected, looked at both as
-// given and with symlinks resolved (against the resolved roots too).
+// given and with symlinks resolved (against the resolved roots too), and on
+// the file system: a path inside a git dir under another name than .git
+// (gitDirProtected).
 func protectedIn(paths []string, roots []string, home string, res func(string) string) (path, why string, ok bool) {
 	var resolvedRoots []string
 	for _, p := range paths {
@@ -366,14 +368,19 @@ func protectedIn(paths []string, roots []string, home string, res func(string) s
 			return p, why, true
 		}
 		r := res(p)
-		if r == p {
-			continue
-		}
 		if resolvedRoots == nil {
 			resolvedRoots = resolveAll(roots, res)
 		}
-		if why, ok := protectedHome(r, resolvedRoots, home); ok {
-			return p + " (" + r + ")", why, true
+		if r != p {
+			if why, ok := protectedHome(r, resolvedRoots, home); ok {
+				return p + " (" + r + ")", why, true
+			}
+		}
+		if gitDirProtected(r, resolvedRoots) {
+			if r != p {
+				return p + " (" + r + ")", whyGit, true
+			}
+			return p, whyGit, true
 		}
 	}
 	return "", "", false
