@@ -173,7 +173,10 @@ func TestAttackFileToolsOtherGitDirsControl(t *testing.T) {
 	root := h.ag.cfg.Workspace.Root()
 	gitdirLayouts(t, root)
 	mustWriteFile(t, filepath.Join(root, "notgit", "HEAD"), "x\n")
-	j := func(p, c string) string { b, _ := json.Marshal(map[string]string{"file_path": p, "content": c}); return string(b) }
+	j := func(p, c string) string {
+		b, _ := json.Marshal(map[string]string{"file_path": p, "content": c})
+		return string(b)
+	}
 	prov.Steps = []providertest.Step{
 		providertest.ToolCalls(providertest.ToolCall("c1", "Write", j("remote.git/hooks/pre-receive", "#!/bin/sh\n"))),
 		providertest.ToolCalls(providertest.ToolCall("c2", "Write", j("notes.txt", "n\n"))),
