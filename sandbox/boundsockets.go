@@ -39,18 +39,51 @@ var AllowedSockets = []AllowedSocket{
 	{Path: "/run/systemd/resolve/io.systemd.Resolve", Why: "systemd-resolved's name lookups (nss-resolve)"},
 }
 
+// SocketList is what BoundSockets found: the absolute pathname sockets —
+// cleaned, without repeats, in the kernel's order — the number bound to a
+// relative name, which cannot be resolved (the kernel keeps the name as it
+// was passed to bind(2), relative to the binder's directory at that time),
+// and notes on entries that could not be read exactly (degraded notes).
+type SocketList struct {
+	Paths    []string
+	Relative int
+	Notes    []string
+}
+
+// add files one socket name as the kernel holds it: abstract names (a
+// leading NUL, or '@' in ProcNetUnix) and unbound sockets are skipped — a
+// mount namespace cannot hide an abstract name (a network namespace does).
+func (l *SocketList) add(name string, seen map[string]bool) {
+	if name == "" || name[0] == '@' || name[0] == 0 {
+		return
+	}
+	if !filepath.IsAbs(name) {
+		l.Relative++
+		return
+	}
+	p := filepath.Clean(name)
+	if !seen[p] {
+		seen[p] = true
+		l.Paths = append(l.Paths, p)
+	}
+}
+
 // parseUnixSockets reads the kernel's list of Unix sockets (the format of
-// ProcNetUnix) from r and returns the absolute pathname sockets — cleaned,
-// without repeats, in the kernel's order — and the number of sockets bound to
-// a relative name, which cannot be resolved (the kernel keeps the name as it
-// was passed to bind(2), relative to the binder's directory at that time).
-// Abstract names (shown with a leading '@') and unbound sockets are skipped:
-// a mount namespace cannot hide an abstract name (a network namespace does).
-// The path is the rest of the line after the seventh field, spaces included.
-func parseUnixSockets(r io.Reader) (paths []string, relative int, err error) {
+// ProcNetUnix) from r; see SocketList. The path is the rest of the line after
+// the seventh field, spaces included. The kernel prints a path's bytes raw,
+// so a path holding a newline spans lines: a line that is not a record start
+// (recordStart) continues the previous record's path, and each such path is
+// named in a note (a path whose newline is followed by text shaped as a
+// record cannot be told from two sockets here: BoundSockets reads the exact
+// names over netlink first). A continuation line with no record before it is
+// unparseable: counted in a note.
+func parseUnixSockets(r io.Reader) (SocketList, error) {
+	var l SocketList
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	seen := map[string]bool{}
+	var names []string
+	cont := map[int]bool{}
+	orphans := 0
 	first := true
 	for sc.Scan() {
 		line := sc.Text()
@@ -60,55 +93,105 @@ func parseUnixSockets(r io.Reader) (paths []string, relative int, err error) {
 				continue
 			}
 		}
-		p, ok := seventhRest(line)
-		if !ok || p == "" || p[0] == '@' {
+		if p, ok := recordStart(line); ok {
+			names = append(names, p)
 			continue
 		}
-		if !filepath.IsAbs(p) {
-			relative++
+		if len(names) == 0 {
+			orphans++
 			continue
 		}
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
+		names[len(names)-1] += "\n" + line
+		cont[len(names)-1] = true
 	}
 	if err := sc.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading the list of Unix sockets: %w", err)
+		return SocketList{}, fmt.Errorf("reading the list of Unix sockets: %w", err)
 	}
-	return paths, relative, nil
+	seen := map[string]bool{}
+	for i, n := range names {
+		l.add(n, seen)
+		if cont[i] {
+			l.Notes = append(l.Notes, fmt.Sprintf("%s lists a Unix socket path holding a newline (%q): hidden as read, but such a path cannot be told apart from several sockets there", ProcNetUnix, n))
+		}
+	}
+	if orphans > 0 {
+		l.Notes = append(l.Notes, fmt.Sprintf("%d line(s) of %s could not be parsed: a Unix socket there may not be hidden", orphans, ProcNetUnix))
+	}
+	return l, nil
 }
 
-// seventhRest returns what follows the seventh space-separated field of line
-// (and the blanks after it); ok is false when the line has fewer than seven.
-func seventhRest(line string) (string, bool) {
+// recordStart returns the path of line when line starts a record of
+// ProcNetUnix — "Num: RefCount Protocol Flags Type St Inode [Path]", the
+// first field hex ending in ':', the next five hex, the inode decimal — and
+// ok false otherwise (a line continuing a path that holds a newline).
+func recordStart(line string) (path string, ok bool) {
 	rest := line
 	for i := 0; i < 7; i++ {
-		rest = strings.TrimLeft(rest, " \t")
-		if rest == "" {
-			return "", false
-		}
-		end := strings.IndexAny(rest, " \t")
+		rest = strings.TrimLeft(rest, " ")
+		end := strings.IndexByte(rest, ' ')
 		if end < 0 {
-			return "", i == 6
+			end = len(rest)
+		}
+		f := rest[:end]
+		switch {
+		case i == 0:
+			if !strings.HasSuffix(f, ":") || !allIn(f[:len(f)-1], "0123456789abcdefABCDEF") {
+				return "", false
+			}
+		case i < 6:
+			if !allIn(f, "0123456789abcdefABCDEF") {
+				return "", false
+			}
+		default:
+			if !allIn(f, "0123456789") {
+				return "", false
+			}
 		}
 		rest = rest[end:]
 	}
-	return strings.TrimLeft(rest, " \t"), true
+	if rest == "" {
+		return "", true
+	}
+	return strings.TrimLeft(rest, " "), true
+}
+
+// allIn reports whether s is non-empty and made only of bytes of set.
+func allIn(s, set string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // BoundSockets returns every pathname Unix socket bound in pincer's network
-// namespace (ProcNetUnix, see parseUnixSockets) and the number bound to a
-// relative name. Read in the parent before the sandbox's namespaces are made,
-// so the host's list (a command with the network off sees only its own).
-func BoundSockets() (paths []string, relative int, err error) {
+// namespace (see SocketList). It asks the kernel over netlink sock_diag
+// first (UNIX_DIAG_NAME: the exact bytes of each name, newlines included)
+// and reads ProcNetUnix (parseUnixSockets) where that is not available (a
+// kernel without unix_diag), with a note. Read in the parent before the
+// sandbox's namespaces are made, so the host's list (a command with the
+// network off sees only its own).
+func BoundSockets() (SocketList, error) {
+	names, derr := diagUnixNames()
+	if derr == nil {
+		var l SocketList
+		seen := map[string]bool{}
+		for _, n := range names {
+			l.add(n, seen)
+		}
+		return l, nil
+	}
 	f, err := os.Open(ProcNetUnix)
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading the list of Unix sockets: %w", err)
+		return SocketList{}, fmt.Errorf("reading the list of Unix sockets: %w", err)
 	}
 	defer f.Close()
-	return parseUnixSockets(f)
+	l, err := parseUnixSockets(f)
+	return l, err
 }
 
 // foreignSockets returns the sockets of bound that a sandboxed command must

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,58 @@ func TestSandboxUnknownSockets(t *testing.T) {
 	ents, _ := os.ReadDir(markers)
 	for _, m := range ents {
 		t.Errorf("a sandboxed command ran a command in a tmux outside: marker %s exists", m.Name())
+	}
+}
+
+// TestSandboxNewlineSocket: a listener whose path holds a newline (the kernel
+// prints it raw in /proc/net/unix) is found whole — over sock_diag and by the
+// /proc parse — and cannot be reached from a sandboxed command, network off
+// and on. Control: reachable outside.
+func TestSandboxNewlineSocket(t *testing.T) {
+	t.Setenv("PINCER_HOME", t.TempDir())
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(scratchDir(t, "/tmp"), "a\nb")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "s\n0000: 00000002 00000000 00010000 0001 01 99 @x")
+	listenUnix(t, p, "newline")
+	diag, err := diagUnixNames()
+	if err != nil {
+		t.Fatalf("sock_diag: %v", err)
+	}
+	if !slices.Contains(diag, p) {
+		t.Errorf("sock_diag does not list %q", p)
+	}
+	l, err := BoundSockets()
+	if err != nil || !slices.Contains(l.Paths, p) {
+		t.Errorf("BoundSockets does not list %q: %v", p, err)
+	}
+	f, err := os.Open(ProcNetUnix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := parseUnixSockets(f)
+	f.Close()
+	if err != nil || !slices.Contains(pl.Paths, filepath.Join(filepath.Dir(dir), "a\nb", "s")) && !slices.Contains(pl.Paths, p) {
+		t.Errorf("the /proc parse lost the path's start: %q %v", pl.Paths, err)
+	}
+	if len(pl.Notes) == 0 {
+		t.Errorf("the /proc parse read a path with a newline without a note")
+	}
+	if out, err := exec.Command(self, dialCommand, p).CombinedOutput(); err != nil || !strings.Contains(string(out), "REACHED-newline") {
+		t.Fatalf("control: not reachable outside the sandbox: %v %q", err, out)
+	}
+	for _, network := range []bool{false, true} {
+		pol := DefaultPolicy()
+		pol.Network = network
+		e, _ := newSandbox(t, pol)
+		out := sh(t, e, fmt.Sprintf("%q %s %q", self, dialCommand, p)).Output
+		if strings.Contains(out, "REACHED-") {
+			t.Errorf("network %v: a sandboxed command reached the newline socket: %q", network, out)
+		}
 	}
 }

@@ -27,11 +27,28 @@ func TestParseUnixSockets(t *testing.T) {
 		{"repeat and unclean", "0000: 00000002 00000000 00010000 0001 01 31 /run/a//b.sock\n0000: 00000003 00000000 00000000 0001 03 40 /run/a/b.sock\n", []string{"/run/a/b.sock"}, 0},
 		{"datagram", "0000: 00000002 00000000 00000000 0002 01 33 /run/systemd/notify\n", []string{"/run/systemd/notify"}, 0},
 		{"no header, several", "0000: 2 0 10000 1 1 1 /a.sock\n0001: 2 0 10000 1 1 2 /b.sock\n", []string{"/a.sock", "/b.sock"}, 0},
+		{"newline in path", "0000: 00000002 00000000 00010000 0001 01 31 /tmp/a\nb/s.sock\n0000: 00000002 00000000 00010000 0001 01 32 /c.sock\n", []string{"/tmp/a\nb/s.sock", "/c.sock"}, 0},
+		{"two newlines", "0000: 00000002 00000000 00010000 0001 01 31 /tmp/x\n\ny.sock\n", []string{"/tmp/x\n\ny.sock"}, 0},
+		{"newline then record-like text", "0000: 00000002 00000000 00010000 0001 01 31 /tmp/x\n0000: zz /y\n", []string{"/tmp/x\n0000: zz /y"}, 0},
+		{"kernel pointer field", "ffff8881049c5c00: 00000002 00000000 00010000 0001 01 31 /k.sock\n", []string{"/k.sock"}, 0},
 	} {
-		got, rel, err := parseUnixSockets(strings.NewReader(c.in))
+		l, err := parseUnixSockets(strings.NewReader(c.in))
+		got, rel := l.Paths, l.Relative
 		if err != nil || !slices.Equal(got, c.want) || rel != c.relative {
 			t.Errorf("%s: parseUnixSockets = %q, %d, %v; want %q, %d", c.name, got, rel, err, c.want, c.relative)
 		}
+		if strings.Contains(strings.Join(c.want, ""), "\n") != (len(l.Notes) == 1) {
+			t.Errorf("%s: notes %q: want one note exactly when a path holds a newline", c.name, l.Notes)
+		}
+	}
+}
+
+// TestParseUnixSocketsOrphan: a first line that is no record start is
+// unparseable: a degraded note, nothing invented.
+func TestParseUnixSocketsOrphan(t *testing.T) {
+	l, err := parseUnixSockets(strings.NewReader("Num RefCount Protocol Flags Type St Inode Path\nrest-of-a-path.sock\n"))
+	if err != nil || len(l.Paths) != 0 || len(l.Notes) != 1 || !strings.Contains(l.Notes[0], "could not be parsed") {
+		t.Errorf("orphan line: %+v %v", l, err)
 	}
 }
 

@@ -50,14 +50,15 @@ func (e *Executor) plan() (execPlan, error) {
 	// network namespace, as a container's mounted docker.sock, is not in
 	// the kernel's list) and with every other bound socket below.
 	hide = append(hide, DaemonSockets()...)
-	bound, relative, err := BoundSockets()
+	bound, err := BoundSockets()
+	r.Degraded = append(r.Degraded, bound.Notes...)
 	if err != nil {
 		r.Degraded = append(r.Degraded, fmt.Sprintf("%v: Unix sockets at paths pincer does not know of (a tmux -S elsewhere) can be connected to", err))
 	}
-	if relative > 0 {
-		r.Degraded = append(r.Degraded, fmt.Sprintf("%d Unix socket(s) bound to a relative name cannot be located and are not hidden", relative))
+	if bound.Relative > 0 {
+		r.Degraded = append(r.Degraded, fmt.Sprintf("%d Unix socket(s) bound to a relative name cannot be located and are not hidden", bound.Relative))
 	}
-	hide = append(hide, foreignSockets(bound, e.ownRoots(), pol.Network)...)
+	hide = append(hide, foreignSockets(bound.Paths, e.ownRoots(), pol.Network)...)
 	claudeDirs, claudeFiles, err := claudeUserPaths(homeDir(), trees)
 	if err != nil {
 		return execPlan{report: r}, err
