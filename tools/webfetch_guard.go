@@ -100,17 +100,32 @@ func loopbackHost(host string) bool {
 }
 
 // specialPrefixes are the IPv4 and IPv6 ranges beyond netip's predicates that
-// are not the public internet: "this network", carrier-grade NAT, IETF
-// protocol assignments, benchmarking, reserved, broadcast, IPv6 site-local
-// and the discard prefix.
-var specialPrefixes = func() []netip.Prefix {
-	var out []netip.Prefix
-	for _, s := range []string{"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "198.18.0.0/15",
-		"198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4", "fec0::/10", "100::/64", "2001:db8::/32"} {
-		out = append(out, netip.MustParsePrefix(s))
+// are not the public internet, each with what it is (RFC 6890's names).
+var specialPrefixes = func() []namedPrefix {
+	var out []namedPrefix
+	for _, s := range [][2]string{
+		{"0.0.0.0/8", "a \"this network\" address"},
+		{"100.64.0.0/10", "a carrier-grade NAT address"},
+		{"192.0.0.0/24", "an IETF protocol assignment address"},
+		{"192.0.2.0/24", "a documentation address (TEST-NET-1)"},
+		{"198.18.0.0/15", "a benchmarking address"},
+		{"198.51.100.0/24", "a documentation address (TEST-NET-2)"},
+		{"203.0.113.0/24", "a documentation address (TEST-NET-3)"},
+		{"240.0.0.0/4", "a reserved address"},
+		{"fec0::/10", "a site-local address"},
+		{"100::/64", "a discard-only address"},
+		{"2001:db8::/32", "a documentation address"},
+	} {
+		out = append(out, namedPrefix{netip.MustParsePrefix(s[0]), s[1]})
 	}
 	return out
 }()
+
+// namedPrefix is a special range and what it is.
+type namedPrefix struct {
+	netip.Prefix
+	what string
+}
 
 // blockedAddr says why a is not a public internet address — loopback,
 // private, link-local (169.254.169.254, the cloud metadata endpoint),
@@ -119,30 +134,40 @@ var specialPrefixes = func() []netip.Prefix {
 // (2002:7f00:1::) and IPv4-compatible (::127.0.0.1) addresses are judged by the IPv4 address inside.
 func blockedAddr(a netip.Addr) string {
 	a = a.Unmap()
-	if a.Is6() {
+	if a.Is6() && !a.IsLoopback() && !a.IsUnspecified() { // ::1 and :: are themselves, not IPv4-compatible
 		b := a.As16()
-		if netip.MustParsePrefix("64:ff9b::/96").Contains(a) || netip.MustParsePrefix("::/96").Contains(a) {
-			return blockedAddr(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
-		}
-		if netip.MustParsePrefix("2002::/16").Contains(a) {
-			return blockedAddr(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		for _, e := range []struct {
+			prefix, what string
+			at           int
+		}{{"64:ff9b::/96", "a NAT64", 12}, {"::/96", "an IPv4-compatible", 12}, {"2002::/16", "a 6to4", 2}} {
+			if netip.MustParsePrefix(e.prefix).Contains(a) {
+				v4 := netip.AddrFrom4([4]byte{b[e.at], b[e.at+1], b[e.at+2], b[e.at+3]})
+				if why := blockedAddr(v4); why != "" {
+					return fmt.Sprintf("%s address of %s, %s", e.what, v4, why)
+				}
+				return ""
+			}
 		}
 	}
 	switch {
+	case a.IsLoopback() && a.Is6():
+		return "the loopback address (::1)"
 	case a.IsLoopback():
-		return "a loopback address"
+		return "a loopback address (127.0.0.0/8)"
 	case a.IsPrivate():
 		return "a private address"
 	case a.IsLinkLocalUnicast():
 		return "a link-local address (cloud metadata endpoints live there)"
+	case a.IsUnspecified() && a.Is6():
+		return "the unspecified address (::)"
 	case a.IsUnspecified():
-		return "the unspecified address"
+		return "the unspecified address (0.0.0.0)"
 	case a.IsMulticast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast():
 		return "a multicast address"
 	}
 	for _, p := range specialPrefixes {
 		if p.Contains(a) {
-			return "a reserved address (" + p.String() + ")"
+			return p.what + " (" + p.String() + ")"
 		}
 	}
 	if a.Is4() && a == netip.AddrFrom4([4]byte{255, 255, 255, 255}) {

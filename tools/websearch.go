@@ -58,6 +58,11 @@ const searchMaxHits = 10
 // when a backend is configured ([web] search_backend).
 type WebSearch struct {
 	Backend SearchBackend
+	// Allowed reports whether an allow rule names WebSearch (the bare
+	// WebSearch rule); nil: none does. With the sandbox's network off a
+	// search is refused without one, as WebFetch's fetch of a URL no rule
+	// matches: the query would leave the machine.
+	Allowed func() bool
 	// MaxUses is the per-session cap; 0: DefaultSearchMaxUses.
 	MaxUses int
 	// uses counts calls per session; shared by copies of the value.
@@ -105,8 +110,29 @@ func (t WebSearch) take(session string) (left int, err error) {
 	return max - t.uses.n[session], nil
 }
 
+// Preview checks what can be checked before a person is asked — the query,
+// the domain lists, the network setting — and returns an empty diff
+// (WebSearch changes no file) or the precondition error Run would return.
+func (t WebSearch) Preview(env *Env, in WebSearchInput) (string, error) {
+	return "", t.check(env, in)
+}
+
+// check is the network check of Preview and Run: with the sandbox's network
+// off (Env.Sandbox.Network false) a search is refused unless Allowed says an
+// allow rule names WebSearch, in every permission mode (bypassPermissions
+// too), as WebFetch.
+func (t WebSearch) check(env *Env, in WebSearchInput) error {
+	if env != nil && env.Sandbox != nil && !env.Sandbox.Network && (t.Allowed == nil || !t.Allowed()) {
+		return precondition(errors.New("WebSearch is off: the sandbox has the network off ([sandbox] network = false, the default), and no allow rule names WebSearch; a person can allow it with a WebSearch allow rule in the config, --allow-network, or [sandbox] network = true"))
+	}
+	return nil
+}
+
 // Run searches and lists the results.
 func (t WebSearch) Run(ctx context.Context, env *Env, in WebSearchInput) (Result, error) {
+	if err := t.check(env, in); err != nil {
+		return Result{}, err
+	}
 	q := strings.TrimSpace(in.Query)
 	if len([]rune(q)) < 2 {
 		return Result{}, errors.New("query must be at least 2 characters")
@@ -139,8 +165,8 @@ func (t WebSearch) Run(ctx context.Context, env *Env, in WebSearchInput) (Result
 		if i == searchMaxHits {
 			break
 		}
-		fmt.Fprintf(&b, "%d. [%s](%s)\n", i+1, flatten(orText(h.Title, h.URL)), h.URL)
-		if s := flatten(h.Snippet); s != "" {
+		fmt.Fprintf(&b, "%d. [%s](%s)\n", i+1, unframe(flatten(webText(orText(h.Title, h.URL)))), webText(h.URL))
+		if s := unframe(flatten(webText(h.Snippet))); s != "" {
 			s, _ = cutRunes(s, 300)
 			fmt.Fprintf(&b, "   %s\n", s)
 		}

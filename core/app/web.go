@@ -53,7 +53,9 @@ func (s *Setup) addWebTools() {
 		s.Warnings = append(s.Warnings, warn)
 	}
 	if backend != nil { // never a tool that always fails: no backend, no WebSearch
-		s.Tools.Add(tools.Typed(tools.NewWebSearch(backend, settings.SearchMaxUses)))
+		ws := tools.NewWebSearch(backend, settings.SearchMaxUses)
+		ws.Allowed = rules.AllowsSearch
+		s.Tools.Add(tools.Typed(ws))
 		return
 	}
 	s.WebSearch = serverWebSearch(s.Model, settings)

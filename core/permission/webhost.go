@@ -13,6 +13,14 @@ func (r RuleSet) AllowsURL(rawURL string) bool {
 	return ok
 }
 
+// AllowsSearch reports whether an allow rule of r names WebSearch (the bare
+// WebSearch rule, as Claude Code's). With the sandbox's network off,
+// WebSearch searches only with such a rule.
+func (r RuleSet) AllowsSearch() bool {
+	_, ok := firstAny(r.Allow, Input{Tool: "WebSearch", Kind: KindFetch})
+	return ok
+}
+
 // NamesHost reports whether an allow rule of r names exactly host in
 // WebFetch(domain:HOST) — not a wildcard, not a bare WebFetch rule — which is
 // what lets a fetch reach a loopback, private or link-local address: a person
