@@ -159,7 +159,7 @@ func parseHunk(lines []string, line int) (patchHunk, int, error) {
 	first := strings.TrimSpace(lines[0])
 	switch {
 	case strings.HasPrefix(first, patchAdd):
-		h := patchHunk{kind: hunkAdd, path: strings.TrimPrefix(first, patchAdd), line: line}
+		h := patchHunk{kind: hunkAdd, path: hunkPath(first, patchAdd), line: line}
 		n := 1
 		var b strings.Builder
 		for _, l := range lines[1:] {
@@ -174,12 +174,21 @@ func parseHunk(lines []string, line int) (patchHunk, int, error) {
 		h.contents = b.String()
 		return h, n, nil
 	case strings.HasPrefix(first, patchDelete):
-		return patchHunk{kind: hunkDelete, path: strings.TrimPrefix(first, patchDelete), line: line}, 1, nil
+		return patchHunk{kind: hunkDelete, path: hunkPath(first, patchDelete), line: line}, 1, nil
 	case strings.HasPrefix(first, patchUpdate):
-		return parseUpdate(lines, line, strings.TrimPrefix(first, patchUpdate))
+		return parseUpdate(lines, line, hunkPath(first, patchUpdate))
 	}
 	return patchHunk{}, 0, &patchParseError{line: line, msg: fmt.Sprintf(
 		"'%s' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'", first)}
+}
+
+// hunkPath is the path of a hunk header: what follows marker, blanks around
+// it trimmed (Codex trims the header line; spaces after "Add File: " are
+// not part of the name either), so the path the guard, the permission
+// request and the summary judge is the one written: "*** Add File:
+// .git/hooks/pre-commit" is .git/hooks/pre-commit.
+func hunkPath(header, marker string) string {
+	return strings.TrimSpace(strings.TrimPrefix(header, marker))
 }
 
 // parseUpdate parses an Update hunk: its optional Move line and its chunks,
