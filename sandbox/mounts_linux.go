@@ -223,6 +223,9 @@ func hidePaths(hidden []hiddenPath) error {
 	slices.SortStableFunc(pins, func(a, b string) int { return len(a) - len(b) })
 	for _, d := range pins {
 		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				continue // gone since it was listed: what it held is gone with it (a rename is SECURITY.md's listed-name limit)
+			}
 			return fmt.Errorf("pinning %s: %w", d, err)
 		}
 	}
@@ -234,6 +237,9 @@ func hidePaths(hidden []hiddenPath) error {
 		}
 		if !fi.IsDir() {
 			if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+				if errors.Is(err, unix.ENOENT) {
+					continue // removed between the Stat and the mount: nothing there to hide
+				}
 				return fmt.Errorf("hiding %s: %w", p, err)
 			}
 			if err := unix.Mount("", p, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NOEXEC, ""); err != nil {
