@@ -29,7 +29,7 @@ type decoder struct {
 	blocks    map[int64]*toolBlock
 	servers   map[int64]*serverBlock // server_tool_use blocks being assembled
 	results   map[int64]message.Part // web_search_tool_result blocks, emitted at their stop
-	order     []*toolBlock // tool blocks in start order, not yet emitted
+	order     []*toolBlock           // tool blocks in start order, not yet emitted
 	usage     message.Usage
 	stop      string
 	sawDelta  bool // message_delta arrived: the stop reason is known
