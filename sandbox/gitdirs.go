@@ -172,6 +172,12 @@ func withGitDirs(root string, rel []string) []string {
 			continue
 		}
 		rd = filepath.ToSlash(rd)
+		if rd == ".git" || strings.HasPrefix(rd, ".git/") || strings.Contains(rd, "/.git/") || strings.HasSuffix(rd, "/.git") {
+			continue // a .git dir (nested ones: gitDirsBelow) or inside one (a linked worktree's admin dir): .git's own protection and gitseal.go cover them, and pinning a path through them here re-exposed what the seal made read-only
+		}
+		if rd == ".." || strings.HasPrefix(rd, "../") {
+			continue // outside the root (a linked worktree's git dir in its main repository): gitseal.go seals that whole; pinning a path through it here would make it writable again
+		}
 		for _, g := range git {
 			out = append(out, rd+strings.TrimPrefix(g, ".git"))
 		}
