@@ -84,6 +84,11 @@ func (r *Redactor) Redact(s string) string {
 	return r.r.Replace(s)
 }
 
+// Holds reports whether b holds a secret value r knows (Redact would change it).
+func (r *Redactor) Holds(b []byte) bool {
+	return r.Active() && len(b) > 0 && r.Redact(string(b)) != string(b)
+}
+
 // Active reports whether r knows at least one secret.
 func (r *Redactor) Active() bool { return r != nil && r.r != nil }
 

@@ -338,7 +338,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 		Protocols: s.Protocols, Classifier: s.Classifier,
 		Diagnostics: diag,
-		Checkpoints: checkpointRecorder(store, ws, s.Checkpoints),
+		Checkpoints: checkpointRecorder(store, ws, s.Checkpoints, sessionRedactor(mc)),
 		WebSearch:   s.WebSearch,
 	})
 	if err != nil {

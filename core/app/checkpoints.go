@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"pincer/core/agent"
 	"pincer/core/checkpoint"
 	"pincer/core/config"
 	"pincer/core/permission"
@@ -45,12 +46,15 @@ func checkpointOptions(set config.CheckpointsSettings) checkpoint.Options {
 // limits, nil when [checkpoints] enabled = false or the root cannot be
 // opened (the agent then records nothing, as before issue 15). Protected
 // paths (core/permission.Protected) are not tracked by a scan.
-func checkpointRecorder(store persist.Store, ws *sandbox.Workspace, set config.CheckpointsSettings) *checkpoint.Recorder {
+func checkpointRecorder(store persist.Store, ws *sandbox.Workspace, set config.CheckpointsSettings, red *agent.Redactor) *checkpoint.Recorder {
 	if !set.Enabled() {
 		return nil
 	}
 	root := ws.Root()
 	opts := checkpointOptions(set)
+	if red.Active() {
+		opts.Secret = red.Holds // a file holding a key is noted, never stored
+	}
 	key := recorderKey{root, store, opts.MaxFileBytes, opts.SessionBudget, opts.TotalBudget}
 	recorders.Lock()
 	defer recorders.Unlock()

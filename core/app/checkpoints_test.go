@@ -41,11 +41,11 @@ func TestCheckpointsConfig(t *testing.T) {
 		t.Errorf("options %+v", o)
 	}
 	store := memory.New()
-	if r := checkpointRecorder(store, s.Workspace, s.Checkpoints); r == nil {
+	if r := checkpointRecorder(store, s.Workspace, s.Checkpoints, nil); r == nil {
 		t.Fatal("no Recorder with checkpoints enabled")
 	}
 	off := false
-	if r := checkpointRecorder(store, s.Workspace, config.CheckpointsSettings{EnabledSet: &off}); r != nil {
+	if r := checkpointRecorder(store, s.Workspace, config.CheckpointsSettings{EnabledSet: &off}, nil); r != nil {
 		t.Fatal("a Recorder with [checkpoints] enabled = false")
 	}
 	u, err := CheckpointUsage(t.Context())

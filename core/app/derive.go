@@ -84,7 +84,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: r.Agent.Subagents(),
 		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Classifier: s.Classifier,
-		Checkpoints: checkpointRecorder(r.Store, ws, s.Checkpoints),
+		Checkpoints: checkpointRecorder(r.Store, ws, s.Checkpoints, sessionRedactor(mc)),
 	})
 	if err != nil {
 		return nil, err

@@ -36,6 +36,11 @@ type Options struct {
 	// why (protected paths: pincer's own configuration); nil skips nothing
 	// but .git and ignored directories.
 	Skip func(rel string) (why string, ok bool)
+	// Secret reports whether content holds a secret value pincer knows (an
+	// API key: the session's Redactor); such a file is noted, not stored, so
+	// that no copy of a key lands in pincer's store (its rewind then says the
+	// file was not recorded). nil stores every file.
+	Secret func(content []byte) bool
 }
 
 func (o Options) withDefaults() Options {
@@ -400,6 +405,10 @@ func (r *Recorder) version(ctx context.Context, rel string) (persist.FileVersion
 		}
 	}
 	v.Size = int64(len(content))
+	if r.opts.Secret != nil && r.opts.Secret(content) {
+		v.NotStored = "holds a secret value pincer knows (an API key): not stored"
+		return v, st, nil
+	}
 	h, n, err := putBlob(ctx, r.store, content)
 	if err != nil {
 		v.NotStored = "not stored: " + err.Error()

@@ -90,7 +90,7 @@ func TestAnthropicServerWebSearchRun(t *testing.T) {
 
 	out := run("--allowed-tools", "WebSearch", "what is new in Go?")
 	parseStream(t, out)
-	decl := webSearchDecl(fake.requests[0])
+	decl := webSearchDecl(fake.reqs()[0])
 	if decl == nil || decl["name"] != "web_search" || decl["max_uses"] != float64(25) {
 		t.Fatalf("first request declares %v", decl)
 	}
@@ -104,7 +104,7 @@ func TestAnthropicServerWebSearchRun(t *testing.T) {
 	// --continue: the search call and its results go back unchanged; one search
 	// of the cap is used.
 	run("--continue", "--allowed-tools", "WebSearch", "thanks")
-	second := fake.requests[1]
+	second := fake.reqs()[1]
 	if decl := webSearchDecl(second); decl == nil || decl["max_uses"] != float64(24) {
 		t.Errorf("second request declares %v", decl)
 	}
@@ -130,7 +130,14 @@ func TestAnthropicServerWebSearchRun(t *testing.T) {
 	// Without a rule allowing WebSearch (default mode would ask, and nobody can
 	// be asked about a search the server runs), the tool is not declared.
 	run("no search please")
-	if decl := webSearchDecl(fake.requests[2]); decl != nil {
+	if decl := webSearchDecl(fake.reqs()[2]); decl != nil {
 		t.Errorf("declared without permission: %v", decl)
 	}
+}
+
+// reqs is a copy of the requests the fake has received so far.
+func (f *searchFake) reqs() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.requests...)
 }

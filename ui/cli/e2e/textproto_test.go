@@ -20,7 +20,7 @@ func TestTextProtocolSessionWhenToolsAreRefused(t *testing.T) {
 		openaitest.Reply{Text: "Let me look.\ncommand: echo made > made.txt && cat hello.txt"},
 		openaitest.Reply{Text: "text: hello.txt says hello world"},
 	)
-	e.fake.RefuseTools = `{"error":"registry.ollama.ai/library/tiny:1b does not support tools"}`
+	e.fake.RefuseTools(`{"error":"registry.ollama.ai/library/tiny:1b does not support tools"}`)
 	out, stderr, code := e.run(e.runArgs("--permission-mode", "bypassPermissions", "--output-format", "stream-json", "what is in hello.txt?")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr: %s", code, stderr)

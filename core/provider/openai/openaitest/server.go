@@ -52,11 +52,9 @@ type Reply struct {
 type Server struct {
 	*httptest.Server
 	Default Reply
-	// RefuseTools, when set, is the body of a 400 answering every request
-	// that carries tools, before any reply is used: a model without function
-	// calling behind Ollama answers `{"error":"MODEL does not support tools"}`.
-	// Set it before the first request.
-	RefuseTools string
+	// refuseTools, when set (RefuseTools), is the body of a 400 answering
+	// every request that carries tools; guarded by mu.
+	refuseTools string
 
 	mu       sync.Mutex
 	replies  []Reply
@@ -148,10 +146,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
-	if tl, _ := req["tools"].([]any); s.RefuseTools != "" && len(tl) > 0 {
+	s.mu.Lock()
+	refuse := s.refuseTools
+	s.mu.Unlock()
+	if tl, _ := req["tools"].([]any); refuse != "" && len(tl) > 0 {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		_, _ = io.WriteString(w, s.RefuseTools)
+		_, _ = io.WriteString(w, refuse)
 		return
 	}
 	rep := s.next(req)
@@ -248,4 +249,14 @@ func split(s string, n int) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// RefuseTools makes the server answer every request that carries tools,
+// before any reply is used, with a 400 whose body is body: a model without
+// function calling behind Ollama answers `{"error":"MODEL does not support
+// tools"}`. "" turns it off. Safe to call while requests are served.
+func (s *Server) RefuseTools(body string) {
+	s.mu.Lock()
+	s.refuseTools = body
+	s.mu.Unlock()
 }
