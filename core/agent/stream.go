@@ -114,10 +114,14 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := t.emit(bg, event.MessageCompleted, event.MessageCompletedData{
+		shown := event.MessageCompletedData{
 			MessageID: stored.ID, Role: string(message.RoleAssistant), Text: stored.Text(),
 			Reasoning: stored.Reasoning(), Interrupted: stored.Interrupted, ToolCalls: callRefs(calls),
-		}); err != nil {
+		}
+		if reply.kind == replyText { // every view shows the answer; the transcript keeps the reply as sent
+			shown.Text, shown.Reasoning = reply.body, joinReasoning(shown.Reasoning, reply.lead)
+		}
+		if err := t.emit(bg, event.MessageCompleted, shown); err != nil {
 			return nil, err
 		}
 		if txt := stored.Text(); txt != "" {

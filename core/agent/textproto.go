@@ -57,6 +57,7 @@ const (
 type textReply struct {
 	kind textReplyKind
 	body string // the command or the answer, trimmed
+	lead string // a text answer's private reasoning: the lines before its "text:" line, trimmed
 }
 
 // parseTextReply reads a text-protocol answer: the first line that starts
@@ -93,11 +94,12 @@ func parseTextReply(s string) textReply {
 			}
 			return textReply{kind: replyMalformed}
 		case strings.HasPrefix(low, "text:"):
-			body := l[len("text:"):]
+			body := strings.TrimPrefix(strings.TrimSpace(l[len("text:"):]), "**") // **text:** closes its bold
 			if i+1 < len(lines) {
 				body += "\n" + strings.Join(lines[i+1:], "\n")
 			}
-			return textReply{kind: replyText, body: strings.TrimSpace(body)}
+			lead := strings.TrimSpace(strings.Join(lines[:i], "\n"))
+			return textReply{kind: replyText, body: strings.TrimSpace(body), lead: lead}
 		}
 	}
 	return textReply{kind: replyMalformed}
@@ -211,4 +213,17 @@ func textResult(r message.Part) string {
 		return head + "\n(no output)"
 	}
 	return head + "\n" + r.Text
+}
+
+// joinReasoning appends a text-protocol answer's lead (the reasoning written
+// before its "text:" line) to the message's own reasoning, a blank line
+// between them when both are there.
+func joinReasoning(reasoning, lead string) string {
+	switch {
+	case lead == "":
+		return reasoning
+	case reasoning == "":
+		return lead
+	}
+	return reasoning + "\n\n" + lead
 }

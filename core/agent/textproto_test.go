@@ -30,6 +30,7 @@ func TestParseTextReply(t *testing.T) {
 		{"fence opened on the line", "command: ```bash\nmake test\n```", replyCommand, "make test"},
 		{"unfenced lines below", "command:\nmake\nmake test", replyCommand, "make\nmake test"},
 		{"text", "text: all done", replyText, "all done"},
+		{"bold text", "**Text:** done", replyText, "done"},
 		{"multi-line text", "text: first\nsecond line", replyText, "first\nsecond line"},
 		{"text before a later command line", "text: run `command: x` yourself", replyText, "run `command: x` yourself"},
 		{"neither", "Sure! Here is what I would do.", replyMalformed, ""},
@@ -181,6 +182,34 @@ func TestProviderRefusingToolsSwitchesToTextProtocolOnce(t *testing.T) {
 	}
 	if !h.ag.cfg.Protocols.Text("fake/m") {
 		t.Error("the switch was not remembered")
+	}
+}
+
+// A text answer is shown without its "text:" prefix, its lead as reasoning;
+// the transcript keeps the reply as the model wrote it.
+func TestTextProtocolAnswerShownWithoutPrefix(t *testing.T) {
+	prov := &providertest.Scripted{Respond: refusesTools(func(int, provider.Request) providertest.Step {
+		return providertest.Text("Looked at it.\n**text:** all **done**\nsecond line")
+	})}
+	h := newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeBypass}, bashFake())
+	if res := h.submit(context.Background(), "go"); res.FinalText != "all **done**\nsecond line" {
+		t.Fatalf("final text %q", res.FinalText)
+	}
+	var shown []event.MessageCompletedData
+	for _, ev := range eventsOf(h.events(), event.MessageCompleted) {
+		if d := mustDecode[event.MessageCompletedData](t, ev); d.Role == "assistant" {
+			shown = append(shown, d)
+		}
+	}
+	if len(shown) != 1 || shown[0].Text != "all **done**\nsecond line" || shown[0].Reasoning != "Looked at it." {
+		t.Fatalf("message.completed: %+v", shown)
+	}
+	msgs, err := h.store.ListMessages(context.Background(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := msgs[len(msgs)-1]; !strings.Contains(last.Text(), "**text:** all") {
+		t.Fatalf("the stored reply lost its prefix: %q", last.Text())
 	}
 }
 

@@ -23,7 +23,11 @@ type MessageDeltaData struct {
 // MessageCompletedData is the payload of message.completed. Interrupted is set when
 // the message was cut short by a cancellation. ToolCalls are the tool calls the
 // reply makes, in the model's order (the order their results go back in): views
-// list them so even when parallel calls start and end in another order.
+// list them so even when parallel calls start and end in another order. Text and
+// Reasoning are what views show: for a text-protocol answer (core/agent
+// textproto.go) Text is the answer without its "text:" line's prefix and the
+// lines before that line are Reasoning; the stored message keeps the reply as the
+// model wrote it.
 type MessageCompletedData struct {
 	MessageID   string        `json:"messageId"`
 	Role        string        `json:"role"`
