@@ -25,6 +25,13 @@ import (
 // audited under (Claude Code's WebSearch).
 const webSearchTool = "WebSearch"
 
+// stopPauseTurn is the stop reason of an Anthropic reply whose server-side tool
+// run was paused mid-turn ("pause_turn", Anthropic's Messages API docs: "provide
+// the response back as-is in a subsequent request to let Claude continue"): the
+// turn calls the model again with the reply as its last message. Each pause
+// costs one of the turn's model calls (--max-turns bounds them).
+const stopPauseTurn = "pause_turn"
+
 // Block types of the server-side web search, as message.PartServerBlock's
 // ToolName carries them.
 const (

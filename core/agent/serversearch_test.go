@@ -125,3 +125,34 @@ func TestServerBlockUndeclared(t *testing.T) {
 		t.Fatalf("undeclared blocks kept: %d", n)
 	}
 }
+
+// TestServerWebSearchPauseTurn: a reply that stops with pause_turn (the server
+// paused a long search run) goes back as the last message of the next call, in
+// the same turn, and the turn ends with the continued answer; the searches are
+// still counted against the cap.
+func TestServerWebSearchPauseTurn(t *testing.T) {
+	paused := searchStep("srvtoolu_1", "go 1.26")
+	paused.Events[len(paused.Events)-1].FinishReason = stopPauseTurn
+	prov := &providertest.Scripted{Steps: []providertest.Step{paused, providertest.Text(" The answer.")}}
+	rules := permission.RuleSet{}.Add(permission.Allow, permission.Rule{Tool: "WebSearch", Source: "test"})
+	h := newHarnessWith(t, prov, memory.New(), Config{PermissionMode: permission.ModeDefault, Rules: rules,
+		WebSearch: &provider.WebSearch{MaxUses: 3}})
+	res := h.submit(context.Background(), "what is new?")
+	if res.Err != nil || res.Outcome != OutcomeCompleted || res.StopReason != "stop" || res.FinalText != " The answer." {
+		t.Fatalf("turn: %+v", res)
+	}
+	if prov.Calls() != 2 {
+		t.Fatalf("%d model calls, want 2", prov.Calls())
+	}
+	second := prov.Request(1)
+	last := second.Messages[len(second.Messages)-1]
+	if last.Role != message.RoleAssistant || last.Text() != "Searching.Found it." || len(last.Parts) != 4 {
+		t.Fatalf("the paused reply did not go back as is: %s %q (%d parts)", last.Role, last.Text(), len(last.Parts))
+	}
+	if ws := second.WebSearch; ws == nil || ws.MaxUses != 2 {
+		t.Fatalf("the continued call declared %+v", ws)
+	}
+	if n := len(eventsOf(h.events(), event.TurnStarted)); n != 1 {
+		t.Fatalf("%d turns", n)
+	}
+}

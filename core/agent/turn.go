@@ -328,6 +328,9 @@ func (t *turn) loop(ctx, bg context.Context) error {
 			}
 			t.notice(bg, "warning", "protocol", fmt.Sprintf("the model answered in neither form (command:/text:) %d times; its last answer is taken as the final one", malformedRetries+1))
 		}
+		if len(calls) == 0 && t.stopReason == stopPauseTurn {
+			continue // the reply, stored as sent, goes back and the model carries on (serversearch.go)
+		}
 		if len(calls) == 0 {
 			feedback := t.stopHooks(bg)
 			if feedback == "" {
