@@ -164,6 +164,10 @@ type Config struct {
 	// Subagents is the registry of the process's subagent runs, shared by
 	// the agents of one composition; nil: a registry of this agent's own.
 	Subagents *Subagents
+	// Observers look at each turn that completed, before its turn.completed
+	// (observe.go: the learned-skill observer, the memory observer); nil:
+	// none.
+	Observers []TurnObserver
 }
 
 // Agent runs turns on sessions. Safe for concurrent use; one turn per session at a

@@ -169,6 +169,9 @@ func (t *turn) run(ctx context.Context) TurnResult {
 	if err == nil {
 		err = t.loop(ctx, bg)
 	}
+	if err == nil {
+		t.observe(ctx, bg) // before turn.completed: what it records is the turn's
+	}
 	res.Iterations, res.Usage, res.FinalText = t.iter, t.usage, t.finalText
 	status := "idle"
 	switch {

@@ -28,6 +28,9 @@ type Command struct {
 	ArgumentHint string
 	Origin       string // "builtin", "user", "project", "plugin:NAME", "mcp:SERVER"
 	Kind         string // "skill", "command", "mcp-prompt"
+	// Source, for a learned skill (its SKILL.md's source:), is where it was
+	// learned: "session ID, turn N"; "" for any other.
+	Source string
 }
 
 // builtinSkills adapts core/skill/builtin's skills to the catalog: each
@@ -129,7 +132,7 @@ func (s *Setup) Commands() []Command {
 	var out []Command
 	for _, e := range s.Skills.Entries() {
 		out = append(out, Command{Name: "/" + e.Name, Description: e.Description, ArgumentHint: e.ArgumentHint,
-			Origin: string(e.Origin), Kind: string(e.Kind)})
+			Origin: string(e.Origin), Kind: string(e.Kind), Source: e.Learned.String()})
 	}
 	return out
 }

@@ -30,6 +30,9 @@ type frontFields struct {
 	DisableModelInvocation bool             `yaml:"disable-model-invocation"`
 	UserInvocable          *bool            `yaml:"user-invocable"`
 	Arguments              frontmatter.List `yaml:"arguments"`
+	// Source is a learned skill's origin (session, turn); any other shape
+	// of the key is no learned skill's and is ignored (learned.go).
+	Source any `yaml:"source"`
 }
 
 // segment is one part of a name: a letter first (a slash command's name as
@@ -115,7 +118,7 @@ func loadFile(place smallfile.Place, file string, origin Origin, kind Kind) (Ski
 		Name: f.Name, Description: strings.TrimSpace(f.Description), ArgumentHint: strings.TrimSpace(f.ArgumentHint),
 		AllowedTools: f.AllowedTools, Model: strings.TrimSpace(f.Model), DisableModelInvocation: f.DisableModelInvocation,
 		UserInvocable: f.UserInvocable == nil || *f.UserInvocable, Arguments: f.Arguments,
-		Body: doc.Body, File: file, Origin: origin, Kind: kind,
+		Body: doc.Body, File: file, Origin: origin, Kind: kind, Learned: learnedFrom(f.Source),
 	}
 	if s.Description == "" {
 		s.Description = firstParagraph(doc.Body)

@@ -100,6 +100,10 @@ type Skill struct {
 	Dir, File string
 	Origin    Origin
 	Kind      Kind
+	// Learned, for a skill learned from a session (core/skill/learn, written
+	// after a person approved it), is where it came from: its frontmatter's
+	// `source:` session and turn. nil for any other.
+	Learned *Learned
 	// Gather, for a built-in, gathers the context the template needs at
 	// expansion time (a diff, a log...); its text replaces $CONTEXT in Body,
 	// or follows the body when Body has none. An error stops the expansion
@@ -128,9 +132,12 @@ type Entry struct {
 	ArgumentHint string
 	Origin       Origin
 	Kind         Kind
+	// Learned is the skill's Learned (nil: not a learned skill), for /skills
+	// to mark.
+	Learned *Learned
 }
 
 // Entry returns the skill's catalog row.
 func (s Skill) Entry() Entry {
-	return Entry{Name: s.Name, Description: s.Description, ArgumentHint: s.ArgumentHint, Origin: s.Origin, Kind: s.Kind}
+	return Entry{Name: s.Name, Description: s.Description, ArgumentHint: s.ArgumentHint, Origin: s.Origin, Kind: s.Kind, Learned: s.Learned}
 }
