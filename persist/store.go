@@ -147,6 +147,9 @@ type Store interface {
 	// CheckpointStore: checkpoints and their blobs (checkpoints.go).
 	CheckpointStore
 
+	// CandidateStore: memory and skill candidates (candidates.go).
+	CandidateStore
+
 	// Close releases the store's resources.
 	Close() error
 }

@@ -11,6 +11,7 @@ import (
 	"pincer/core/config/modelflow"
 	"pincer/core/event"
 	"pincer/core/mcp"
+	"pincer/core/memory"
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
@@ -76,6 +77,10 @@ type Backend struct {
 	// commitTurn calls it after each turn of a session of that agent, as a
 	// worktree tab's Commit after each of its turns. nil: not in a worktree.
 	CommitWorktree func(ctx context.Context, message string) error
+	// Memory proposes, decides and writes the memory and skill candidates of
+	// the run's project (backend_memory.go); nil: those methods return
+	// ErrNoMemory.
+	Memory *memory.Manager
 
 	routes sessionAgents // the sessions other agents run (backend_tabs.go)
 }

@@ -75,6 +75,12 @@ const (
 	// session it started.
 	CheckpointRecorded Type = "checkpoint.recorded"
 	SessionRewound     Type = "session.rewound"
+	// CandidateProposed: a memory or skill candidate (core/memory) was
+	// stored pending, waiting for a person's review in the approval queue.
+	// CandidateDecided: a person accepted (perhaps edited) or rejected it; an
+	// accepted one says whether its file was written.
+	CandidateProposed Type = "candidate.proposed"
+	CandidateDecided  Type = "candidate.decided"
 )
 
 // Event is one entry of a session log. Data holds the payload as a JSON object; use

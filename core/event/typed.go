@@ -44,6 +44,8 @@ var payloads = map[Type]func(json.RawMessage) (any, error){
 	TeamCreated:         decodeAs[TeamCreatedData],
 	TeamDeleted:         decodeAs[TeamDeletedData],
 	TeamMessage:         decodeAs[TeamMessageData],
+	CandidateProposed:   decodeAs[CandidateProposedData],
+	CandidateDecided:    decodeAs[CandidateDecidedData],
 }
 
 // decodeAs decodes data into a T and returns the T (a value, not a pointer);

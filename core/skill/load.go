@@ -152,3 +152,9 @@ func checkRule(r string) error {
 	_, err := permission.ParseRule(r)
 	return err
 }
+
+// CheckName reports whether name is a valid skill or command name (parts
+// separated by ':', each a letter then letters, digits, '-' and '_', at most
+// MaxNameLen): the rule LoadSkill applies, for those who name a skill before
+// it is written (core/memory's skill candidates).
+func CheckName(name string) error { return checkName(name) }

@@ -32,10 +32,11 @@ type Store struct {
 	messages    map[string][][]byte // index i holds Seq i+1
 	events      map[string]*memEvents
 	leases      map[string]persist.Lease
-	extra       memExtra        // audit trail and session rules (audit.go)
-	prompts     memPrompts      // prompt history and drafts (prompts.go)
-	checkpoints memCheckpoints  // checkpoints and blobs (checkpoints.go)
-	notify      record.Notifier // wakes WaitEvents (next.go)
+	extra       memExtra          // audit trail and session rules (audit.go)
+	prompts     memPrompts        // prompt history and drafts (prompts.go)
+	checkpoints memCheckpoints    // checkpoints and blobs (checkpoints.go)
+	candidates  map[string][]byte // memory and skill candidates by id (candidates.go)
+	notify      record.Notifier   // wakes WaitEvents (next.go)
 }
 
 // memEvents is one session's events: sorted sequences and their encodings.

@@ -86,6 +86,12 @@ var methods = map[string]handler{
 	"AppendCheckpoint": (*Server).appendCheckpoint,
 	"ListCheckpoints":  (*Server).listCheckpoints,
 	"DeleteCheckpoint": (*Server).deleteCheckpoint,
+
+	"PutCandidate":         (*Server).putCandidate,
+	"GetCandidate":         (*Server).getCandidate,
+	"ListCandidates":       (*Server).listCandidates,
+	"DecideCandidate":      (*Server).decideCandidate,
+	"MarkCandidateApplied": (*Server).markCandidateApplied,
 }
 
 // dispatch runs one method through the table; an unknown method is an error

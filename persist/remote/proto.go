@@ -64,6 +64,12 @@ type wireArgs struct {
 	Data       []byte              `json:"data,omitempty"`
 	Checkpoint *persist.Checkpoint `json:"checkpoint,omitempty"`
 	Seq        uint64              `json:"seq,omitempty"`
+	// Candidates (candidates.go).
+	CandidateID     string                     `json:"candidateId,omitempty"`
+	Candidate       *persist.Candidate         `json:"candidate,omitempty"`
+	CandidateFilter *persist.CandidateFilter   `json:"candidateFilter,omitempty"`
+	Decision        *persist.CandidateDecision `json:"decision,omitempty"`
+	At              time.Time                  `json:"at,omitzero"`
 }
 
 // wireReply is the answer to every method.
@@ -103,13 +109,16 @@ type PingReply struct {
 
 // errorKinds are the sentinels a wireError can match, by name.
 var errorKinds = map[string]error{
-	"not_found": persist.ErrNotFound,
-	"duplicate": persist.ErrDuplicate,
-	"corrupt":   persist.ErrCorrupt,
-	"closed":    persist.ErrClosed,
-	"in_use":    persist.ErrInUse,
-	"canceled":  context.Canceled,
-	"deadline":  context.DeadlineExceeded,
+	"not_found":     persist.ErrNotFound,
+	"duplicate":     persist.ErrDuplicate,
+	"corrupt":       persist.ErrCorrupt,
+	"closed":        persist.ErrClosed,
+	"in_use":        persist.ErrInUse,
+	"decided":       persist.ErrDecided,
+	"wrong_session": persist.ErrWrongSession,
+	"not_accepted":  persist.ErrNotAccepted,
+	"canceled":      context.Canceled,
+	"deadline":      context.DeadlineExceeded,
 }
 
 // encodeError turns err into its wire form (nil for nil).

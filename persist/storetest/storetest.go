@@ -45,6 +45,8 @@ var cases = []struct {
 }{
 	{"SessionsNewestFirst", testSessionsNewestFirst},
 	{"Checkpoints", testCheckpoints},
+	{"Candidates", testCandidates},
+	{"ConcurrentDecideCandidate", testConcurrentDecideCandidate},
 	{"GetSessionNotFound", testGetSessionNotFound},
 	{"InvalidSessionID", testInvalidSessionID},
 	{"MessageSequence", testMessageSequence},
