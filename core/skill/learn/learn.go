@@ -11,7 +11,7 @@
 //
 // It writes nothing: a draft becomes a candidate in the approval queue
 // (core/memory), and only an approved candidate is written, by core/memory's
-// one writer, to the Target this package names.
+// one writer, to the skills dir core/memory derives for its scope.
 package learn
 
 // Source is where a learned skill came from: the session and the turn (from

@@ -2,43 +2,18 @@ package learn
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 )
 
 // Scope is where an accepted skill is written: the project's skills or the
-// person's own.
+// person's own (core/memory derives the directory of each).
 type Scope string
 
 // Scopes of a learned skill.
 const (
-	ScopeProject Scope = "project" // ROOT/.claude/skills/NAME/SKILL.md
-	ScopeUser    Scope = "user"    // HOME/.claude/skills/NAME/SKILL.md
+	ScopeProject Scope = "project"
+	ScopeUser    Scope = "user"
 )
-
-// Target is the SKILL.md an accepted skill of name is written to: under the
-// workspace root's .claude/skills for ScopeProject, the home directory's
-// .claude/skills for ScopeUser — the first skill directory of each layer
-// skill.DirsFor reads, so the next session's discovery finds it. Errors: a
-// name that is not ValidName, an unknown scope, an empty root or home.
-func Target(scope Scope, root, home, name string) (string, error) {
-	if err := ValidName(name); err != nil {
-		return "", err
-	}
-	var base string
-	switch scope {
-	case ScopeProject:
-		base = root
-	case ScopeUser:
-		base = home
-	default:
-		return "", fmt.Errorf("unknown skill scope %q (project or user)", scope)
-	}
-	if base == "" || !filepath.IsAbs(base) {
-		return "", fmt.Errorf("no %s directory for a %s skill", map[Scope]string{ScopeProject: "workspace", ScopeUser: "home"}[scope], scope)
-	}
-	return filepath.Join(base, ".claude", "skills", name, "SKILL.md"), nil
-}
 
 // Render is the SKILL.md text of a draft learned from src: a frontmatter
 // pincer writes itself — name (ValidName, checked again), description (one
