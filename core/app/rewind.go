@@ -20,34 +20,7 @@ import (
 // session id's tool calls changed in its workspace, Bash included: of turn
 // (from 1), or of the whole session (turn 0). id may be a unique prefix.
 func SessionDiff(ctx context.Context, store persist.Store, id string, turn int) (string, error) {
-	id, err := ResolveSessionID(ctx, store, id)
-	if err != nil {
-		return "", err
-	}
-	cps, err := store.ListCheckpoints(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	note := ""
-	if sess, err := store.GetSession(ctx, id); err == nil && sess.BranchOf != "" && sess.BranchTurn > 1 && turn < sess.BranchTurn {
-		// A branch's copied turns made their changes in the origin: a "#"
-		// line, which git apply skips as text between patches.
-		note = fmt.Sprintf("# turns 1-%d are copied from session %s; see its diff: pincer sessions diff %s\n",
-			sess.BranchTurn-1, sess.BranchOf, sess.BranchOf)
-	}
-	if turn != 0 {
-		msgs, err := store.ListMessages(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		turns := checkpoint.Turns(msgs)
-		if turn < 1 || turn > len(turns) {
-			return "", fmt.Errorf("session %s has no turn %d (it has %d)", id, turn, len(turns))
-		}
-		cps = checkpoint.OfTurns(cps, turns[turn-1])
-	}
-	d, err := checkpoint.Diff(ctx, store, checkpoint.Combine(cps))
-	return note + d, err
+	return SessionDiffOf(ctx, store, id, DiffSpan{Turn: turn})
 }
 
 // RewindOptions is what `pincer rewind` does: to before Turn (from 1), the

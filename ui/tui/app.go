@@ -230,6 +230,7 @@ func (w *Workbench) showSession(t *sessionTab, be Backend, sessionID string, rea
 		t.model, t.sessionID, t.readOnly, t.replayEnd = NewModel(), sessionID, readOnly, last
 		t.backfilling, t.tailInterrupted = tail, false
 		t.runner, t.queued, t.subs.expanded = runner, "", nil
+		t.travel, t.travelLoad = nil, travelLoad{}
 		if runner != "" {
 			w.noticeFor(t, "info", "attached: "+runner+" runs this session; its approvals can be answered here")
 		}
@@ -273,6 +274,11 @@ func (w *Workbench) applyEvent(key int, ev event.Event) {
 	if t == nil {
 		return
 	}
+	if t.travel != nil { // time travel: the log grows, the step stays (timetravel.go)
+		w.travelArrived(t, ev)
+		return
+	}
+	t.travelLoad.keep(ev)
 	t.model.Apply(ev)
 	w.watchTurn(t, ev)
 	w.watchSubagents(t, ev, false)

@@ -87,6 +87,11 @@ type Backend interface {
 	// EstimateContext is /context: the tokens the session's next model call
 	// would send (estimated, no model call), the window, the messages.
 	EstimateContext(ctx context.Context, sessionID string) (agent.ContextUse, error)
+	// SessionDiff is the unified diff of what the session's tool calls in
+	// span changed in its workspace, Bash included (app.SessionDiffOf, the
+	// one behind `pincer sessions diff`): a turn's, a call's, or from the
+	// start to a checkpoint (time travel, timetravel.go).
+	SessionDiff(ctx context.Context, sessionID string, span app.DiffSpan) (string, error)
 }
 
 var _ Backend = (*app.Backend)(nil)

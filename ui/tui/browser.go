@@ -151,6 +151,8 @@ func (w *Workbench) browserKey(ev *tcell.EventKey) {
 		b.Status = w.openSession(sum)
 	case ActResume:
 		b.Status = w.resumeFromBrowser(sum)
+	case ActTimeTravel:
+		b.Status = w.travelFromBrowser(sum)
 	case ActDelete:
 		switch sum.ID {
 		case w.liveID:

@@ -58,6 +58,9 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.lastCtrlC = time.Time{}
 		return nil
 	}
+	if w.travelKeyEvent(ev) { // a session shown read-only: time travel (timetravel_keys.go)
+		return nil
+	}
 	if w.focus == paneInput && w.placeholderKey(ev) {
 		return nil
 	}

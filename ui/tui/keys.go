@@ -70,6 +70,16 @@ const (
 	ActTabNext  Action = "tab.next"
 	ActTabPrev  Action = "tab.prev"
 	ActSplit    Action = "tab.split"
+	// Time travel through a past session's log (timetravel_keys.go).
+	ActTimeTravel      Action = "session.timetravel"
+	ActTravelBack      Action = "travel.back"
+	ActTravelForward   Action = "travel.forward"
+	ActTravelTurnBack  Action = "travel.turn.back"
+	ActTravelTurnNext  Action = "travel.turn.next"
+	ActTravelStart     Action = "travel.start"
+	ActTravelEnd       Action = "travel.end"
+	ActTravelDiffScope Action = "travel.diff"
+	ActTravelRewind    Action = "travel.rewind"
 )
 
 // Context says where a binding applies.
@@ -86,6 +96,7 @@ const (
 	CtxApprovals  Context = "approvals"  // the approval queue has focus
 	CtxDiff       Context = "diff"       // the diff pane has focus
 	CtxSessions   Context = "sessions"   // the sessions browser is open
+	CtxTravel     Context = "travel"     // a session shown read-only, from any pane (the input box when empty)
 )
 
 // Binding is one row of the key map: an action, where it applies, its keys and
@@ -169,6 +180,15 @@ func DefaultKeyMap() *KeyMap {
 		b(ActDelete, CtxSessions, "ctrl+d d", "delete it, asks first (d after Esc)", true),
 		b(ActFilter, CtxSessions, "/", "back to the filter (after Esc; typing filters)", false),
 		b(ActSessionKids, CtxSessions, "right left", "show or hide a session's subagents under it", true),
+		b(ActTimeTravel, CtxSessions, "ctrl+b t", "time travel: open it read-only and scrub through its log (t after Esc)", true),
+		b(ActTravelBack, CtxTravel, "[", "one event back", true),
+		b(ActTravelForward, CtxTravel, "]", "one event forward", true),
+		b(ActTravelTurnBack, CtxTravel, "{", "to the start of this turn, then of the one before", true),
+		b(ActTravelTurnNext, CtxTravel, "}", "to the start of the next turn", true),
+		b(ActTravelStart, CtxTravel, "<", "to the session's start", false),
+		b(ActTravelEnd, CtxTravel, ">", "to the log's end (and follow it)", false),
+		b(ActTravelDiffScope, CtxTravel, "d", "diff pane: workspace since the start, this turn's, this call's, as shown live", true),
+		b(ActTravelRewind, CtxTravel, "R", "rewind the session to before this step's turn (/rewind)", true),
 	}}
 }
 
@@ -320,10 +340,10 @@ func (k *KeyMap) inputShadows(b Binding) string {
 
 // HelpLines returns the help screen: every binding, grouped by context.
 func (k *KeyMap) HelpLines() []string {
-	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxTimeline, CtxApprovals, CtxDiff, CtxSessions}
+	order := []Context{CtxGlobal, CtxInput, CtxPanes, CtxList, CtxTranscript, CtxTimeline, CtxApprovals, CtxDiff, CtxSessions, CtxTravel}
 	titles := map[Context]string{CtxGlobal: "Anywhere", CtxInput: "Input box", CtxPanes: "Panes",
 		CtxList: "Lists and scrolling panes", CtxTranscript: "Transcript", CtxTimeline: "Timeline", CtxApprovals: "Approvals (also from an empty input box while a request waits)", CtxDiff: "Diff",
-		CtxSessions: "Sessions browser (Ctrl+O)"}
+		CtxSessions: "Sessions browser (Ctrl+O)", CtxTravel: "Time travel (a session opened read-only: Ctrl+B in the browser, or Enter there)"}
 	var out []string
 	for _, c := range order {
 		out = append(out, titles[c])

@@ -182,10 +182,12 @@ func (w *Workbench) setTitles(apprW int) {
 	w.view.SetTitle(" 1 Transcript" + zoomMark(paneTranscript) + " ")
 	w.diff.mark = zoomMark(paneDiff)
 	w.timeline.SetTitle(fmt.Sprintf(" 2 Timeline (%d)%s ", len(w.model.Timeline), zoomMark(paneTimeline)))
-	n := w.pendingCount()
-	if w.readOnly {
+	n := w.queueCount()
+	if w.readOnly && w.travel == nil {
 		n = 0
 		w.approvals.SetTitle(fmt.Sprintf(" 3 Approvals history (%d)%s ", len(w.model.History), zoomMark(paneApprovals)))
+	} else if w.travel != nil {
+		w.approvals.SetTitle(w.travelApprovalsTitle(n, zoomMark(paneApprovals), apprW))
 	} else {
 		w.approvals.SetTitle(w.approvalsTitle(n, w.decidedCount(), zoomMark(paneApprovals), apprW))
 	}

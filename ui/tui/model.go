@@ -95,6 +95,9 @@ type ToolEntry struct {
 	// DeniedBy is who refused the call (tool.completed's: "mode:plan", "rule
 	// …", "hook"); "" when it was not refused or a person denied it.
 	DeniedBy string
+	// Checkpoint is the Seq of the checkpoint of what the call changed in
+	// the workspace (checkpoint.recorded; 0: it changed nothing recorded).
+	Checkpoint uint64
 }
 
 // deniedNote is what follows "denied" for a call a mode refused: "(plan
@@ -199,6 +202,10 @@ type Model struct {
 	Shells []ShellEntry
 	// LastSequence is the sequence of the last event applied.
 	LastSequence uint64
+	// Checkpoint is the Seq of the last checkpoint.recorded applied: the
+	// workspace as it was at LastSequence is the session's start plus
+	// checkpoints 1..Checkpoint (app.DiffSpan.Through; reduce_checkpoints.go).
+	Checkpoint uint64
 
 	subs subagentState // the session's subagents and their models (reduce_subagents.go)
 

@@ -92,8 +92,12 @@ func statusToken(s ToolStatus) string {
 
 // approvalRows lists the pending requests, oldest first, then the requests
 // of the latest turn that were interrupted (not answerable, not counted). A
-// session shown read-only lists its whole approvals history instead.
+// session shown read-only lists its whole approvals history instead, but in
+// time travel the rows a live session showed at the step.
 func (w *Workbench) approvalRows() []listRow {
+	if w.travel != nil {
+		return w.travelApprovalRows() // timetravel_panes.go
+	}
 	if w.readOnly {
 		rows := make([]listRow, len(w.model.History))
 		for i, r := range w.model.History {
@@ -104,14 +108,7 @@ func (w *Workbench) approvalRows() []listRow {
 	pend := w.allPending() // every tab's, the shown one's first (approvals_tabs.go)
 	rows := make([]listRow, 0, len(pend))
 	for _, e := range pend {
-		a := e.a
-		detail := firstLine(a.Reason)
-		if repeats(detail, a.Name, a.Summary) {
-			detail = ""
-		}
-		rows = append(rows, listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
-			Text: w.pendingLabel(e) + queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true,
-			Fit: queueFit(w.pendingLabel(e), a, detail)})
+		rows = append(rows, w.pendingRow(e))
 	}
 	pending := len(rows)
 	rows = append(rows, w.decidedRows()...)
@@ -119,6 +116,18 @@ func (w *Workbench) approvalRows() []listRow {
 		w.approvals.sel = rows[0].Key // its request was answered: on to the next one
 	}
 	return rows
+}
+
+// pendingRow is the queue's row of a pending request.
+func (w *Workbench) pendingRow(e pendingEntry) listRow {
+	a := e.a
+	detail := firstLine(a.Reason)
+	if repeats(detail, a.Name, a.Summary) {
+		detail = ""
+	}
+	return listRow{Key: a.RequestID, Icon: "?", IconStyle: w.theme.Style("warning"),
+		Text: w.pendingLabel(e) + queueText(a), Style: w.theme.Style("text"), Detail: detail, EndCut: true,
+		Fit: queueFit(w.pendingLabel(e), a, detail)}
 }
 
 // recordRow is a row of the approvals history: outcome icon, summary, and how
@@ -149,12 +158,18 @@ func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 // the selected timeline entry (its diff, or its would-be diff while it awaits
 // approval, or its output).
 func (w *Workbench) diffContent() diffContent {
+	if c, ok := w.travelDiffContent(); ok { // time travel's scopes (timetravel_diff.go)
+		return c
+	}
 	fromApprovals := w.focus == paneApprovals ||
-		(w.focus != paneTimeline && w.lastList == paneApprovals && w.pendingCount() > 0)
+		(w.focus != paneTimeline && w.lastList == paneApprovals && w.queueCount() > 0)
 	if fromApprovals {
 		if row, ok := w.approvals.selected(); ok {
 			if e, ok := w.pendingOf(row.Key); ok {
 				return w.wouldBeContent(e.a)
+			}
+			if a, ok := w.travelPending(row.Key); ok {
+				return w.wouldBeContent(a)
 			}
 			if r := w.model.record(strings.TrimPrefix(row.Key, decidedPrefix)); r != nil {
 				return w.recordContent(*r)
@@ -166,7 +181,7 @@ func (w *Workbench) diffContent() diffContent {
 		return diffContent{Key: "none", Text: diffPlaceholder, Prose: true}
 	}
 	e, _ := w.timelineTool(row.Key)
-	if e.Status == ToolApproval && e.RequestID != "" && !w.readOnly {
+	if e.Status == ToolApproval && e.RequestID != "" && (!w.readOnly || w.travel != nil) {
 		if a, ok := w.model.Approval(e.RequestID); ok {
 			return w.wouldBeContent(a)
 		}

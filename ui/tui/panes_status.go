@@ -12,7 +12,7 @@ import (
 // permission mode, session, turn state, the approval notice, tokens, cost
 // and context use; the lower-priority fields go first.
 func (w *Workbench) statusText(now time.Time, width int) string {
-	return fitStatus(w.statusFields(now), width)
+	return fitStatus(w.statusFields(w.travelNow(now)), width)
 }
 
 // statusFields are the status line's fields in their order, each with the
@@ -24,7 +24,7 @@ func (w *Workbench) statusFields(now time.Time) []statusField {
 		return append(parts, statusField{w.storeState, prioState})
 	}
 	if w.readOnly {
-		parts = append(parts, statusField{"read-only " + shortID(w.sessionID) + " (Esc returns)", prioState})
+		parts = append(parts, w.readOnlyFields()...) // time travel's marker and cursor (timetravel_status.go)
 	} else {
 		parts = append(parts, statusField{shortID(w.sessionID), prioSession})
 	}
@@ -155,6 +155,7 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	var first []string
 	if len(items) == 0 {
 		first, items = w.keyBarItems(w.keys.HelpBar(w.genericContexts()))
+		first = append(w.travelBarKeys(), first...)
 	}
 	printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(first, items, r.W-1), muted)
 }

@@ -96,6 +96,8 @@ func (m *Model) Apply(ev event.Event) {
 		m.subagentStarted(ev, d)
 	case event.SubagentCompletedData:
 		m.subagentCompleted(ev, d)
+	case event.CheckpointRecordedData:
+		m.checkpointRecorded(d)
 	case event.ShellStartedData:
 		m.shellStarted(d)
 	case event.ShellExitedData:

@@ -156,7 +156,7 @@ func TestHelpScreen(t *testing.T) {
 		t.Errorf("the help screen does not cover the panes:\n%s", s)
 	}
 	b.typeText("G") // the rest is further down
-	b.waitText("allow once", "Slash commands", "/resume ID")
+	b.waitText("one event back", "Slash commands", "/resume ID")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone)
 	b.waitText("2 Timeline")
 	b.key(tcell.KeyF1, 0, tcell.ModNone)

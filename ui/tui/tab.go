@@ -23,7 +23,11 @@ type sessionTab struct {
 	sessionID string // the session the tab's panes show
 	liveID    string // the session turns go to (sessionID unless readOnly)
 	readOnly  bool   // the panes show another session, read-only (the browser's Enter)
-	replayEnd uint64 // last sequence of the shown session when it was opened: the replay's end
+	// travel: the read-only session is scrubbed through its log (timetravel.go;
+	// nil: it shows the log's end); travelLoad: its log is being read.
+	travel     *timeTravel
+	travelLoad travelLoad
+	replayEnd  uint64 // last sequence of the shown session when it was opened: the replay's end
 	// backfilling: the model is a long log's tail until the whole log's
 	// arrives (resume_tail.go); tailInterrupted: the replay's end showed
 	// the tail's open turn interrupted, to be done again on the whole log's.
