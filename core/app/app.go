@@ -28,6 +28,7 @@ import (
 	"pincer/core/hook"
 	"pincer/core/lsp"
 	"pincer/core/mcp"
+	"pincer/core/memory"
 	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/plugin"
@@ -130,6 +131,9 @@ type Setup struct {
 	// Skills are the session's skills and custom commands (skills.go),
 	// discovered once by Prepare (after the plugins: their layer).
 	Skills *skill.Catalog
+	// SkillsLearn is the user's [skills] table: whether and how often
+	// turns that worked are proposed as learned skills (skills_learn.go).
+	SkillsLearn config.SkillsSettings
 	// Agents are the session's agent definitions (agents.go: built-in,
 	// project, user, plugin; core/subagent), discovered once by Prepare: the
 	// Agent tool's subagent_type is looked up here, its listing is static.
@@ -159,6 +163,10 @@ type Run struct {
 	// LSP runs the language servers whose diagnostics follow each edit
 	// (core/lsp; started lazily, shut down by Close); nil when none is in force.
 	LSP *lsp.Manager
+	// Memory proposes, decides and writes the memory and skill candidates of
+	// the Run's project (core/memory; run_memory.go); nil without config and
+	// data dirs.
+	Memory *memory.Manager
 
 	approver agent.Approver // Start's, for DeriveAgent
 	derived  derivedAgents  // DeriveAgent's, whose shells Close ends
@@ -276,6 +284,7 @@ func (s *Setup) start(ctx context.Context, approver agent.Approver, shared persi
 		return nil, err
 	}
 	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, LSP: ls, approver: approver, shared: shared != nil}
+	r.Memory = s.newMemory(store, ag.Log())
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err == nil && r.After == 0 && s.Worktree != nil {
 		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
@@ -327,8 +336,13 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 	}
 	mc, ws, registry := s.Model, s.Workspace, s.Tools
 	home, _ := os.UserHomeDir()
+	var observers []agent.TurnObserver
+	if sp != nil {
+		observers = append(observers, s.skillObserver(sp.run))
+	}
 	ag, err := agent.New(agent.Config{
-		Store: store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
+		Observers: observers,
+		Store:     store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
 		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
 		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },

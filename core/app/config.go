@@ -44,6 +44,7 @@ func (s *Setup) readConfig() error {
 	s.LSP = lspFrom(src, s.Plugins, nil, &report)
 	s.Classifier = classifierFrom(src, &report)
 	s.Checkpoints = checkpointsFrom(src, &report)
+	s.SkillsLearn = skillsFrom(src, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
 	if err := report.failure(); err != nil {

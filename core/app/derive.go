@@ -85,6 +85,8 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: r.Agent.Subagents(),
 		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Classifier: s.Classifier,
 		Checkpoints: checkpointRecorder(r.Store, ws, s.Checkpoints, sessionRedactor(mc)),
+		// a worktree tab's turns may teach a skill too (a subagent's never: its session has a parent)
+		Observers: []agent.TurnObserver{s.skillObserver(func() *Run { return r })},
 	})
 	if err != nil {
 		return nil, err

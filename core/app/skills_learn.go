@@ -24,6 +24,14 @@ const defaultSkillsPerSession = 1
 // deterministic draft is used.
 const skillDraftWait = 90 * time.Second
 
+// skillsFrom reads the user's [skills] table (core/config; a project's is a
+// warning, never applied) into the report.
+func skillsFrom(src *config.Sources, report *configReport) config.SkillsSettings {
+	set, errs := src.Skills()
+	report.add(errs)
+	return set
+}
+
 // skillCandidates is what the learned-skill observer needs of the candidate
 // queue (core/memory through skillQueue): propose one, count a session's
 // skill candidates (any status: the rate limit), the names pending skill

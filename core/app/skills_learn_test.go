@@ -75,7 +75,7 @@ const goodDraft = "---\nname: lint-go\ndescription: Fix Go lint errors and check
 // (source: the session and turn) under the project's skills dir; a second
 // turn of the session proposes nothing (one per session by default).
 func TestSkillObserverProposesTheModelsDraft(t *testing.T) {
-	o, q := newTestObserver(t, config.SkillsSettings{})
+	o, q := newTestObserver(t, config.SkillsSettings{MinSteps: 3})
 	asked := 0
 	ct, notices := workedTurn("fix the lint errors", goodDraft, nil, &asked)
 	o.ObserveTurn(context.Background(), ct)
@@ -107,7 +107,7 @@ func TestSkillObserverFallsBack(t *testing.T) {
 		reply string
 		err   error
 	}{{"", errors.New("provider down")}, {"no frontmatter at all", nil}, {"---\nname: ../../.bashrc\ndescription: x\n---\nb\n", nil}} {
-		o, q := newTestObserver(t, config.SkillsSettings{})
+		o, q := newTestObserver(t, config.SkillsSettings{MinSteps: 3})
 		asked := 0
 		ct, notices := workedTurn("Fix the lint errors", c.reply, c.err, &asked)
 		o.ObserveTurn(context.Background(), ct)
@@ -129,12 +129,13 @@ func TestSkillObserverOff(t *testing.T) {
 		count int
 		turn  func(*agent.CompletedTurn)
 	}{
-		"learn off":     {set: config.SkillsSettings{LearnSet: &off}},
-		"at the limit":  {count: 1},
-		"limit of two":  {set: config.SkillsSettings{PerSession: 2}, count: 2},
-		"subagent":      {turn: func(ct *agent.CompletedTurn) { ct.ParentID = "s-parent" }},
-		"more steps":    {set: config.SkillsSettings{MinSteps: 4}},
-		"an invocation": {turn: func(ct *agent.CompletedTurn) { ct.Input = "/lint-go" }},
+		"learn off":       {set: config.SkillsSettings{LearnSet: &off, MinSteps: 3}},
+		"at the limit":    {set: config.SkillsSettings{MinSteps: 3}, count: 1},
+		"limit of two":    {set: config.SkillsSettings{MinSteps: 3, PerSession: 2}, count: 2},
+		"subagent":        {set: config.SkillsSettings{MinSteps: 3}, turn: func(ct *agent.CompletedTurn) { ct.ParentID = "s-parent" }},
+		"more steps":      {set: config.SkillsSettings{MinSteps: 4}},
+		"default minimum": {},
+		"an invocation":   {set: config.SkillsSettings{MinSteps: 3}, turn: func(ct *agent.CompletedTurn) { ct.Input = "/lint-go" }},
 	} {
 		o, q := newTestObserver(t, c.set)
 		q.count = c.count
@@ -170,7 +171,7 @@ func TestAttackSkillObserverNeverShadows(t *testing.T) {
 		{name: "command and pending", held: []skill.Skill{{Name: "lint-go", Kind: skill.KindCommand}},
 			pending: map[string]bool{"fix-lint-errors": true}, draft: goodDraft, wantNone: true},
 	} {
-		o, q := newTestObserver(t, config.SkillsSettings{}, c.held...)
+		o, q := newTestObserver(t, config.SkillsSettings{MinSteps: 3}, c.held...)
 		q.pending = c.pending
 		asked := 0
 		ct, notices := workedTurn("Fix the lint errors", c.draft, nil, &asked)
@@ -187,7 +188,7 @@ func TestAttackSkillObserverNeverShadows(t *testing.T) {
 	}
 
 	// A learned skill written at the target since the session started: an update.
-	o, q := newTestObserver(t, config.SkillsSettings{})
+	o, q := newTestObserver(t, config.SkillsSettings{MinSteps: 3})
 	target, _ := q.SkillTarget(learn.ScopeProject, "lint-go")
 	writeSkillFile(t, target, "---\nname: lint-go\ndescription: old\nsource:\n  session: s-0\n  turn: 1\n---\nold\n")
 	asked := 0

@@ -12,7 +12,7 @@ type SkillsSettings struct {
 	// LearnSet is learn as written (nil: not set: on).
 	LearnSet *bool
 	// MinSteps is how many tool calls must have worked in a turn, 1 to 100
-	// (default core/skill/learn.DefaultMinSteps).
+	// (default core/skill/learn.DefaultMinSteps, 5).
 	MinSteps int
 	// PerSession caps the skill proposals of one session, 1 to 100
 	// (default 1).

@@ -6,8 +6,9 @@ import (
 )
 
 // DefaultMinSteps is how many tool calls must have worked for a turn to be a
-// multi-step task worth a skill.
-const DefaultMinSteps = 3
+// multi-step task worth a skill: more than a read, an edit and a check (a
+// routine fix), a workflow.
+const DefaultMinSteps = 5
 
 // actingTools are the tools whose call changes files or runs something: a
 // turn made only of reads and searches explains, it does no task.

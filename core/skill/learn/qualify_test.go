@@ -21,17 +21,18 @@ func TestQualify(t *testing.T) {
 		min     int
 		wantWhy string
 	}{
-		{"worked", "fix the lint errors", workedCalls, false, 0, ""},
-		{"subagent", "fix the lint errors", workedCalls, true, 0, "subagent"},
-		{"invocation", "/fix-lint now", workedCalls, false, 0, "command"},
-		{"too few", "fix it", workedCalls[:2], false, 0, "fewer than 3"},
+		{"worked", "fix the lint errors", workedCalls, false, 3, ""},
+		{"subagent", "fix the lint errors", workedCalls, true, 3, "subagent"},
+		{"invocation", "/fix-lint now", workedCalls, false, 3, "command"},
+		{"too few", "fix it", workedCalls[:2], false, 3, "fewer than 3"},
+		{"default minimum", "fix it", workedCalls, false, 0, "fewer than 5"},
 		{"higher minimum", "fix it", workedCalls, false, 4, "fewer than 4"},
-		{"only reads", "where is x", reads, false, 0, "changed or ran"},
-		{"last failed", "fix it", failed, false, 0, "last tool call failed"},
-		{"undone by checkout", "fix it", undone, false, 0, "undid"},
-		{"undone by stash", "fix it", stashed, false, 0, "undid"},
-		{"stash list is no undo", "fix it", listed, false, 0, ""},
-		{"no request", "", workedCalls, false, 0, "no request"},
+		{"only reads", "where is x", reads, false, 3, "changed or ran"},
+		{"last failed", "fix it", failed, false, 3, "last tool call failed"},
+		{"undone by checkout", "fix it", undone, false, 3, "undid"},
+		{"undone by stash", "fix it", stashed, false, 3, "undid"},
+		{"stash list is no undo", "fix it", listed, false, 3, ""},
+		{"no request", "", workedCalls, false, 3, "no request"},
 	} {
 		tr := Read(c.input, turnMessages(c.input, c.calls, "done"), "done")
 		why := Qualify(tr, Turn{Subagent: c.sub, Input: c.input}, c.min)
