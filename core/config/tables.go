@@ -26,6 +26,9 @@ type Value struct {
 type PermissionTable struct {
 	Path, Name       string // Source.Path and Source.Name
 	Allow, Ask, Deny []Value
+	// Project is Source.Project: the table comes with the workspace (not
+	// trusted), so its allow rules never reach outside it (permission.Rule.Project).
+	Project bool
 }
 
 // permissionKeys are the keys a permissions table may hold: pincer's lists, its
@@ -55,7 +58,7 @@ func (s *Sources) Permissions() ([]PermissionTable, []error) {
 			errs = append(errs, d.errorAt("permissions", false, "permissions must be a table, not %s", kindOf(raw)))
 			continue
 		}
-		t := PermissionTable{Path: d.Path, Name: d.Name}
+		t := PermissionTable{Path: d.Path, Name: d.Name, Project: d.Project}
 		for _, k := range sortedMapKeys(m) {
 			if !oneOf(k, permissionKeys) {
 				errs = append(errs, d.errorAt("permissions."+k, false, "permissions.%s: unknown key (want allow, ask or deny)", k))

@@ -85,8 +85,8 @@ func alwaysOther(rules RuleSet, in Input) []Rule {
 		for _, p := range in.Paths {
 			one := in
 			one.Paths = []string{p}
-			if _, ok := firstAny(rules.Allow, one); ok {
-				continue
+			if _, ok := firstAny(withoutProject(rules.Allow), one); ok {
+				continue // already the person's (a project's rule may not hold outside the workspace)
 			}
 			out = append(out, Rule{Tool: tool, Specifier: escapePath(p)})
 		}

@@ -75,7 +75,11 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 	if r, ok := firstAny(rules.Ask, in); ok {
 		return askFor(mode, ruleDecision(Ask, r, fmt.Sprintf("%s needs approval: the rule %s asks for it", in.Tool, r)))
 	}
-	if r, ok := allowedAll(rules.Allow, in); ok {
+	allow := rules.Allow
+	if reachesOut(in) {
+		allow = withoutProject(allow) // a project's rule stays inside the workspace
+	}
+	if r, ok := allowedAll(allow, in); ok {
 		return ruleDecision(Allow, r, fmt.Sprintf("%s is allowed by the rule %s", in.Tool, r))
 	}
 	return modeDefault(mode, in)

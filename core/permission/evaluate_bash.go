@@ -155,6 +155,7 @@ func fileInput(in Input, tool, kind string, paths []string) Input {
 // classify sets how each part and write target is allowed (partStatus).
 func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, risky bool) {
 	whole, wholeOK := exactRule(allow, raw)
+	userAllow := withoutProject(allow)
 	roots := in.roots()
 	var resolvedRoots []string
 	for i := range parts {
@@ -163,15 +164,20 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 		if ruled && r.Specifier != "" && !p.cmd.Literal {
 			ruled = false // an allow rule matches only literal commands (issue 10, class 1)
 		}
-		if p.readOnly && !wholeOK && !ruled {
+		partWhole := wholeOK
+		// A read-only part not allowed by the person's own rule: does it read outside?
+		if p.readOnly && (!wholeOK || whole.Project) && (!ruled || r.Project) {
 			if resolvedRoots == nil {
 				resolvedRoots = resolveAll(roots, in.resolvePath)
 			}
 			p.outside = !readsInside(p.readArgs, roots, resolvedRoots, in.Home, in.AddedDirs, in.resolvePath) &&
-				!readsAllowed(allow, p.readArgs, in)
+				!readsAllowed(userAllow, p.readArgs, in)
+			if p.outside { // a project's rule stays inside the workspace (Rule.Project)
+				partWhole, ruled = wholeOK && !whole.Project, ruled && !r.Project
+			}
 		}
 		switch {
-		case wholeOK:
+		case partWhole:
 			p.status, p.rule = byAllowRule, whole
 		case ruled:
 			p.status, p.rule = byAllowRule, r
@@ -185,7 +191,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 		for j, t := range p.writes {
 			r, ok := allowedAll(allow, fileInput(in, "Edit", KindEdit, t.paths))
 			switch {
-			case wholeOK:
+			case partWhole:
 				p.writeStatus[j], p.writeRules[j] = byAllowRule, whole
 			case len(t.paths) == 0:
 			case ok:

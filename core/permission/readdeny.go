@@ -48,8 +48,8 @@ func readsPastDeny(mode Mode, rules RuleSet, parts []bashPart, in Input) (Decisi
 		if !p.readOnly {
 			continue // not free anyway: it asks, or a mode's default decides as for any program
 		}
-		if a, ok := firstCommandRule(rules.Allow, p.full); ok && (a.Specifier == "" || p.cmd.Literal) {
-			continue // the user allowed this command
+		if a, ok := firstCommandRule(rules.Allow, p.full); ok && !a.Project && (a.Specifier == "" || p.cmd.Literal) {
+			continue // the user allowed this command (a project's rule does not lift the user's deny)
 		}
 		isFile := func(word string) bool {
 			for _, t := range p.readArgs {

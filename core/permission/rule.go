@@ -24,8 +24,15 @@ import (
 // Source says where the rule was read ("user config", ".pincer/config.toml",
 // ".claude/settings.json", "session", "--allowed-tools", ...); it is not part of
 // the rule's text.
+//
+// Project marks a rule read from a file of the workspace (RulesFrom, from
+// config.PermissionTable.Project): such an allow rule never allows a call that
+// reaches outside the workspace (a Read, Grep or Glob of a path outside it, as
+// written or with symlinks resolved, or of a credential path; a read-only command
+// reading there) — a cloned repository cannot grant itself the person's home.
 type Rule struct {
 	Tool, Specifier, Source string
+	Project                 bool
 }
 
 // String returns the canonical form, which ParseRule reads back to the same Tool

@@ -30,7 +30,7 @@ func RulesFrom(tables []config.PermissionTable) (RuleSet, []error) {
 						Key: "permissions." + string(l.b), Err: fmt.Errorf("permissions.%s: %w", l.b, err), Warning: l.b == Allow})
 					continue
 				}
-				r.Source = t.Name
+				r.Source, r.Project = t.Name, t.Project
 				rs = rs.Add(l.b, r)
 			}
 		}

@@ -1,0 +1,31 @@
+package permission
+
+// reachesOut reports whether a file tool call names a path outside the
+// workspace roots — as written, or with symlinks resolved (a link in the
+// workspace that leads out is outside) — or a credential path (readsSecret).
+// A call without paths reaches nothing.
+func reachesOut(in Input) bool {
+	if len(in.Paths) == 0 {
+		return false
+	}
+	roots := in.roots()
+	resolved := resolveAll(roots, in.resolvePath)
+	for _, p := range in.Paths {
+		if !insideRoots(p, in.resolvePath(p), roots, resolved) {
+			return true
+		}
+	}
+	return readsSecret(in)
+}
+
+// withoutProject returns the rules not read from a workspace file (Rule.Project):
+// the ones that may allow a call reaching outside the workspace.
+func withoutProject(rules []Rule) []Rule {
+	out := make([]Rule, 0, len(rules))
+	for _, r := range rules {
+		if !r.Project {
+			out = append(out, r)
+		}
+	}
+	return out
+}

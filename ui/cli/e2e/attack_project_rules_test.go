@@ -1,0 +1,112 @@
+package e2e
+
+// Red team r17 F6: a repository's own allow rules (.claude/settings.json,
+// .claude/settings.local.json, .pincer/config.toml, .pincer/settings.local.toml)
+// are obeyed inside the workspace only: none of them lets Read, Grep, Glob or a
+// read-only command reach a file outside it without asking — as written, through
+// a symlink in the workspace, or by a bare tool rule. The same rule in the
+// person's own config.toml still allows the read (the control).
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// projectReachForms read secret.txt in {O} (the directory outside the workspace)
+// in every way a project rule below could allow; out/ is a symlink to {O}.
+var projectReachForms = []attackForm{
+	{Name: "read-absolute", Tool: "Read", Args: `{"file_path":"{O}/secret.txt"}`},
+	{Name: "read-through-link", Tool: "Read", Args: `{"file_path":"{W}/out/secret.txt"}`},
+	{Name: "grep-outside", Tool: "Grep", Args: `{"pattern":"RT-SECRET","path":"{O}","output_mode":"content"}`},
+	{Name: "grep-through-link", Tool: "Grep", Args: `{"pattern":"RT-SECRET","path":"{W}/out","output_mode":"content"}`},
+	{Name: "glob-outside", Tool: "Glob", Args: `{"pattern":"*.txt","path":"{O}"}`},
+	{Name: "cat-absolute", Cmd: `cat {O}/secret.txt`},
+	{Name: "head-absolute", Cmd: `head -n 1 {O}/secret.txt`},
+	{Name: "cat-through-link", Cmd: `cat out/secret.txt`},
+	{Name: "grep-command", Cmd: `grep -r RT-SECRET {O}`},
+}
+
+// projectRuleFiles are the workspace files a repository can ship with allow rules.
+var projectRuleFiles = []struct{ name, path, format string }{
+	{"claude-settings", ".claude/settings.json", "json"},
+	{"claude-local", ".claude/settings.local.json", "json"},
+	{"pincer-config", ".pincer/config.toml", "toml"},
+	{"pincer-local", ".pincer/settings.local.toml", "toml"},
+}
+
+// ruleFile writes allow as a permissions table in the file's format.
+func ruleFile(format string, allow []string) string {
+	if format == "json" {
+		b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": allow}})
+		return string(b) + "\n"
+	}
+	quoted := make([]string, len(allow))
+	for i, r := range allow {
+		b, _ := json.Marshal(r)
+		quoted[i] = string(b)
+	}
+	return "[permissions]\nallow = [" + strings.Join(quoted, ", ") + "]\n"
+}
+
+func outsideAllowRules(outside string) []string {
+	return []string{"Read(/" + outside + "/**)", "Read(//" + strings.TrimPrefix(outside, "/") + "/**)", "Read", "Grep", "Glob",
+		"Bash", "Bash(cat:*)", "Bash(head:*)", "Bash(grep:*)", "Read(out/**)", "Grep(out/**)"}
+}
+
+func TestAttackProjectAllowRulesStayInside(t *testing.T) {
+	t.Parallel()
+	for _, f := range projectRuleFiles {
+		f := f
+		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAttackEnv(t)
+			secret := "RT-SECRET-" + f.name
+			mustWrite(t, filepath.Join(a.outside, "secret.txt"), secret+"\n", 0o644)
+			if err := os.Symlink(a.outside, filepath.Join(a.repo, "out")); err != nil {
+				t.Fatal(err)
+			}
+			mustWrite(t, filepath.Join(a.repo, f.path), ruleFile(f.format, outsideAllowRules(a.outside)), 0o644)
+			forms := make([]attackForm, len(projectReachForms))
+			for i, fm := range projectReachForms {
+				fm.Leak = secret
+				forms[i] = fm
+			}
+			r := a.runForms("pr", forms, "--permission-mode", "default")
+			expectBlocked(t, r)
+			for _, c := range r.Results {
+				if strings.Contains(c.Output, secret) {
+					t.Errorf("LEAK: %s returned the outside file's content\n  %s", c.Form.Name, c.describe())
+				}
+			}
+			for i, req := range a.fake.Requests() {
+				if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
+					t.Errorf("LEAK: request %d to the model carries the outside secret", i)
+				}
+			}
+		})
+	}
+}
+
+// TestProjectRulesStillAllowInside: the person's own rule still allows a read
+// outside the workspace, and a project rule still allows a command inside it.
+func TestProjectRulesStillAllowInside(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	mustWrite(t, filepath.Join(a.outside, "secret.txt"), "USER-ALLOWED\n", 0o644)
+	mustWrite(t, filepath.Join(a.repo, "notes.txt"), "INSIDE-TEXT\n", 0o644)
+	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", []string{"Bash(cat:*)"}), 0o644)
+	mustWrite(t, filepath.Join(a.home, "config.toml"), ruleFile("toml", []string{"Read(/" + a.outside + "/**)"}), 0o644)
+	r := a.runForms("pi", []attackForm{
+		{Name: "user-rule-outside", Tool: "Read", Args: `{"file_path":"{O}/secret.txt"}`},
+		{Name: "project-rule-inside", Cmd: `cat notes.txt`},
+	}, "--permission-mode", "default")
+	if c := r.Results[0]; c.Decision != "allow" || !strings.Contains(c.Output, "USER-ALLOWED") {
+		t.Errorf("the person's own rule no longer allows the read outside\n  %s", c.describe())
+	}
+	if c := r.Results[1]; c.Decision != "allow" || c.Rule == "" || !strings.Contains(c.Output, "INSIDE-TEXT") {
+		t.Errorf("a project rule no longer allows a command inside the workspace\n  %s", c.describe())
+	}
+}
