@@ -59,3 +59,8 @@ func (t *turn) checkpointAfter(bg context.Context, p *prepared, ck *checkpoint.P
 	}
 	_ = t.emit(bg, event.CheckpointRecorded, data)
 }
+
+// Checkpoints is the Recorder of the agent's workspace (Config.Checkpoints;
+// nil when checkpoints are off): a rewind restores through it, so that its
+// baseline follows what the rewind wrote.
+func (a *Agent) Checkpoints() *checkpoint.Recorder { return a.cfg.Checkpoints }

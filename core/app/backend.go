@@ -107,6 +107,11 @@ type Session struct {
 	// ParentID is the session a subagent's child session belongs to ("" for
 	// a top-level one) and AgentType its subagent type.
 	ParentID, AgentType string
+	// BranchOf is the session a conversation rewind branched this one from
+	// ("" for none) and BranchTurn the turn (from 1) it was rewound to
+	// before: the branch holds that session's turns before it.
+	BranchOf   string
+	BranchTurn int
 }
 
 // Log returns the event log of every session: read from a cursor (Read),
@@ -228,7 +233,7 @@ func (b *Backend) Sessions(ctx context.Context, limit int) ([]Session, error) {
 // sessionOf is the Session of a record with its status.
 func sessionOf(s persist.Session, status string) Session {
 	return Session{ID: s.ID, Title: s.Title, Cwd: s.Cwd, Model: s.Model, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
-		Status: status, ParentID: s.ParentID, AgentType: s.AgentType}
+		Status: status, ParentID: s.ParentID, AgentType: s.AgentType, BranchOf: s.BranchOf, BranchTurn: s.BranchTurn}
 }
 
 // InUseError is DeleteSession's refusal of a session whose lease another

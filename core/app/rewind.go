@@ -49,59 +49,27 @@ type RewindResult struct {
 // session.rewound event in the session (and the branch).
 func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions) (RewindResult, error) {
 	var res RewindResult
-	id, err := ResolveSessionID(ctx, store, id)
+	t, err := rewindTarget(ctx, store, id, o.Turn, o.Code, o.Conversation)
 	if err != nil {
 		return res, err
-	}
-	sess, err := store.GetSession(ctx, id)
-	if err != nil {
-		return res, err
-	}
-	if l, held, err := store.GetLease(ctx, id); err != nil {
-		return res, err
-	} else if held {
-		return res, fmt.Errorf("session %s is running (held by %s): rewind it when it is idle", id, l.Owner)
-	}
-	msgs, err := store.ListMessages(ctx, id)
-	if err != nil {
-		return res, err
-	}
-	turns := checkpoint.Turns(msgs)
-	if o.Turn < 1 || o.Turn > len(turns) {
-		return res, fmt.Errorf("session %s has no turn %d (it has %d)", id, o.Turn, len(turns))
-	}
-	if o.Conversation && !o.Code && o.Turn == 1 {
-		return res, errors.New("rewinding the conversation to before turn 1 keeps nothing: start a new session instead (pincer run)")
 	}
 	if o.Code {
-		if sess.BranchOf != "" && o.Turn < sess.BranchTurn {
-			return res, fmt.Errorf("turn %d of %s was copied from session %s: rewind the code there", o.Turn, id, sess.BranchOf)
-		}
-		root := sess.Cwd
-		rec, err := checkpoint.New(store, root, checkpoint.Options{Skip: func(rel string) (string, bool) {
-			return permission.Protected(filepath.Join(root, filepath.FromSlash(rel)), []string{root})
-		}})
+		rec, err := rewindRecorder(store, t.sess, nil)
 		if err != nil {
 			return res, err
 		}
 		defer rec.Close()
-		cps, err := store.ListCheckpoints(ctx, id)
+		plan, err := t.plan(ctx, store, rec)
 		if err != nil {
 			return res, err
 		}
-		plan, err := rec.Plan(ctx, cps, turns, o.Turn)
-		if err != nil {
+		if _, _, err := rec.Rewind(ctx, t.sess.ID, plan, o.Force); err != nil {
 			return res, err
 		}
-		if _, _, err := rec.Rewind(ctx, id, plan, o.Force); err != nil {
-			return res, err
-		}
-		for _, rs := range plan {
-			res.Restored = append(res.Restored, rs.Path)
-		}
+		res.Restored = restorePaths(plan)
 	}
 	if o.Conversation && o.Turn > 1 { // before turn 1 a branch would be empty: the code only
-		b, err := branchSession(ctx, store, sess, msgs, turns[o.Turn-1], o.Turn)
+		b, err := branchSession(ctx, store, event.NewLog(store), t.sess, t.msgs, t.turns[o.Turn-1], o.Turn)
 		if err != nil {
 			return res, err
 		}
@@ -109,20 +77,102 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 	}
 	data := event.SessionRewoundData{Turn: o.Turn, Code: o.Code, Conversation: o.Conversation,
 		Files: res.Restored, Branch: res.Branch, Forced: o.Force}
-	if _, err := event.NewLog(store).Emit(ctx, event.SessionRewound, id, "", data); err != nil {
-		return res, err
+	return res, emitRewound(ctx, event.NewLog(store), t.sess.ID, data)
+}
+
+// rewindPlan is a session about to be rewound to before turn: resolved
+// (a unique prefix too), not run by a live lease, with the turn.
+type rewindPlan struct {
+	sess  persist.Session
+	msgs  []message.Message
+	turns []string
+	turn  int
+}
+
+// rewindTarget checks a rewind of session id to before turn (code and/or
+// conversation) and reads what it needs: refused for a running session (a
+// live lease), a turn it lacks, a conversation rewind to before turn 1
+// alone, and a code rewind of a branch's copied turns.
+func rewindTarget(ctx context.Context, store persist.Store, id string, turn int, code, conversation bool) (rewindPlan, error) {
+	var t rewindPlan
+	id, err := ResolveSessionID(ctx, store, id)
+	if err != nil {
+		return t, err
 	}
-	if res.Branch != "" {
-		if _, err := event.NewLog(store).Emit(ctx, event.SessionRewound, res.Branch, "", data); err != nil {
-			return res, err
+	if t.sess, err = store.GetSession(ctx, id); err != nil {
+		return t, err
+	}
+	if l, held, err := store.GetLease(ctx, id); err != nil {
+		return t, err
+	} else if held {
+		return t, fmt.Errorf("session %s is running (held by %s): rewind it when it is idle", id, l.Owner)
+	}
+	if t.msgs, err = store.ListMessages(ctx, id); err != nil {
+		return t, err
+	}
+	t.turns, t.turn = checkpoint.Turns(t.msgs), turn
+	switch {
+	case turn < 1 || turn > len(t.turns):
+		return t, fmt.Errorf("session %s has no turn %d (it has %d)", id, turn, len(t.turns))
+	case conversation && !code && turn == 1:
+		return t, errors.New("rewinding the conversation to before turn 1 keeps nothing: start a new session instead (pincer run)")
+	case code && t.sess.BranchOf != "" && turn < t.sess.BranchTurn:
+		return t, fmt.Errorf("turn %d of %s was copied from session %s: rewind the code there", turn, id, t.sess.BranchOf)
+	}
+	return t, nil
+}
+
+// plan is the code rewind of t through rec (checkpoint.Recorder.Plan over
+// the session's checkpoints now).
+func (t rewindPlan) plan(ctx context.Context, store persist.Store, rec *checkpoint.Recorder) ([]checkpoint.Restore, error) {
+	cps, err := store.ListCheckpoints(ctx, t.sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	return rec.Plan(ctx, cps, t.turns, t.turn)
+}
+
+// rewindRecorder is a Recorder of sess's workspace for a rewind: live, the
+// one the agent records through (its baseline then follows the restores),
+// else a new one whose Skip protects what core/permission protects, which
+// the caller closes (never live).
+func rewindRecorder(store persist.Store, sess persist.Session, live *checkpoint.Recorder) (*checkpoint.Recorder, error) {
+	if live != nil && live.Root() == filepath.Clean(sess.Cwd) {
+		return live, nil
+	}
+	root := sess.Cwd
+	return checkpoint.New(store, root, checkpoint.Options{Skip: func(rel string) (string, bool) {
+		return permission.Protected(filepath.Join(root, filepath.FromSlash(rel)), []string{root})
+	}})
+}
+
+// restorePaths are the paths of plan.
+func restorePaths(plan []checkpoint.Restore) []string {
+	var out []string
+	for _, rs := range plan {
+		out = append(out, rs.Path)
+	}
+	return out
+}
+
+// emitRewound records data as a session.rewound event of session id, and of
+// the branch it started, if any.
+func emitRewound(ctx context.Context, log *event.Log, id string, data event.SessionRewoundData) error {
+	if _, err := log.Emit(ctx, event.SessionRewound, id, "", data); err != nil {
+		return err
+	}
+	if data.Branch != "" {
+		if _, err := log.Emit(ctx, event.SessionRewound, data.Branch, "", data); err != nil {
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // branchSession makes the branch of sess at turn (the TurnID turnID): a new
-// session with a copy of sess's messages before the turn's first one.
-func branchSession(ctx context.Context, store persist.Store, sess persist.Session, msgs []message.Message, turnID string, turn int) (persist.Session, error) {
+// session with a copy of sess's messages before the turn's first one, its
+// session.created event appended to log.
+func branchSession(ctx context.Context, store persist.Store, log *event.Log, sess persist.Session, msgs []message.Message, turnID string, turn int) (persist.Session, error) {
 	now := time.Now().UTC()
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
@@ -134,7 +184,7 @@ func branchSession(ctx context.Context, store persist.Store, sess persist.Sessio
 	if err := store.PutSession(ctx, b); err != nil {
 		return b, err
 	}
-	if _, err := event.NewLog(store).Emit(ctx, event.SessionCreated, b.ID, "", event.SessionCreatedData{Cwd: b.Cwd, Model: b.Model}); err != nil {
+	if _, err := log.Emit(ctx, event.SessionCreated, b.ID, "", event.SessionCreatedData{Cwd: b.Cwd, Model: b.Model}); err != nil {
 		return b, err
 	}
 	for _, m := range msgs {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -70,4 +71,14 @@ func firstLine(m message.Message) string {
 		}
 	}
 	return ""
+}
+
+// BranchLabel is how a session list marks a conversation-rewind branch of
+// session of at turn (persist.Session.BranchOf, BranchTurn): "⎇ branch of
+// ID at turn N"; "" when of is "" (not a branch).
+func BranchLabel(of string, turn int) string {
+	if of == "" {
+		return ""
+	}
+	return fmt.Sprintf("⎇ branch of %s at turn %d", of, turn)
 }

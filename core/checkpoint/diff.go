@@ -70,7 +70,7 @@ func OfTurns(cps []persist.Checkpoint, turnIDs ...string) []persist.Checkpoint {
 }
 
 // Diff renders changes as a git-style unified diff (`diff --git a/P b/P`
-// headers, "new file mode", "deleted file mode", "old mode"/"new mode"), which
+// headers, a name git would quote C-quoted as git does, "new file mode", "deleted file mode", "old mode"/"new mode"), which
 // `git apply` takes; a binary file is one "Binary files ... differ" line and a
 // version not stored one "# P: ..." line (git apply skips both as text
 // between patches, so the rest still applies).
@@ -78,7 +78,7 @@ func Diff(ctx context.Context, s persist.CheckpointStore, changes []Change) (str
 	var b strings.Builder
 	for _, ch := range changes {
 		if ch.Before.NotStored != "" || ch.After.NotStored != "" {
-			fmt.Fprintf(&b, "# %s: changed, not shown (%s)\n", ch.Path, ch.Before.NotStored+ch.After.NotStored)
+			fmt.Fprintf(&b, "# %s: changed, not shown (%s)\n", quoteName(ch.Path), ch.Before.NotStored+ch.After.NotStored)
 			continue
 		}
 		before, err := content(ctx, s, ch.Before)
@@ -89,26 +89,31 @@ func Diff(ctx context.Context, s persist.CheckpointStore, changes []Change) (str
 		if err != nil {
 			return b.String(), err
 		}
-		p := ch.Path
-		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", p, p)
-		oldLabel, newLabel := "a/"+p, "b/"+p
-		switch {
-		case ch.Before.Absent:
-			fmt.Fprintf(&b, "new file mode %s\n", gitMode(ch.After.Mode))
-			oldLabel = "/dev/null"
-		case ch.After.Absent:
-			fmt.Fprintf(&b, "deleted file mode %s\n", gitMode(ch.Before.Mode))
-			newLabel = "/dev/null"
-		case gitMode(ch.Before.Mode) != gitMode(ch.After.Mode):
-			fmt.Fprintf(&b, "old mode %s\nnew mode %s\n", gitMode(ch.Before.Mode), gitMode(ch.After.Mode))
-		}
-		if binary(before) || binary(after) {
-			fmt.Fprintf(&b, "Binary files %s and %s differ\n", oldLabel, newLabel)
-			continue
-		}
-		b.WriteString(tools.UnifiedDiff(oldLabel, newLabel, string(before), string(after)))
+		fileDiff(&b, ch.Path, ch.Before, ch.After, before, after)
 	}
 	return b.String(), nil
+}
+
+// fileDiff writes the git-style diff of one file at p from version before
+// (content bc) to after (ac).
+func fileDiff(b *strings.Builder, p string, before, after persist.FileVersion, bc, ac []byte) {
+	oldLabel, newLabel := diffLabel("a/", p), diffLabel("b/", p)
+	fmt.Fprintf(b, "diff --git %s %s\n", oldLabel, newLabel)
+	switch {
+	case before.Absent:
+		fmt.Fprintf(b, "new file mode %s\n", gitMode(after.Mode))
+		oldLabel = "/dev/null"
+	case after.Absent:
+		fmt.Fprintf(b, "deleted file mode %s\n", gitMode(before.Mode))
+		newLabel = "/dev/null"
+	case gitMode(before.Mode) != gitMode(after.Mode):
+		fmt.Fprintf(b, "old mode %s\nnew mode %s\n", gitMode(before.Mode), gitMode(after.Mode))
+	}
+	if binary(bc) || binary(ac) {
+		fmt.Fprintf(b, "Binary files %s and %s differ\n", oldLabel, newLabel)
+		return
+	}
+	b.WriteString(tools.UnifiedDiff(oldLabel, newLabel, string(bc), string(ac)))
 }
 
 // content is a version's content ("" for a tombstone).

@@ -80,3 +80,21 @@ func (r *Recorder) removeEmptyDirs(dirs []string) error {
 	}
 	return nil
 }
+
+// newDirs are the directories of after that before lacks: those a command
+// created (a scan's Before and After). nil before: none known, none created.
+func newDirs(before, after map[string]struct{}) map[string]bool {
+	if before == nil {
+		return nil
+	}
+	var out map[string]bool
+	for d := range after {
+		if _, ok := before[d]; !ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[d] = true
+		}
+	}
+	return out
+}

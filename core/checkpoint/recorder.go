@@ -107,8 +107,12 @@ type Recorder struct {
 	// snaps counts the scan Pendings holding base itself (gen): the first
 	// change of base while any does copies it (copy on write), so a Bash
 	// call's before-state costs no copy of the tree's map.
-	snaps    int
-	gen      uint64
+	snaps int
+	gen   uint64
+	// dirs are the directories the last scan walked (replaced whole by each
+	// scan, never changed in place: a Pending may hold it), so a command's
+	// scan knows the directories it created.
+	dirs     map[string]struct{}
 	sinceGC  atomic.Int64  // stored bytes added since the last Prune
 	lastScan time.Duration // how long the last scan took (doctor, benchmarks)
 }
@@ -136,6 +140,7 @@ type Pending struct {
 	before map[string]persist.FileVersion // listed paths' versions
 	base   map[string]tracked             // scan: the baseline at Before (not to be changed)
 	gen    uint64                         // scan: the Recorder's gen at Before
+	dirsAt map[string]struct{}            // scan: the directories at Before
 	noted  []string
 	err    error
 	dirs   map[string]bool // directories absent before, on listed paths' way
@@ -154,7 +159,7 @@ func (r *Recorder) Before(ctx context.Context, paths []string, scan bool) *Pendi
 		noted, err := r.syncBase(ctx)
 		p.noted, p.err = noted, err
 		if err == nil {
-			p.base, p.gen = r.base, r.gen
+			p.base, p.gen, p.dirsAt = r.base, r.gen, r.dirs
 			r.snaps++
 		}
 		return p
@@ -195,11 +200,13 @@ func (p *Pending) After(ctx context.Context, sessionID, turnID, toolCallID, tool
 			r.snaps--
 		}
 		files, noted, err := r.scanChanges(ctx, p)
+		dirsAfter := r.dirs
 		r.mu.Unlock()
 		if err != nil {
 			return c, false, err
 		}
 		c.Files, c.Noted = files, noted
+		p.dirs = newDirs(p.dirsAt, dirsAfter)
 	} else {
 		for rel, before := range p.before {
 			at := time.Now().UnixNano()
@@ -269,6 +276,7 @@ func (r *Recorder) syncBase(ctx context.Context) ([]string, error) {
 	}
 	n0, seen := len(r.base), 0
 	var walked []string
+	dirs := map[string]struct{}{}
 	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
 		if len(walked)%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -290,13 +298,14 @@ func (r *Recorder) syncBase(ctx context.Context) ([]string, error) {
 		}
 		r.setBase(rel, tracked{st: st2, v: v, at: at})
 		return nil
-	})
+	}, func(rel string) { dirs[rel] = struct{}{} })
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("checkpoint: scan: %w", err)
 	}
+	r.dirs = dirs
 	if seen < n0 { // some of the baseline is gone
 		here := make(map[string]struct{}, len(walked))
 		for _, rel := range walked {
@@ -320,6 +329,7 @@ func (r *Recorder) scanChanges(ctx context.Context, p *Pending) ([]persist.Check
 	n0, seen := len(before), 0
 	var walked []string
 	var files []persist.CheckpointFile
+	dirs := map[string]struct{}{}
 	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
 		walked = append(walked, rel)
 		bt, had := before[rel]
@@ -346,10 +356,11 @@ func (r *Recorder) scanChanges(ctx context.Context, p *Pending) ([]persist.Check
 			files = append(files, persist.CheckpointFile{Path: rel, Before: bv, After: after})
 		}
 		return nil
-	})
+	}, func(rel string) { dirs[rel] = struct{}{} })
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoint: scan: %w", err)
 	}
+	r.dirs = dirs
 	if seen < n0 { // files of the before-state are gone
 		here := make(map[string]struct{}, len(walked))
 		for _, rel := range walked {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"pincer/persist"
 )
@@ -33,7 +34,9 @@ func (r *Recorder) Rewind(ctx context.Context, sessionID string, plan []Restore,
 		}
 		before[rs.Path] = v
 	}
-	if err := r.Apply(ctx, plan, force); err != nil {
+	err = r.Apply(ctx, plan, force)
+	r.rebase(ctx, plan) // what was restored before a failure too
+	if err != nil {
 		return c, false, err
 	}
 	for _, rs := range plan {
@@ -50,4 +53,29 @@ func (r *Recorder) Rewind(ctx context.Context, sessionID string, plan []Restore,
 		return c, false, err
 	}
 	return stored, true, nil
+}
+
+// rebase brings the baseline (a command's scan compares against it) up to
+// the files plan restored, so that the next Bash call's scan does not take
+// the rewind's restores for changes the command made. Without a baseline
+// (no scan yet) there is nothing to keep up.
+func (r *Recorder) rebase(ctx context.Context, plan []Restore) {
+	r.mu.Lock()
+	none := r.base == nil
+	r.mu.Unlock()
+	if none {
+		return
+	}
+	for _, rs := range plan {
+		at := time.Now().UnixNano()
+		v, st, err := r.version(ctx, rs.Path)
+		r.mu.Lock()
+		switch {
+		case err != nil || v.Absent:
+			r.delBase(rs.Path)
+		default:
+			r.setBase(rs.Path, tracked{st: st, v: v, at: at})
+		}
+		r.mu.Unlock()
+	}
 }

@@ -22,6 +22,9 @@ type Restore struct {
 	Path     string
 	To       persist.FileVersion
 	Expected persist.FileVersion
+	// Now is the version in the workspace when the plan was made (hashed,
+	// nothing stored; zero when it could not be read: Conflict says why).
+	Now      persist.FileVersion
 	Conflict string
 	// Scanned says the change was found by a command's scan (not listed by a
 	// file tool the permission engine decided on by path).
@@ -77,6 +80,7 @@ func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []s
 				rs.Dirs = dirsOf(created, f.Path)
 			}
 			now, err := r.peek(f.Path)
+			rs.Now = now
 			switch {
 			case err != nil:
 				rs.Conflict = err.Error()

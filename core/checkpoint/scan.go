@@ -27,13 +27,14 @@ func statOf(fi fs.FileInfo) stat {
 
 // walk scans root (a clean absolute directory), calling visit with every
 // regular file and symlink (not followed) by workspace-relative slash path
-// and its lstat, in walk order, and returns what was noted, not tracked.
+// and its lstat, in walk order, and dir (when not nil) with every directory
+// it descends into but the root, and returns what was noted, not tracked.
 // Skipped and noted: .git, directories .gitignore files ignore ("dir/:
 // ignored"), protected paths (skip reports why). Ignored files are skipped
 // without a note; other file types (sockets, FIFOs, devices) too. A visit
 // error stops the walk and is returned. The walk builds no map of the tree:
 // one lstat per file is its cost (BenchmarkLstatTree is that floor).
-func walk(root string, skip func(rel string) (why string, ok bool), visit func(rel string, st stat) error) ([]string, error) {
+func walk(root string, skip func(rel string) (why string, ok bool), visit func(rel string, st stat) error, dir func(rel string)) ([]string, error) {
 	var noted []string
 	matchers := map[string]gitignore.Matcher{}
 	patterns := map[string][]gitignore.Pattern{}
@@ -65,6 +66,9 @@ func walk(root string, skip func(rel string) (why string, ok bool), visit func(r
 				if why, ok := skip(rel); ok {
 					noted = append(noted, rel+"/: "+why)
 					return filepath.SkipDir
+				}
+				if dir != nil {
+					dir(rel)
 				}
 			}
 			var domain []string

@@ -21,12 +21,15 @@ type CheckpointFileData struct {
 
 // SessionRewoundData is the payload of session.rewound: the turn (from 1)
 // rewound to before, whether code and conversation were, the files
-// restored, and the branch session a conversation rewind started.
+// restored, the files changed outside pincer since the checkpoint that were
+// kept ("path: how"; a workbench rewind whose second request was denied),
+// and the branch session a conversation rewind started.
 type SessionRewoundData struct {
 	Turn         int      `json:"turn"`
 	Code         bool     `json:"code"`
 	Conversation bool     `json:"conversation"`
 	Files        []string `json:"files,omitempty"`
+	Kept         []string `json:"kept,omitempty"`
 	Branch       string   `json:"branch,omitempty"`
 	Forced       bool     `json:"forced,omitempty"`
 }

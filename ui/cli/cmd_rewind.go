@@ -13,6 +13,8 @@ import (
 	"pincer/core/app"
 	"pincer/persist"
 	"pincer/ui/termtext"
+
+	"golang.org/x/term"
 )
 
 // cmdSessionsDiff is `pincer sessions diff ID [--turn N]`: the unified diff of
@@ -47,8 +49,23 @@ func cmdSessionsDiff(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	_, err = io.WriteString(stdout, d)
+	_, err = io.WriteString(pipeable(stdout), d)
 	return 0, err
+}
+
+// pipeable is where a diff goes: stdout's own stream, not cleaned, when it
+// is not a terminal (a pipe to git apply needs every byte of the content; the
+// names in the headers are git-quoted, checkpoint.Diff), else stdout as Main
+// wraps it (termtext: nothing the terminal acts on).
+func pipeable(stdout io.Writer) io.Writer {
+	tw, ok := stdout.(*termtext.Writer)
+	if !ok {
+		return stdout
+	}
+	if f, ok := tw.W.(*os.File); ok && !term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return stdout
 }
 
 // cmdRewind is `pincer rewind (--session ID | -c) --turn N

@@ -58,8 +58,9 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 
 // listSessions prints the stored sessions, newest first, as a table or JSON;
 // in the table a subagent's child session is indented under its parent, its
-// title led by its type (nestSessions), and the JSON gives each its
-// parentId.
+// title led by its type (nestSessions), a conversation-rewind branch's by
+// its mark (app.BranchLabel), and the JSON gives each its parentId (and a
+// branch its branchOf and branchTurn).
 // A session in which no prompt was ever sent (no title: an open workbench's
 // fresh session, or one a crash left) is not listed, as in the workbench's
 // sessions browser.
@@ -88,6 +89,9 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 		}
 		if s.AgentType != "" {
 			title = "[" + termtext.Line(s.AgentType) + "] " + title
+		}
+		if mark := app.BranchLabel(termtext.Line(s.BranchOf), s.BranchTurn); mark != "" {
+			title = mark + " · " + title
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, s.UpdatedAt.Local().Format(time.DateTime),
 			termtext.Line(s.Status), termtext.Line(s.Model), termtext.Line(s.Cwd), title)

@@ -290,7 +290,7 @@ func (w *Workbench) syncApprovalFocus() {
 			w.lastList = paneApprovals
 		}
 		if own > prevOwn && !w.approvalFocus.keepIn && w.focus == paneInput && w.input.GetText() == "" && w.reasonFor == "" &&
-			!w.browser.Open && w.prompt == nil && !w.helpOpen && !w.mcp.open && !w.wt.open {
+			!w.browser.Open && w.prompt == nil && !w.helpOpen && !w.mcp.open && !w.wt.open && !w.rw.open {
 			w.focusInFrame(paneApprovals)
 			w.approvalFocus.moved, w.approvalFocus.auto = true, true
 		}

@@ -41,6 +41,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 		w.worktreesKey(ev)
 		return nil
 	}
+	if w.rw.open {
+		w.rewindKey(ev)
+		return nil
+	}
 	if w.reasonFor != "" {
 		return w.reasonKey(ev)
 	}
@@ -193,6 +197,8 @@ func (w *Workbench) cancelOrClose() {
 	case cancel != nil:
 		cancel()
 		w.hint("cancelling the turn…")
+	case w.focus == paneInput && w.input.GetText() == "":
+		w.escOnEmptyInput() // Esc Esc: /rewind (rewind_keys.go)
 	}
 }
 

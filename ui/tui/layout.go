@@ -145,6 +145,9 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	if w.wt.open {
 		w.drawWorktreesView(screen, l.Main)
 	}
+	if w.rw.open {
+		w.drawRewindView(screen, l.Main)
+	}
 	if w.helpOpen {
 		w.drawHelpScreen(screen, l.Main)
 	}

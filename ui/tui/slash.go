@@ -38,6 +38,7 @@ func init() {
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
 		{name: "/agents", help: "the agent types the Agent tool can start (read-only list)", run: (*Workbench).slashAgents},
+		{name: "/rewind", args: "[TURN]", help: "restore the code and/or conversation to before a turn (Esc Esc)", run: (*Workbench).slashRewind},
 		{name: "/worktrees", help: "this repository's worktrees: branch, changes, session; merge or discard", run: (*Workbench).slashWorktrees},
 		{name: "/bashes", args: "[ID | kill ID]", help: "the session's background shells; ID shows one's output, kill ID ends it", run: (*Workbench).slashBashes},
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},

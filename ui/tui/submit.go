@@ -41,6 +41,10 @@ func (w *Workbench) submit(text string) {
 		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
 		return
 	}
+	if w.rw.busy {
+		w.Notify("warning", "a rewind is under way: answer its approval first (the prompt is kept)")
+		return
+	}
 	if w.othersTurn() {
 		w.queuePrompt(text)
 		return
@@ -121,7 +125,7 @@ func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 		behavior, scope, reason := answerFor(act, reason)
 		if a, ok := w.pendingApproval(requestID); ok && a.SessionID != "" {
 			w.answerChild(be, a, behavior, scope, reason) // a subagent's (approval_child.go)
-		} else if t.running {
+		} else if t.running || w.rewindWaits(t.liveID) { // a rewind's request waits here too (rewind_keys.go)
 			_ = be.Resolve(requestID, behavior, scope, reason)
 		} else { // pending, yet no turn of ours runs: another process's (attach.go)
 			w.answerRemote(be, t.liveID, requestID, behavior, scope, reason)

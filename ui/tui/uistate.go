@@ -57,6 +57,7 @@ type UIState struct {
 	prompt      *overlay.Prompt    // the /model prompt overlay, nil when closed
 	mcp         mcpView            // the /mcp view (mcpview.go)
 	wt          worktreesView      // the /worktrees view (worktrees_view.go)
+	rw          rewindView         // the /rewind view (rewind_view.go)
 
 	// Local notes waiting for the transcripts (sync.go).
 	notes []pendingNote // local notices waiting to be added to the transcript of their session's tab

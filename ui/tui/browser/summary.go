@@ -51,9 +51,14 @@ type Summary struct {
 	Depth, Kids         int
 }
 
-// SummaryOf starts a summary from a session record.
+// SummaryOf starts a summary from a session record. A conversation-rewind
+// branch's title is led by its mark (app.BranchLabel).
 func SummaryOf(s app.Session) Summary {
-	return Summary{ID: s.ID, Title: oneLineTitle(s.Title), Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt, Status: s.Status,
+	title := oneLineTitle(s.Title)
+	if mark := app.BranchLabel(s.BranchOf, s.BranchTurn); mark != "" {
+		title = mark + " · " + title
+	}
+	return Summary{ID: s.ID, Title: title, Cwd: s.Cwd, Model: s.Model, Updated: s.UpdatedAt, Status: s.Status,
 		ParentID: s.ParentID, AgentType: s.AgentType}
 }
 
