@@ -261,7 +261,11 @@ func rewindChoiceRows(v rewindView, width int) []mcpRow {
 		add("muted", "The code restore shows its diff in the approval queue first and changes nothing until you allow it; a file changed outside pincer since is kept unless you allow a second request for it.")
 	}
 	if o.conversation && t.Number > 1 {
-		add("muted", fmt.Sprintf("The conversation continues in a new branch of this session holding turns 1-%d; this session stays as it is (Ctrl+O lists both).", t.Number-1))
+		kept := "turn 1"
+		if t.Number > 2 {
+			kept = fmt.Sprintf("turns 1-%d", t.Number-1)
+		}
+		add("muted", fmt.Sprintf("The conversation continues in a new branch of this session holding %s; this session stays as it is (Ctrl+O lists both).", kept))
 	}
 	return rows
 }
