@@ -23,8 +23,9 @@ type TurnObserver interface {
 // CompletedTurn is what a TurnObserver gets of a completed turn.
 type CompletedTurn struct {
 	SessionID, TurnID string
-	// Number is the turn's place in the session's transcript, from 1 (the
-	// turns with a user message in the store, this one last).
+	// Number is the turn's place in the session's transcript, from 1: the
+	// distinct turns of its stored messages, this one last (as `pincer
+	// rewind` numbers them: checkpoint.Turns).
 	Number int
 	// ParentID is the session whose subagent this session is ("" for a
 	// session a person or a script started).
@@ -61,7 +62,7 @@ func (t *turn) observe(ctx, bg context.Context) {
 		Notice: func(level, source, msg string) { t.notice(bg, level, source, msg) }}
 	turns := map[string]bool{}
 	for _, m := range t.msgs {
-		if m.Role == message.RoleUser && m.TurnID != "" {
+		if m.TurnID != "" {
 			turns[m.TurnID] = true
 		}
 		if m.TurnID == t.id && m.Role != message.RoleSystem {

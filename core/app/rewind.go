@@ -33,10 +33,12 @@ type RewindOptions struct {
 }
 
 // RewindResult is what a rewind did: the files it restored, the branch
-// session a conversation rewind started.
+// session a conversation rewind started, the pending skill candidates a code
+// rewind withdrew (their IDs: learned from a turn it undid, rejected).
 type RewindResult struct {
-	Restored []string
-	Branch   string
+	Restored  []string
+	Branch    string
+	Withdrawn []string
 }
 
 // Rewind rewinds session id to before a turn, as Claude Code's /rewind:
@@ -67,6 +69,7 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 			return res, err
 		}
 		res.Restored = restorePaths(plan)
+		res.Withdrawn = withdrawRewoundSkills(ctx, store, t.sess, t.turns[o.Turn-1:])
 	}
 	if o.Conversation && o.Turn > 1 { // before turn 1 a branch would be empty: the code only
 		b, err := branchSession(ctx, store, event.NewLog(store), t.sess, t.msgs, t.turns[o.Turn-1], o.Turn)
