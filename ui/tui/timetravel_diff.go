@@ -48,7 +48,7 @@ func (w *Workbench) travelSpan(t *sessionTab) (span app.DiffSpan, key, title, ms
 			return span, "", title, "No turn had started yet at this step.", false
 		}
 		span = app.DiffSpan{TurnID: m.Status.TurnID, Through: m.Checkpoint}
-		if m.Checkpoint == 0 {
+		if !turnChanged(m, m.Status.TurnID) {
 			return span, "", title, "This turn had changed no file yet at this step.", false
 		}
 	case scopeCall:
@@ -121,4 +121,15 @@ func (w *Workbench) travelDiffContent() (diffContent, bool) {
 		c.Text, c.Diff = d.text, true
 	}
 	return c, true
+}
+
+// turnChanged reports whether a call of turn turnID had changed files by the
+// model's step (its checkpoint.recorded folded).
+func turnChanged(m *Model, turnID string) bool {
+	for _, e := range m.Timeline {
+		if e.TurnID == turnID && e.Checkpoint != 0 {
+			return true
+		}
+	}
+	return false
 }
