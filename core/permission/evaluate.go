@@ -76,8 +76,8 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 		return askFor(mode, ruleDecision(Ask, r, fmt.Sprintf("%s needs approval: the rule %s asks for it", in.Tool, r)))
 	}
 	allow := rules.Allow
-	if reachesOut(in) {
-		allow = withoutProject(allow) // a project's rule stays inside the workspace
+	if reachesOut(in) || in.Kind == KindFetch {
+		allow = withoutProject(allow) // a project's rule stays inside the workspace, off the network
 	}
 	if r, ok := allowedAll(allow, in); ok {
 		return ruleDecision(Allow, r, fmt.Sprintf("%s is allowed by the rule %s", in.Tool, r))

@@ -25,6 +25,10 @@ func TestProjectRulesStayInside(t *testing.T) {
 		{"exact command outside", "Bash(head -n 1 /etc/hosts)", bash("head -n 1 /etc/hosts"), Ask, Allow},
 		{"cat inside", "Bash(cat:*)", bash("cat a.go"), Allow, Allow},
 		{"a command that is not a read", "Bash(make:*)", bash("make test"), Allow, Allow},
+		{"fetch a domain", "WebFetch(domain:example.com)", Input{Tool: "WebFetch", Kind: KindFetch, URL: "https://example.com/x", Workspace: ws}, Ask, Allow},
+		{"fetch loopback", "WebFetch(domain:127.0.0.1)", Input{Tool: "WebFetch", Kind: KindFetch, URL: "http://127.0.0.1:8080/", Workspace: ws}, Ask, Allow},
+		{"bare WebFetch", "WebFetch", Input{Tool: "WebFetch", Kind: KindFetch, URL: "https://evil.example/?d=x", Workspace: ws}, Ask, Allow},
+		{"search", "WebSearch", Input{Tool: "WebSearch", Kind: KindFetch, Workspace: ws}, Ask, Allow},
 	}
 	for _, c := range cases {
 		r, err := ParseRule(c.rule)
@@ -39,6 +43,32 @@ func TestProjectRulesStayInside(t *testing.T) {
 			if got := Evaluate(ModeDefault, RuleSet{}.Add(Allow, r), c.in); got.Behavior != side.want {
 				t.Errorf("%s (project %v): %s (%s), want %s", c.name, side.project, got.Behavior, got.Reason, side.want)
 			}
+		}
+	}
+}
+
+// TestProjectRulesOpenNoNetwork: WebFetch's guard counts only the person's rules:
+// a repository's rule names no special host and lifts no network-off.
+func TestProjectRulesOpenNoNetwork(t *testing.T) {
+	for _, project := range []bool{true, false} {
+		var rs RuleSet
+		for _, text := range []string{"WebFetch(domain:127.0.0.1)", "WebFetch(domain:169.254.169.254)", "WebSearch"} {
+			r, err := ParseRule(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Project, r.Source = project, "test"
+			rs = rs.Add(Allow, r)
+		}
+		want := !project
+		if got := rs.NamesHost("127.0.0.1"); got != want {
+			t.Errorf("project %v: NamesHost(127.0.0.1) = %v", project, got)
+		}
+		if got := rs.AllowsURL("http://169.254.169.254/latest/meta-data"); got != want {
+			t.Errorf("project %v: AllowsURL(metadata) = %v", project, got)
+		}
+		if got := rs.AllowsSearch(); got != want {
+			t.Errorf("project %v: AllowsSearch = %v", project, got)
 		}
 	}
 }

@@ -29,7 +29,8 @@ import (
 // config.PermissionTable.Project): such an allow rule never allows a call that
 // reaches outside the workspace (a Read, Grep or Glob of a path outside it, as
 // written or with symlinks resolved, or of a credential path; a read-only command
-// reading there) — a cloned repository cannot grant itself the person's home.
+// reading there), nor a fetch (WebFetch, WebSearch, the server-side search) —
+// a cloned repository cannot grant itself the person's home or the network.
 type Rule struct {
 	Tool, Specifier, Source string
 	Project                 bool

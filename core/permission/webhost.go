@@ -3,13 +3,15 @@ package permission
 import "strings"
 
 // What WebFetch's guard asks of the rules (tools.WebFetch.NamedHost and
-// AllowedURL): the permission decision itself is Evaluate's, on the URL.
+// AllowedURL): the permission decision itself is Evaluate's, on the URL. Only
+// the person's rules count here (Rule.Project: a repository's rule neither
+// unlocks a special address nor the network a person turned off).
 
 // AllowsURL reports whether an allow rule of r lets WebFetch fetch rawURL: a
 // bare WebFetch rule or a WebFetch(domain:...) rule matching its host, wildcards
 // included. With the sandbox's network off, WebFetch fetches only such URLs.
 func (r RuleSet) AllowsURL(rawURL string) bool {
-	_, ok := firstAny(r.Allow, Input{Tool: "WebFetch", Kind: KindFetch, URL: rawURL})
+	_, ok := firstAny(withoutProject(r.Allow), Input{Tool: "WebFetch", Kind: KindFetch, URL: rawURL})
 	return ok
 }
 
@@ -17,7 +19,7 @@ func (r RuleSet) AllowsURL(rawURL string) bool {
 // WebSearch rule, as Claude Code's). With the sandbox's network off,
 // WebSearch searches only with such a rule.
 func (r RuleSet) AllowsSearch() bool {
-	_, ok := firstAny(r.Allow, Input{Tool: "WebSearch", Kind: KindFetch})
+	_, ok := firstAny(withoutProject(r.Allow), Input{Tool: "WebSearch", Kind: KindFetch})
 	return ok
 }
 
@@ -30,7 +32,7 @@ func (r RuleSet) NamesHost(host string) bool {
 	if h == "" {
 		return false
 	}
-	for _, rule := range r.Allow {
+	for _, rule := range withoutProject(r.Allow) {
 		if rule.Tool != "WebFetch" {
 			continue
 		}
