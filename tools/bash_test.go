@@ -16,9 +16,7 @@ import (
 // (Bash with Env.Sandbox re-executes the running binary as `sandbox-exec`).
 func TestMain(m *testing.M) {
 	sandbox.RunHelperIfRequested()
-	code := m.Run()
-	sandbox.StopWarm() // the helpers pre-started for the next Bash call
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // bashPolicies are the ways Bash runs commands: without a policy, and sandboxed.
