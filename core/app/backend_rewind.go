@@ -102,7 +102,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 		defer rec.Close()
 	}
 	plan, err := t.plan(ctx, b.Store, rec)
-	if err != nil || len(plan) == 0 {
+	if plan = pending(plan); err != nil || len(plan) == 0 {
 		return out, false, err
 	}
 	conflicts := checkpoint.Conflicts(plan)
@@ -120,7 +120,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 	if plan, err = t.plan(ctx, b.Store, rec); err != nil {
 		return out, false, err
 	}
-	clean, risky := splitConflicts(plan)
+	clean, risky := splitConflicts(pending(plan))
 	if len(clean) > 0 {
 		if _, _, err := rec.Rewind(ctx, id, clean, false); err != nil {
 			return out, false, err
@@ -220,6 +220,18 @@ func denial(d permission.Decision) string {
 		return "denied (" + d.Reason + ")"
 	}
 	return "denied"
+}
+
+// pending are the restores of plan with something to do: a file already as
+// the rewind would leave it (an earlier rewind restored it) is left out.
+func pending(plan []checkpoint.Restore) []checkpoint.Restore {
+	var out []checkpoint.Restore
+	for _, rs := range plan {
+		if rs.To.NotStored != "" || rs.Conflict != "" || !sameNow(rs.Now, rs.To) {
+			out = append(out, rs)
+		}
+	}
+	return out
 }
 
 // splitConflicts parts plan into its restores without a conflict and those
