@@ -193,7 +193,7 @@ func TestEngineServerKilledMidSession(t *testing.T) {
 		case 2:
 			waitFor(t, "reconnect", func() bool {
 				st, _ := e.m.State("everything")
-				return st.Status == mcp.StatusReady && e.m.PID("everything") != pid
+				return st.Status == mcp.StatusReady && e.m.PID("everything") != pid && e.m.PID("everything") != 0 // 0: the old session closed, its state not yet failed
 			})
 			return providertest.ToolCalls(providertest.ToolCall("c2", "mcp__everything__echo", `{"message":"after the crash"}`))
 		}

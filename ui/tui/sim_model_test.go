@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -64,6 +65,23 @@ func (b *simBench) slash(line string) {
 
 // enter presses Enter.
 func (b *simBench) enter() { b.key(tcell.KeyEnter, 0, tcell.ModNone) }
+
+// waitPrompt waits until a question prompt has the keyboard.
+func (b *simBench) waitPrompt() {
+	b.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		open := false
+		b.onLoop(func() { open = b.w.prompt != nil })
+		if open {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("no prompt opened; screen:\n%s", b.text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 // noKeyOnScreen fails when the screen holds simKey.
 func (b *simBench) noKeyOnScreen() {
@@ -136,8 +154,9 @@ func TestModelConfigureThroughOverlay(t *testing.T) {
 
 	// /model set: hidden again.
 	b.slash("/model set acme api-key")
-	b.waitText("API key for acme")
+	b.waitPrompt() // "API key for acme" is on the screen already, from the first answer
 	b.typeText(simKey + "2")
+	b.waitText("> " + strings.Repeat("•", len(simKey)+1))
 	b.noKeyOnScreen()
 	b.enter()
 	b.waitText("API key for acme ")

@@ -53,7 +53,7 @@ func TestPanelApprovesAnEdit(t *testing.T) {
 	if v := webtest.Eval[string](ctx, t, `document.getElementById("input").value`); v != "change world\nto pincer" {
 		t.Fatalf("Shift+Enter: the box holds %q", v)
 	}
-	if err := chromedp.Do(ctx, chromedp.KeyEvent("\r")); err != nil {
+	if err := chromedp.Do(ctx, webtest.Enter()); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(ctx, t, 10*time.Second, "the prompt in the transcript", `document.querySelector("#transcript .msg.user .body")?.textContent === "change world\nto pincer"`)
