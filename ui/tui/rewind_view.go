@@ -39,15 +39,24 @@ type rewindView struct {
 	err     string // why they could not be
 	session string // the session whose turns are listed
 	turns   []app.TurnSummary
-	sel     int    // the selected turn (index into turns)
-	choose  bool   // the mode choice of the selected turn is up
-	option  int    // the selected choice (index into rewindOptions)
-	want    int    // a turn to go to the choice of once the list is in (OpenRewind), 0: none
-	busy    bool   // a rewind runs (its approval may be pending)
-	busyID  string // the session it runs on: its requests are answered here (waitsHere)
+	sel     int        // the selected turn (index into turns)
+	choose  bool       // the mode choice of the selected turn is up
+	option  int        // the selected choice (index into rewindOptions)
+	want    rewindWant // the turn to go to the choice of once the list is in (OpenRewind)
+	busy    bool       // a rewind runs (its approval may be pending)
+	busyID  string     // the session it runs on: its requests are answered here (waitsHere)
 	// escAt is when the last lone Esc on an empty input box came (Esc Esc
 	// opens the view: rewind_keys.go); zero: none pending.
 	escAt time.Time
+}
+
+// rewindWant names the turn whose choice the view opens at once the turns
+// are in: by number (from 1, as /rewind N and `pincer rewind --turn` count)
+// or, from a time-travel step, by turn ID (a branch session's numbers come
+// from its messages, not from its log's turn.started events). Zero: the list.
+type rewindWant struct {
+	number int
+	id     string
 }
 
 // rewindOption is one answer of the mode choice.
@@ -97,6 +106,11 @@ func (w *Workbench) slashRewind(args []string) bool {
 // way, a backend that cannot rewind. Event loop only: the time-travel view
 // turns a step into a rewind with it.
 func (w *Workbench) OpenRewind(sessionID string, turn int) string {
+	return w.openRewind(sessionID, rewindWant{number: max(turn, 0)})
+}
+
+// openRewind is OpenRewind at the turn want names.
+func (w *Workbench) openRewind(sessionID string, turn rewindWant) string {
 	rb, ok := w.be.(rewindBackend)
 	switch {
 	case w.be == nil:
@@ -143,7 +157,7 @@ func (w *Workbench) OpenRewind(sessionID string, turn int) string {
 
 // openRewindAt opens the view on session id and reads its turns off the
 // event loop; turn > 0 goes to its choice once they are in.
-func (w *Workbench) openRewindAt(rb rewindBackend, id string, turn int) {
+func (w *Workbench) openRewindAt(rb rewindBackend, id string, turn rewindWant) {
 	w.rw = rewindView{open: true, loading: true, session: id, want: turn, busy: w.rw.busy, busyID: w.rw.busyID}
 	w.goBackground(func() {
 		turns, err := rb.RewindTurns(w.ctx, id)
@@ -152,15 +166,21 @@ func (w *Workbench) openRewindAt(rb rewindBackend, id string, turn int) {
 				return
 			}
 			w.rw.loading, w.rw.turns, w.rw.sel = false, turns, max(len(turns)-1, 0)
+			want := w.rw.want
+			if want.id != "" {
+				want.number = slices.IndexFunc(turns, func(t app.TurnSummary) bool { return t.ID == want.id }) + 1
+			}
 			switch {
 			case err != nil:
 				w.rw.err = err.Error()
-			case w.rw.want > len(turns):
-				w.rw.err = fmt.Sprintf("this session has no turn %d (it has %d)", w.rw.want, len(turns))
-			case w.rw.want > 0:
-				w.rw.sel, w.rw.choose, w.rw.option = w.rw.want-1, true, 0
+			case want.id != "" && want.number == 0:
+				w.rw.err = "the step's turn is not among this session's turns (" + want.id + ")"
+			case want.number > len(turns):
+				w.rw.err = fmt.Sprintf("this session has no turn %d (it has %d)", want.number, len(turns))
+			case want.number > 0:
+				w.rw.sel, w.rw.choose, w.rw.option = want.number-1, true, 0
 			}
-			w.rw.want = 0
+			w.rw.want = rewindWant{}
 		})
 	})
 }

@@ -64,6 +64,18 @@ func (tt *timeTravel) turnAt() (turn, turns int) {
 	return turn, turns
 }
 
+// turnIDAt is the ID of the turn the step is in ("" before the first
+// turn.started).
+func (tt *timeTravel) turnIDAt() string {
+	id := ""
+	for _, p := range tt.turnStarts() {
+		if p <= tt.pos {
+			id = tt.events[p-1].TurnID
+		}
+	}
+	return id
+}
+
 // foldTo is the model of the session at position pos: the reducer applied to
 // the log's first pos events, in order.
 func foldTo(events []event.Event, pos int) *Model {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/ui/tui/browser"
@@ -127,12 +125,15 @@ func (w *Workbench) travelFromBrowser(sum browser.Summary) string {
 }
 
 // rewindStep is R: the rewind dialog (/rewind) at the turn the step is in,
-// whose rewind returns the session to before that turn.
+// whose rewind returns the session to before that turn; the session is
+// resumed first (OpenRewind), so time travel ends.
 func (w *Workbench) rewindStep(t *sessionTab) {
-	turn, _ := t.travel.turnAt()
-	if turn == 0 {
+	id := t.travel.turnIDAt()
+	if id == "" {
 		w.hint("this step is before the session's first turn: nothing to rewind")
 		return
 	}
-	w.hint(fmt.Sprintf("rewind to before turn %d: pincer rewind --session %s --turn %d", turn, t.sessionID, turn))
+	if why := w.openRewind(t.sessionID, rewindWant{id: id}); why != "" {
+		w.hint("rewind: " + why)
+	}
 }
