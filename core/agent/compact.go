@@ -169,28 +169,7 @@ func (t *turn) summarise(ctx, bg context.Context, msgs []message.Message, focus 
 		// the turn's own tools go along (the instruction says not to call them).
 		req.Tools = t.withTurnTools(t.offer().specs)
 	}
-	var text strings.Builder
-	var usage message.Usage
-	for ev, err := range t.a.currentProvider().Stream(ctx, req) {
-		if err != nil {
-			return "", err
-		}
-		switch ev.Type {
-		case provider.EventTextDelta:
-			text.WriteString(ev.Text)
-		case provider.EventUsage:
-			mergeUsage(&usage, ev.Usage)
-		}
-	}
-	if usage != (message.Usage{}) {
-		t.price(&usage)
-		t.usage.Add(usage)
-		_ = t.emit(bg, event.UsageReported, usageData(usage, t.a.cfg.ContextWindow))
-	}
-	if strings.TrimSpace(text.String()) == "" {
-		return "", errors.New("the model returned an empty summary")
-	}
-	return text.String(), nil
+	return t.sideText(ctx, bg, t.a.currentProvider(), req, "summary")
 }
 
 // hasToolCalls reports whether a view holds a tool call or a tool result.

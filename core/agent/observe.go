@@ -2,10 +2,7 @@ package agent
 
 import (
 	"context"
-	"errors"
-	"strings"
 
-	"pincer/core/event"
 	"pincer/core/message"
 	"pincer/core/provider"
 )
@@ -94,26 +91,5 @@ func (t *turn) sideCall(ctx, bg context.Context, system, user string) (string, e
 	}
 	req := provider.Request{Model: t.modelID(), MaxTokens: t.a.cfg.MaxTokens, Messages: []message.Message{
 		message.NewText(message.RoleSystem, system), message.NewText(message.RoleUser, user)}}
-	var text strings.Builder
-	var usage message.Usage
-	for ev, err := range p.Stream(ctx, req) {
-		if err != nil {
-			return "", err
-		}
-		switch ev.Type {
-		case provider.EventTextDelta:
-			text.WriteString(ev.Text)
-		case provider.EventUsage:
-			mergeUsage(&usage, ev.Usage)
-		}
-	}
-	if usage != (message.Usage{}) {
-		t.price(&usage)
-		t.usage.Add(usage)
-		_ = t.emit(bg, event.UsageReported, usageData(usage, t.a.cfg.ContextWindow))
-	}
-	if strings.TrimSpace(text.String()) == "" {
-		return "", errors.New("the model returned an empty reply")
-	}
-	return text.String(), nil
+	return t.sideText(ctx, bg, p, req, "reply")
 }
