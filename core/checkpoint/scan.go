@@ -1,14 +1,14 @@
 package checkpoint
 
 import (
-	"bufio"
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"pincer/tools"
 )
 
 // stat is what a scan compares of a file, as git's index does: size, mtime,
@@ -115,14 +115,5 @@ func readGitignore(dir string, domain []string) []gitignore.Pattern {
 	if err != nil {
 		return nil
 	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps
+	return tools.ParseGitignore(data, domain)
 }
