@@ -158,6 +158,8 @@ type Env struct {
 	Workspace *sandbox.Workspace
 	Files     *FileState
 	SessionID string
+	// TurnID is the turn the call belongs to ("" outside a turn).
+	TurnID string
 	// ToolCallID identifies the call being run.
 	ToolCallID string
 	// SpillDir, when set, is where a tool saves an output too long to show inline

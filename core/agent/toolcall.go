@@ -170,7 +170,7 @@ func concurrent(p *prepared) bool {
 
 // toolEnv is the tools.Env of the turn's next batch of tool calls.
 func (t *turn) toolEnv() *tools.Env {
-	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID,
+	env := &tools.Env{Workspace: t.a.cfg.Workspace, Files: t.a.fileState(t.sess.ID), SessionID: t.sess.ID, TurnID: t.id,
 		Sandbox: t.a.cfg.Sandbox, Deferred: t.cur.deferred, Shells: t.a.shellSet(t.sess.ID),
 		ContextWindow: t.a.cfg.ContextWindow}
 	env.SpillDir = t.a.sessionSpillDir(t.sess.ID)

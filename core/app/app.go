@@ -134,6 +134,10 @@ type Setup struct {
 	// SkillsLearn is the user's [skills] table: whether and how often
 	// turns that worked are proposed as learned skills (skills_learn.go).
 	SkillsLearn config.SkillsSettings
+	// MemorySet is the user's [memory] table: whether memory is on (the
+	// snapshot, the Remember tool, "remember that …"), the observer, the
+	// per-session limit (memory.go).
+	MemorySet config.MemorySettings
 	// Agents are the session's agent definitions (agents.go: built-in,
 	// project, user, plugin; core/subagent), discovered once by Prepare: the
 	// Agent tool's subagent_type is looked up here, its listing is static.
@@ -258,7 +262,7 @@ func fallbackModel(flagModel string) string {
 
 // SystemPrompt is the system prompt a new session of this setup gets.
 func (s *Setup) SystemPrompt() string {
-	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID(), s.skillSegments()...)
+	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID(), s.promptSegments()...)
 }
 
 // Start opens the store, builds the agent (approver answers its asks; nil: every
@@ -285,6 +289,7 @@ func (s *Setup) start(ctx context.Context, approver agent.Approver, shared persi
 	}
 	r = &Run{Setup: s, Agent: ag, Store: store, MCP: m, LSP: ls, approver: approver, shared: shared != nil}
 	r.Memory = s.newMemory(store, ag.Log())
+	r.addRemember()
 	r.SessionID, r.After, err = pickSession(ctx, ag, store, s.Options.Continue, s.Options.Session, s.Workspace.Root())
 	if err == nil && r.After == 0 && s.Worktree != nil {
 		err = markWorktree(ctx, store, r.SessionID, *s.Worktree)
@@ -338,7 +343,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 	home, _ := os.UserHomeDir()
 	var observers []agent.TurnObserver
 	if sp != nil {
-		observers = append(observers, s.skillObserver(sp.run))
+		observers = s.observers(sp.run)
 	}
 	ag, err := agent.New(agent.Config{
 		Observers: observers,

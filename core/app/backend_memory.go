@@ -15,17 +15,35 @@ var ErrNoMemory = errors.New("memory is not available (no config or data dir)")
 // queue, /memory and /skills show and decide. Each change reaches the views
 // as candidate.proposed / candidate.decided events of the candidate's session.
 
-// PendingCandidates returns the pending candidates of sessionID (every
-// session's of this project for ""), oldest first.
+// PendingCandidates returns the pending candidates of sessionID (for "":
+// this project's and the user's, of every session: ProjectCandidates),
+// oldest first.
 func (b *Backend) PendingCandidates(ctx context.Context, sessionID string) ([]memory.Candidate, error) {
 	if b.Memory == nil {
 		return nil, ErrNoMemory
 	}
-	f := memory.Filter{Status: memory.StatusPending, SessionID: sessionID}
 	if sessionID == "" {
-		f.Project = b.Memory.Project
+		return b.ProjectCandidates(ctx, memory.Filter{Status: memory.StatusPending})
 	}
-	return b.Memory.Store.ListCandidates(ctx, f)
+	return b.Memory.Store.ListCandidates(ctx, memory.Filter{Status: memory.StatusPending, SessionID: sessionID})
+}
+
+// ProjectCandidates returns the candidates f selects that would be written
+// where this project's are: user-scope ones (pincer's config dir, across
+// projects) and this project's; f.Project is ignored. Oldest first.
+func (b *Backend) ProjectCandidates(ctx context.Context, f memory.Filter) ([]memory.Candidate, error) {
+	if b.Memory == nil {
+		return nil, ErrNoMemory
+	}
+	f.Project = ""
+	all, err := b.Memory.Store.ListCandidates(ctx, f)
+	var out []memory.Candidate
+	for _, c := range all {
+		if c.Scope == memory.ScopeUser || c.Project == b.Memory.Project {
+			out = append(out, c)
+		}
+	}
+	return out, err
 }
 
 // Candidates returns the candidates f selects (any status), oldest first.

@@ -45,6 +45,7 @@ func (s *Setup) readConfig() error {
 	s.Classifier = classifierFrom(src, &report)
 	s.Checkpoints = checkpointsFrom(src, &report)
 	s.SkillsLearn = skillsFrom(src, &report)
+	s.MemorySet = memoryFrom(src, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
 	if err := report.failure(); err != nil {

@@ -54,7 +54,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 	}
 	prompt := spec.SystemPrompt
 	if prompt == "" {
-		prompt = buildSystemPrompt(ws, registry, s.Model.ID(), s.skillSegments()...)
+		prompt = buildSystemPrompt(ws, registry, s.Model.ID(), s.promptSegments()...)
 	}
 	mode := spec.Mode
 	if mode == "" {
@@ -86,7 +86,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Classifier: s.Classifier,
 		Checkpoints: checkpointRecorder(r.Store, ws, s.Checkpoints, sessionRedactor(mc)),
 		// a worktree tab's turns may teach a skill too (a subagent's never: its session has a parent)
-		Observers: []agent.TurnObserver{s.skillObserver(func() *Run { return r })},
+		Observers: s.observers(func() *Run { return r }),
 	})
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 // read. Any other key is a warning naming the file and line (a misspelled
 // `permisions` would otherwise drop its rules without a word; the permission
 // reader itself refuses unknown keys inside [permissions]).
-var KnownTopKeys = []string{"default_model", "providers", "permissions", "hooks", "sandbox", "keys", "mcp", "tools", "workbench", "agents", "web", "models", "lsp", "checkpoints", "skills"}
+var KnownTopKeys = []string{"default_model", "providers", "permissions", "hooks", "sandbox", "keys", "mcp", "tools", "workbench", "agents", "web", "models", "lsp", "checkpoints", "skills", "memory"}
 
 // knownProviderKeys are the fields of a [providers.NAME] table.
 var knownProviderKeys = []string{"kind", "base_url", "model", "models", "requires_api_key", "api"}

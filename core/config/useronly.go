@@ -8,7 +8,7 @@ package config
 // sentence, and a keypress meant as "once", "deny" or typing would save a
 // permanent allow rule (red team, issue 12). A project file may tighten
 // pincer, never change what a keypress means.
-var userOnlyTables = []string{"keys", "workbench", "lsp", "checkpoints", "skills"}
+var userOnlyTables = []string{"keys", "workbench", "lsp", "checkpoints", "skills", "memory"}
 
 // projectUserOnly returns a warning at its line for each user-only table
 // (userOnlyTables) a project config file holds: the table is not applied.
@@ -20,6 +20,9 @@ func (s *Sources) projectUserOnly(table string) []error {
 	}
 	if table == "skills" {
 		why = "a repository cannot spend your model calls on skill proposals nor choose where your skills are written"
+	}
+	if table == "memory" {
+		why = "a repository cannot turn your memory on or off nor change how much it proposes"
 	}
 	if table == "checkpoints" {
 		why = "a repository cannot turn off or shrink the record rewind relies on"

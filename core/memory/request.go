@@ -8,21 +8,37 @@ import (
 	"unicode/utf8"
 )
 
-// requestPattern is a person's explicit request to remember: a line that
-// opens with "remember that …" or "remember: …" (case-insensitive, "please"
-// before it allowed). "remember to …" is left alone: it is usually about
-// the task at hand.
-var requestPattern = regexp.MustCompile(`(?is)^\s*(?:please\s*,?\s+)?remember(?:\s+that\b|\s*:)\s*(.+)$`)
-
-// Request reports whether input is an explicit request to remember and
-// returns what to remember.
-func Request(input string) (string, bool) {
-	m := requestPattern.FindStringSubmatch(input)
-	if m == nil || strings.TrimSpace(m[1]) == "" {
-		return "", false
-	}
-	return strings.TrimSpace(m[1]), true
+// requestPatterns are a person's explicit requests to remember: a prompt
+// that opens with "remember that …", "remember: …", "please remember …"
+// (with or without "that"), "don't forget that …" or "don't forget: …"
+// (case-insensitive, a comma after "please" allowed). "remember to …" and
+// "don't forget to …" are left alone: they are about the task at hand.
+var requestPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?is)^\s*(?:please\s*,?\s+)?remember(?:\s+that\b|\s*:)\s*(.+)$`),
+	regexp.MustCompile(`(?is)^\s*please\s*,?\s+remember\s+(.+)$`),
+	regexp.MustCompile(`(?is)^\s*(?:please\s*,?\s+)?(?:don'?t|do\s+not)\s+forget(?:\s+that\b|\s*:)\s*(.+)$`),
 }
+
+// Request reports whether input (the prompt as the person typed it) is an
+// explicit request to remember and returns what to remember.
+func Request(input string) (string, bool) {
+	for _, re := range requestPatterns {
+		m := re.FindStringSubmatch(input)
+		if m == nil {
+			continue
+		}
+		text := strings.TrimSpace(m[1])
+		if text == "" || toTask.MatchString(text) {
+			return "", false
+		}
+		return text, true
+	}
+	return "", false
+}
+
+// toTask is what "please remember" is followed by when it is about the task
+// ("please remember to run the tests").
+var toTask = regexp.MustCompile(`(?i)^(to|the\s+(?:task|file|change)s?\b)\b`)
 
 // typeWords decide a memory's type from its text's first words.
 var (

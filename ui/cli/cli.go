@@ -84,6 +84,8 @@ var commands = []command{
 		Run: func(a []string, s stdio) (int, error) { return cmdPlugin(a, s.out) }},
 	{Name: "agents", Synopses: [][2]string{{"agents [list] [--json]", "the agent types the Agent tool can start: built-in, project, user, plugin"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdAgents(a, s.out, s.err) }},
+	{Name: "memory", Synopses: [][2]string{{"memory list|show|approve|reject|add|forget|files|repair", "long-term memory and learned skills: review the candidates, see the files"}},
+		Run: func(a []string, s stdio) (int, error) { return cmdMemory(a, s.out) }},
 	{Name: "mcp", Synopses: [][2]string{{"mcp [list|get|add|remove|approve] ...", "MCP servers: list and check, add, remove, approve a project's"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdMCP(a, s.out, s.err) }},
 	{Name: "worktrees", Synopses: [][2]string{

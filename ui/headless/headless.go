@@ -57,6 +57,9 @@ type Result struct {
 	Usage      message.Usage `json:"usage"`
 	CostUSD    *float64      `json:"costUsd"`
 	Error      string        `json:"error,omitempty"`
+	// Candidates are the memory and skill candidates the turn proposed
+	// (pending for a person's review: `pincer memory approve ID`).
+	Candidates []Candidate `json:"candidates,omitempty"`
 }
 
 // WriteFailure prints, for the json and stream-json formats, the result object of
@@ -103,7 +106,9 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	followDone := make(chan error, 1)
 	enc := json.NewEncoder(opts.Stdout)
 	var printed atomic.Uint64 // the last sequence handled
+	var proposed candidates   // handle runs on the follower, then (once it ended) here
 	handle := func(ev event.Event) error {
+		proposed.see(ev)
 		// stream-json prints every event; the other formats show notices on stderr.
 		if opts.Format == FormatStreamJSON {
 			if err := enc.Encode(ev); err != nil {
@@ -158,7 +163,7 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	failed := res.Outcome != agent.OutcomeCompleted
 	out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
 		StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
-		Usage: res.Usage, CostUSD: res.Usage.CostUSD}
+		Usage: res.Usage, CostUSD: res.Usage.CostUSD, Candidates: proposed.list}
 	switch {
 	case res.Outcome == agent.OutcomeCancelled:
 		out.Error = "cancelled by user"
