@@ -84,8 +84,15 @@ type Config struct {
 	// one of the defaults (tools.NewShellQuota(0, 0)).
 	ShellQuota *tools.ShellQuota
 
-	SystemPrompt   string
-	PermissionMode permission.Mode
+	// SystemPrompt is the system message a new session's first turn
+	// stores (DESIGN invariant 4: a continued session keeps its own).
+	// NewSessionPrompt, when set, builds it instead at that moment (parts
+	// read then: the memory snapshot), so a session started later in the
+	// same process sees what was accepted meanwhile; "" from it falls back
+	// to SystemPrompt.
+	SystemPrompt     string
+	NewSessionPrompt func() string
+	PermissionMode   permission.Mode
 	// Rules are the permission rules of the config files and flags; session rules
 	// are read from the store at each turn.
 	Rules    permission.RuleSet

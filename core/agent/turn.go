@@ -239,9 +239,11 @@ func (t *turn) start(ctx context.Context) error {
 	if len(msgs) > 0 {
 		t.a.closeAbandonedChildren(ctx, t.sess.ID) // a process killed mid-subagent left them open
 	}
-	if len(msgs) == 0 && t.a.cfg.SystemPrompt != "" {
-		if _, err := t.save(ctx, message.NewText(message.RoleSystem, t.a.cfg.SystemPrompt)); err != nil {
-			return err
+	if len(msgs) == 0 {
+		if sp := t.a.newSessionPrompt(); sp != "" {
+			if _, err := t.save(ctx, message.NewText(message.RoleSystem, sp)); err != nil {
+				return err
+			}
 		}
 	}
 	t.loadRules(ctx)
@@ -415,4 +417,15 @@ func (t *turn) loopCheck(calls []message.Part) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// newSessionPrompt is the system message a new session stores:
+// Config.NewSessionPrompt's, else Config.SystemPrompt.
+func (a *Agent) newSessionPrompt() string {
+	if a.cfg.NewSessionPrompt != nil {
+		if sp := a.cfg.NewSessionPrompt(); sp != "" {
+			return sp
+		}
+	}
+	return a.cfg.SystemPrompt
 }

@@ -260,7 +260,9 @@ func fallbackModel(flagModel string) string {
 	return envOrDefault("PINCER_MODEL", DefaultModel)
 }
 
-// SystemPrompt is the system prompt a new session of this setup gets.
+// SystemPrompt is the system prompt a new session of this setup gets, built
+// now (the agents build it when a session's first turn starts: the memory
+// snapshot is read then).
 func (s *Setup) SystemPrompt() string {
 	return buildSystemPrompt(s.Workspace, s.Tools, s.Model.ID(), s.promptSegments()...)
 }
@@ -353,7 +355,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: s.Options.Mode, MaxIterations: s.Options.MaxIterations,
-		SystemPrompt: s.SystemPrompt(), Approver: approver, OwnerCommand: s.Options.Command,
+		NewSessionPrompt: s.SystemPrompt, Approver: approver, OwnerCommand: s.Options.Command,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: agent.NewSubagents(),
 		Protocols: s.Protocols, Classifier: s.Classifier,
 		Diagnostics: diag,

@@ -19,7 +19,7 @@ type AgentSpec struct {
 	// Tools is the agent's registry (a subagent's subset); nil: the Run's.
 	Tools *tools.Registry
 	// SystemPrompt is written on the agent's sessions' first turn; "": the
-	// Run's prompt built for Workspace and Tools.
+	// Run's prompt built for Workspace and Tools when that turn starts.
 	SystemPrompt string
 	// Mode is the permission mode; "": the mode the Run's agent has now.
 	Mode permission.Mode
@@ -53,8 +53,9 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		registry = spec.Tools
 	}
 	prompt := spec.SystemPrompt
-	if prompt == "" {
-		prompt = buildSystemPrompt(ws, registry, s.Model.ID(), s.promptSegments()...)
+	var newPrompt func() string
+	if prompt == "" { // built when a session's first turn starts, as the Run's agent's
+		newPrompt = func() string { return buildSystemPrompt(ws, registry, s.Model.ID(), s.promptSegments()...) }
 	}
 	mode := spec.Mode
 	if mode == "" {
@@ -81,7 +82,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
 		Instructions:   func() string { return instructionsText(ws) },
 		PermissionMode: mode, MaxIterations: iters,
-		SystemPrompt: prompt, Approver: r.approver, OwnerCommand: owner,
+		SystemPrompt: prompt, NewSessionPrompt: newPrompt, Approver: r.approver, OwnerCommand: owner,
 		ToolSearch: s.ToolSearch, Spawner: spawn, Teams: s.Teams, Subagents: r.Agent.Subagents(),
 		ShellQuota: r.Agent.ShellQuota(), Protocols: s.Protocols, Classifier: s.Classifier,
 		Checkpoints: checkpointRecorder(r.Store, ws, s.Checkpoints, sessionRedactor(mc)),
