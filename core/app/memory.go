@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"pincer/core/agent"
 	"pincer/core/config"
@@ -50,7 +51,10 @@ func (s *Setup) memorySegments() []prompt.Segment {
 	if snap.Text == "" {
 		return nil
 	}
-	return []prompt.Segment{{Name: SegMemory, Static: true, Text: snap.Text}}
+	// A memory's text is the model's proposal: it must not hold the line
+	// that cuts the prompt into its cached and recomputed parts.
+	text := strings.ReplaceAll(snap.Text, prompt.DynamicMarker, "<!-- pincer: dynamic (quoted) -->")
+	return []prompt.Segment{{Name: SegMemory, Static: true, Text: text}}
 }
 
 // promptSegments are the static segments a new session's system prompt
