@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"pincer/core/memory"
 	"pincer/core/provider/openai/openaitest"
@@ -206,6 +208,12 @@ func TestLearnedSkillApprovedHeadless(t *testing.T) {
 	if sys := systemText(reqs[len(reqs)-1]); !strings.Contains(sys, "- write-and-check: Write a greeting to a file and check it is there") {
 		t.Errorf("the next session's skill index lacks /write-and-check:\n%s", sys)
 	}
+	e.fake.Push(openaitest.Reply{Text: "ran it"})
+	e.runJSON("/write-and-check")
+	reqs = e.fake.Requests()
+	if got := lastUserText(reqs[len(reqs)-1]); !strings.Contains(got, "# Write and check") || !strings.Contains(got, "grep -q hi out.txt") {
+		t.Errorf("/write-and-check sent %q", got)
+	}
 }
 
 func readPath(t *testing.T, path string) string {
@@ -312,5 +320,68 @@ func TestMemoryConfigAndObserver(t *testing.T) {
 	reqs = e.fake.Requests()
 	if code != 0 || !strings.Contains(stderr, "[memory] in a project file is not applied") || !strings.Contains(systemText(reqs[len(reqs)-1]), "# Memory") {
 		t.Errorf("project [memory]: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// TestMemoryRepairAfterKill is the crash between a decision and its write:
+// while the test holds the lock of the project's memory dir (the writer's
+// flock), `pincer memory approve` records the acceptance and waits at the
+// lock; killed there (SIGKILL), it leaves the candidate accepted and no file.
+// `pincer memory repair` writes it.
+func TestMemoryRepairAfterKill(t *testing.T) {
+	e := newEnv(t)
+	dir := e.projectMemoryDir()
+	out := e.memoryCmd("add", "we tag releases on main")
+	id := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(out, "proposed "))[0], ":")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	approve := e.command("memory", "approve", id)
+	if err := approve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	show := func() memory.Candidate {
+		var c memory.Candidate
+		if err := json.Unmarshal([]byte(e.memoryCmd("show", id, "--json")), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for show().Status != "accepted" {
+		if time.Now().After(deadline) {
+			_ = approve.Process.Kill()
+			t.Fatal("the approval was never recorded")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := approve.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = approve.Wait()
+	_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	c := show()
+	if c.Status != "accepted" || !c.AppliedAt.IsZero() {
+		t.Fatalf("after the kill: %+v", c)
+	}
+	if _, err := os.Lstat(c.Target); !os.IsNotExist(err) {
+		t.Fatalf("the file exists after the kill: %v", err)
+	}
+	if out := e.memoryCmd("repair"); !strings.Contains(out, "wrote "+c.Target) {
+		t.Errorf("repair: %s", out)
+	}
+	if got := readPath(t, c.Target); !strings.Contains(got, "We tag releases on main.") {
+		t.Errorf("repaired file:\n%s", got)
+	}
+	if idx := readPath(t, filepath.Join(dir, "MEMORY.md")); !strings.Contains(idx, "(we-tag-releases-on-main.md)") {
+		t.Errorf("MEMORY.md: %q", idx)
 	}
 }
