@@ -15,6 +15,7 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/app"
+	"pincer/core/permission"
 	"pincer/themes"
 	"pincer/ui/tui"
 )
@@ -22,7 +23,8 @@ import (
 // tuiFlags are the flags of `pincer` (the workbench): the shared ones and --theme.
 type tuiFlags struct {
 	sessionFlags
-	theme string
+	theme       string
+	allowBypass bool
 }
 
 func newTUIFlagSet() (*flag.FlagSet, *tuiFlags) {
@@ -31,6 +33,7 @@ func newTUIFlagSet() (*flag.FlagSet, *tuiFlags) {
 	fs.SetOutput(io.Discard)
 	addSessionFlags(fs, &f.sessionFlags)
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark | light (NO_COLOR turns colours off)")
+	fs.BoolVar(&f.allowBypass, "allow-dangerously-skip-permissions", false, "let Shift+Tab and /mode choose bypassPermissions (as Claude Code's flag; also allowed when started with --permission-mode bypassPermissions)")
 	return fs, f
 }
 
@@ -102,7 +105,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	wb, err := tui.New(tui.Options{Theme: themes.FromEnv(f.theme), Model: modelName, Mode: string(opts.Mode),
 		Cwd: setup.Workspace.Root(), ContextWindow: window, Keys: keys,
 		WideColumns: bench.WideColumns, LayoutFile: layoutFile, Prompt: prompt,
-		KeepInputFocus: !bench.ApprovalFocus(), Commands: setup.Commands})
+		KeepInputFocus: !bench.ApprovalFocus(), Commands: setup.Commands,
+		AllowBypass: f.allowBypass || opts.Mode == permission.ModeBypass})
 	if err != nil {
 		return 0, err
 	}

@@ -55,6 +55,12 @@ type Options struct {
 	// request arrives (`[workbench] approval_focus = false`); by default a request
 	// arriving while the box is empty takes the focus to the Approvals pane.
 	KeepInputFocus bool
+	// AllowBypass lets the person choose bypassPermissions in the workbench:
+	// Shift+Tab and Ctrl+T step through it and /mode accepts it. As Claude
+	// Code's, only with --allow-dangerously-skip-permissions or a start in
+	// bypassPermissions; otherwise the cycle is default → acceptEdits → plan
+	// → auto, and /mode bypassPermissions is refused, naming the flag.
+	AllowBypass bool
 }
 
 // Pane indexes, in focus order.

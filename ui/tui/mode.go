@@ -7,20 +7,29 @@ import (
 )
 
 // modeCycle is the order Shift+Tab (in the input box) and Ctrl+T step through
-// the permission modes, as Claude Code's. dontAsk is for headless runs: it can
-// be set with /mode, and the next step from it is default.
+// the permission modes, as Claude Code's; bypassPermissions only when the
+// workbench allows it (Options.AllowBypass). dontAsk is for headless runs: it
+// can be set with /mode, and the next step from it is default.
 var modeCycle = []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModePlan, permission.ModeAuto, permission.ModeBypass}
 
-// nextMode returns the mode after m in modeCycle (default after any mode not
-// in it).
-func nextMode(m permission.Mode) permission.Mode {
-	for i, c := range modeCycle {
+// nextMode returns the mode after m in modeCycle, skipping bypassPermissions
+// unless allowBypass (default after any mode not in it).
+func nextMode(m permission.Mode, allowBypass bool) permission.Mode {
+	cycle := modeCycle
+	if !allowBypass {
+		cycle = cycle[:len(cycle)-1]
+	}
+	for i, c := range cycle {
 		if c == m {
-			return modeCycle[(i+1)%len(modeCycle)]
+			return cycle[(i+1)%len(cycle)]
 		}
 	}
 	return permission.ModeDefault
 }
+
+// bypassRefused is why /mode bypassPermissions is refused in a workbench
+// that does not allow it.
+const bypassRefused = "bypassPermissions is off in this workbench: start pincer with --allow-dangerously-skip-permissions (or --permission-mode bypassPermissions) to allow it"
 
 // modeHelp says in a few words what a mode does, for the notice shown when it
 // changes.
@@ -44,7 +53,7 @@ func modeHelp(m permission.Mode) string {
 
 // cycleMode moves to the next permission mode. Event loop only (two
 // concurrent cycles could both step from the same mode).
-func (w *Workbench) cycleMode() { w.setMode(nextMode(permission.Mode(w.mode))) }
+func (w *Workbench) cycleMode() { w.setMode(nextMode(permission.Mode(w.mode), w.opts.AllowBypass)) }
 
 // setMode changes the permission mode: the backend's at once (running turns
 // decide their next tool calls with it; a mode.changed event on the live
@@ -84,6 +93,10 @@ func (w *Workbench) modeCommand(args []string) bool {
 	m, err := permission.ParseMode(args[0])
 	if err != nil {
 		w.Notify("warning", "/mode: "+err.Error())
+		return false
+	}
+	if m == permission.ModeBypass && !w.opts.AllowBypass {
+		w.Notify("warning", "/mode: "+bypassRefused)
 		return false
 	}
 	w.setMode(m)

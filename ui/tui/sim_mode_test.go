@@ -14,29 +14,22 @@ import (
 )
 
 // TestModeCycling: Shift+Tab in the input box and Ctrl+T anywhere step
-// default → acceptEdits → plan → auto → bypassPermissions → default, on the agent
-// and in the status line at once.
+// default → acceptEdits → plan → auto → default, on the agent and in the
+// status line at once; bypassPermissions is not in the cycle (as Claude
+// Code's, without --allow-dangerously-skip-permissions).
 func TestModeCycling(t *testing.T) {
 	b, ag, _, _ := attached(t, 160, 50, &providertest.Scripted{})
 	s := b.waitText("fake/m · default ·")
 	if !strings.Contains(s, "Shift+Tab next permission mode") {
 		t.Errorf("the input's help bar lacks the mode key:\n%s", s)
 	}
-	step := func(want permission.Mode, press func()) {
-		t.Helper()
-		press()
-		b.waitText("fake/m · " + string(want) + " ·")
-		if got := ag.Mode(); got != want {
-			t.Errorf("agent mode %s, want %s", got, want)
-		}
-	}
+	step := modeStepper(t, b, ag)
 	shiftTab := func() { b.key(tcell.KeyBacktab, 0, tcell.ModNone) }
 	ctrlT := func() { b.key(tcell.KeyCtrlT, 0, tcell.ModCtrl) }
 	step(permission.ModeAcceptEdits, shiftTab)
 	b.key(tcell.KeyRune, '2', tcell.ModAlt) // a pane: Ctrl+T still cycles
 	step(permission.ModePlan, ctrlT)
 	step(permission.ModeAuto, ctrlT)
-	step(permission.ModeBypass, ctrlT)
 	b.key(tcell.KeyRune, '0', tcell.ModAlt)
 	step(permission.ModeDefault, shiftTab)
 	if f := b.focus(); f != paneInput {
@@ -53,6 +46,40 @@ func TestModeCycling(t *testing.T) {
 	b.key(tcell.KeyF1, 0, tcell.ModNone)
 	b.waitText("Ctrl+T", "Shift+Tab", "next permission mode", "Ctrl+O", "sessions browser")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+}
+
+// modeStepper returns a step: press, then wait for mode want in the status
+// line and check the agent's.
+func modeStepper(t *testing.T, b *simBench, ag interface{ Mode() permission.Mode }) func(permission.Mode, func()) {
+	return func(want permission.Mode, press func()) {
+		t.Helper()
+		press()
+		b.waitText("fake/m · " + string(want) + " ·")
+		if got := ag.Mode(); got != want {
+			t.Errorf("agent mode %s, want %s", got, want)
+		}
+	}
+}
+
+// TestModeBypassOnlyWhenAllowed: without Options.AllowBypass, /mode
+// bypassPermissions is refused naming the flag, and the mode stays; with it,
+// the cycle goes through bypassPermissions and /mode accepts it.
+func TestModeBypassOnlyWhenAllowed(t *testing.T) {
+	b, ag, _, _ := attached(t, 160, 50, &providertest.Scripted{})
+	b.send("/mode bypassPermissions")
+	b.waitText("--allow-dangerously-skip-permissions")
+	if ag.Mode() != permission.ModeDefault {
+		t.Fatalf("agent mode %s after a refused /mode bypassPermissions", ag.Mode())
+	}
+
+	b2, ag2, _, _ := attachedWith(t, 160, 50, &providertest.Scripted{}, Options{AllowBypass: true})
+	step := modeStepper(t, b2, ag2)
+	shiftTab := func() { b2.key(tcell.KeyBacktab, 0, tcell.ModNone) }
+	for _, m := range []permission.Mode{permission.ModeAcceptEdits, permission.ModePlan, permission.ModeAuto, permission.ModeBypass, permission.ModeDefault} {
+		step(m, shiftTab)
+	}
+	b2.send("/mode bypassPermissions")
+	b2.waitText("fake/m · bypassPermissions ·")
 }
 
 // TestModeCommand: /mode MODE sets any mode ParseMode accepts; a bad one is

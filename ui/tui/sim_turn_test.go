@@ -19,7 +19,13 @@ import (
 // attached starts a workbench with an agent over prov and a fresh session.
 func attached(t *testing.T, width, height int, prov *providertest.Scripted) (*simBench, *agent.Agent, string, string) {
 	t.Helper()
-	b := startBench(t, width, height, Options{})
+	return attachedWith(t, width, height, prov, Options{})
+}
+
+// attachedWith is attached with the workbench's opts.
+func attachedWith(t *testing.T, width, height int, prov *providertest.Scripted, opts Options) (*simBench, *agent.Agent, string, string) {
+	t.Helper()
+	b := startBench(t, width, height, opts)
 	ag, root := newTestAgent(t, prov)
 	s, err := ag.CreateSession(t.Context())
 	if err != nil {
