@@ -56,7 +56,7 @@ func (s *spawner) Spawn(ctx context.Context, req agent.SpawnRequest) (*agent.Spa
 	names, notes := subagent.ToolSet(s.registry.Names(), def)
 	var ts []tools.Tool
 	for _, n := range names {
-		if t, ok := s.registry.Get(n); ok && !subagent.IsNesting(n) {
+		if t, ok := s.registry.Get(n); ok && !subagent.NeverSubagent(n) {
 			ts = append(ts, t)
 		}
 	}

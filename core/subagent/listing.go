@@ -43,7 +43,7 @@ func ToolsText(d Definition) string {
 	if d.Tools == nil {
 		var not []string
 		for _, t := range d.DisallowedTools {
-			if !IsNesting(t) {
+			if !NeverSubagent(t) {
 				not = append(not, t)
 			}
 		}
@@ -54,7 +54,7 @@ func ToolsText(d Definition) string {
 	}
 	var out []string
 	for _, t := range d.Tools {
-		if IsNesting(t) || disallowed(d, t) {
+		if NeverSubagent(t) || disallowed(d, t) {
 			continue
 		}
 		out = append(out, t)

@@ -11,6 +11,26 @@ import (
 // member gets SendMessage from the team itself, never from the rule.
 var NestingTools = []string{"Agent", "Task", "TeamCreate", "SendMessage", "TeamDelete"}
 
+// SessionTools are the tools only a session a person started has, never a
+// subagent, whatever its definition says: Remember (a memory candidate
+// belongs to the session whose person reviews it; a subagent says what is
+// worth remembering in its result).
+var SessionTools = []string{"Remember"}
+
+// NeverSubagent reports whether a subagent never gets the tool name: one of
+// NestingTools or SessionTools.
+func NeverSubagent(name string) bool {
+	if IsNesting(name) {
+		return true
+	}
+	for _, n := range SessionTools {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
 // IsNesting reports whether name is one of NestingTools.
 func IsNesting(name string) bool {
 	for _, n := range NestingTools {
@@ -24,7 +44,7 @@ func IsNesting(name string) bool {
 // ToolSet is the tool-set rule: the names of the tools a subagent of d has,
 // given the names of its parent's tools (in the parent's order). It is the
 // definition's Tools (nil: all of the parent's; an empty list: none) minus
-// its DisallowedTools, never a nesting tool (NestingTools) and never a tool
+// its DisallowedTools, never a nesting or session tool (NeverSubagent) and never a tool
 // the parent lacks: a definition only narrows. A name matches a tool as
 // Claude Code writes it: exactly ("Bash", "mcp__github__create_issue"), or a
 // whole MCP server ("mcp__github", "mcp__github__*") matching each of its
@@ -37,7 +57,7 @@ func ToolSet(parent []string, d Definition) (names []string, notes []string) {
 		}
 	} else {
 		for _, want := range d.Tools {
-			if IsNesting(want) {
+			if NeverSubagent(want) {
 				notes = append(notes, fmt.Sprintf("agent %s: %s is never a subagent's tool", d.Name, want))
 				continue
 			}
@@ -62,7 +82,7 @@ func ToolSet(parent []string, d Definition) (names []string, notes []string) {
 	}
 	names = []string{}
 	for _, p := range parent {
-		if keep[p] && !IsNesting(p) {
+		if keep[p] && !NeverSubagent(p) {
 			names = append(names, p)
 			delete(keep, p) // a name listed twice by the parent is kept once
 		}

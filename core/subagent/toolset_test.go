@@ -7,7 +7,7 @@ import (
 
 func TestToolSet(t *testing.T) {
 	parent := []string{"Read", "Glob", "Grep", "Bash", "Edit", "Write", "Agent", "TeamCreate", "SendMessage",
-		"mcp__github__create_issue", "mcp__github__list_issues", "mcp__gitlab__x", "Skill"}
+		"mcp__github__create_issue", "mcp__github__list_issues", "mcp__gitlab__x", "Skill", "Remember"}
 	cases := []struct {
 		name      string
 		tools     []string
@@ -22,6 +22,7 @@ func TestToolSet(t *testing.T) {
 		{"minus disallowed", nil, []string{"Edit", "Write", "mcp__github"}, []string{"Read", "Glob", "Grep", "Bash", "mcp__gitlab__x", "Skill"}, 0},
 		{"a tool the parent lacks is not granted", []string{"Read", "WebFetch"}, nil, []string{"Read"}, 1},
 		{"nesting never, even listed", []string{"Agent", "Task", "TeamCreate", "SendMessage", "TeamDelete", "Read"}, nil, []string{"Read"}, 5},
+		{"Remember never, even listed", []string{"Remember", "Read"}, nil, []string{"Read"}, 1},
 		{"server level", []string{"mcp__github"}, nil, []string{"mcp__github__create_issue", "mcp__github__list_issues"}, 0},
 		{"server wildcard", []string{"mcp__github__*"}, []string{"mcp__github__list_issues"}, []string{"mcp__github__create_issue"}, 0},
 		{"one MCP tool", []string{"mcp__github__list_issues"}, nil, []string{"mcp__github__list_issues"}, 0},
