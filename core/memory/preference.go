@@ -32,7 +32,7 @@ func Preference(input string) (string, bool) {
 		return "", false
 	}
 	for _, s := range sentences(input) {
-		if len(s) > MaxPreferenceLen {
+		if len(s) > MaxPreferenceLen || notPreference.MatchString(s) {
 			continue
 		}
 		for _, re := range preferencePatterns {
@@ -51,6 +51,11 @@ func Preference(input string) (string, bool) {
 	}
 	return "", false
 }
+
+// notPreference are sentences the patterns would take that state nothing
+// lasting: "never mind …", "always the same error", "no, instead of that, …"
+// about the task at hand is left to the person.
+var notPreference = regexp.MustCompile(`(?i)^(?:never\s*mind|nevermind|always\s+the\s+same|never\s+again\s+this)\b`)
 
 // sentenceEnd splits a prompt into sentences: at a line break, or at '.',
 // '!' or '?' followed by a space.

@@ -54,6 +54,9 @@ func TestPreference(t *testing.T) {
 		{"always", ""},
 		{"remember that we always use tabs", ""}, // a request, proposed as one
 		{"is it always like this", ""},
+		{"Never mind, fix the test instead", ""},
+		{"nevermind that, always use tabs", ""},
+		{"Always the same error in CI", ""},
 		{"Always " + string(make([]byte, 300)), ""},
 	} {
 		got, ok := Preference(tc.in)
