@@ -31,29 +31,57 @@ import (
 type sendScreen struct {
 	tcell.Screen
 
-	mu    sync.Mutex
-	frame tcell.CellBuffer // this frame as drawn so far
-	given []givenCell      // what each cell of Screen was last handed; row-major, the frame's size
+	mu       sync.Mutex
+	frame    tcell.CellBuffer // this frame as drawn so far
+	given    []givenCell      // what each cell of Screen was last handed; row-major, the frame's size
+	complete bool             // every cell of given is known: frames may be written by out
+
+	out        *frameOut // pincer's writer of incremental frames; nil: tcell draws every frame
+	outChecked bool      // out was decided for this initialisation of the screen
+	// The cursor and default style as the workbench last set them (also
+	// handed to Screen, for tcell's own redraws).
+	curX, curY int // -1: hidden
+	shape      tcell.CursorStyle
+	curColour  tcell.Color
+	defStyle   tcell.Style
 }
 
 // givenCell is what one cell of the screen underneath was last handed by Put.
 type givenCell struct {
 	str   string
 	style tcell.Style
+	width int8 // the cells it covers on the terminal (2: a wide character, its right neighbour covered)
 	known bool // false: never handed (a new or resized screen): hand it on
+	stale bool // the terminal erased it (a wide character over it was overwritten): draw it again
 }
 
 // newSendScreen wraps s.
-func newSendScreen(s tcell.Screen) *sendScreen { return &sendScreen{Screen: s} }
+func newSendScreen(s tcell.Screen) *sendScreen {
+	return &sendScreen{Screen: s, curX: -1, curY: -1, curColour: tcell.ColorNone}
+}
 
 // Init initialises the screen underneath and forgets what it was given (a
 // re-initialised terminal is drawn afresh).
 func (s *sendScreen) Init() error {
 	err := s.Screen.Init()
-	s.mu.Lock()
-	s.given = nil
-	s.mu.Unlock()
+	s.redrawAll()
 	return err
+}
+
+// Resume resumes the screen underneath (the terminal was given back after
+// Suspend: it shows anything) and has the next frame drawn whole, by tcell.
+func (s *sendScreen) Resume() error {
+	err := s.Screen.Resume()
+	s.redrawAll()
+	return err
+}
+
+// redrawAll forgets what the screen underneath was given and whether pincer
+// can write frames itself (decided again at the next Show).
+func (s *sendScreen) redrawAll() {
+	s.mu.Lock()
+	s.given, s.complete, s.out, s.outChecked = nil, false, nil, false
+	s.mu.Unlock()
 }
 
 // fit resizes the frame to the screen underneath, forgetting what it was
@@ -64,7 +92,7 @@ func (s *sendScreen) fit() {
 		return
 	}
 	s.frame.Resize(w, h)
-	s.given = make([]givenCell, w*h)
+	s.given, s.complete = make([]givenCell, w*h), false
 }
 
 // Clear fills the frame with blanks in the default style.
@@ -132,8 +160,13 @@ func (s *sendScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 	return s.frame.GetContent(x, y)
 }
 
-// Show hands on the changed cells and shows the screen underneath.
+// Show writes the frame's changed cells to the terminal itself
+// (showOwn), or else hands them on and shows the screen underneath (tcell
+// draws them).
 func (s *sendScreen) Show() {
+	if s.showOwn() {
+		return
+	}
 	s.handOn()
 	s.Screen.Show()
 }
@@ -147,7 +180,8 @@ func (s *sendScreen) Sync() {
 
 // handOn puts into the screen underneath every cell of the frame whose
 // grapheme or style differs from what that cell was last given; returns how
-// many it put.
+// many it put. Every cell is then known, with the width tcell will draw it
+// in (a wide character that does not fit the row is one blank).
 func (s *sendScreen) handOn() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -156,15 +190,17 @@ func (s *sendScreen) handOn() int {
 	n := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			str, style, _ := s.frame.Get(x, y)
+			str, style, width := s.frame.Get(x, y)
 			g := &s.given[y*w+x]
-			if g.known && g.str == str && g.style == style {
+			drawn := int8(min(width, w-x))
+			if g.known && !g.stale && g.str == str && g.style == style && g.width == drawn {
 				continue
 			}
 			s.Screen.Put(x, y, str, style)
-			*g = givenCell{str: str, style: style, known: true}
+			*g = givenCell{str: str, style: style, width: drawn, known: true}
 			n++
 		}
 	}
+	s.complete = true
 	return n
 }

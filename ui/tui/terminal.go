@@ -35,12 +35,17 @@ func CheckTerminal() error {
 	return nil
 }
 
-// openTerminal creates the terminal screen and initialises it, so a missing
+// openTerminal creates the terminal screen (tcell's terminfo screen on
+// ttyPath, through a watchTty for the frame writer) and initialises it, so a missing
 // or unusable terminal is an error here (wrapping ErrNoTerminal) rather than
 // a nil-pointer panic inside tcell later (tview's SetScreen ignores Init's
 // error and the first write goes to a nil writer).
 func openTerminal() (tcell.Screen, error) {
-	s, err := tcell.NewScreen()
+	tty, err := tcell.NewDevTtyFromDev(ttyPath)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoTerminal, err)
+	}
+	s, err := newTerminfoScreen(tty)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoTerminal, err)
 	}

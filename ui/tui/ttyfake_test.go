@@ -99,13 +99,13 @@ func (t *ttyFake) quiet(tb testing.TB, since int) int {
 }
 
 // newTTYScreen returns tcell's terminfo screen (TERM=xterm-256color, true
-// colour) over a ttyFake of width×height.
+// colour) over a ttyFake of width×height, as openTerminal makes it.
 func newTTYScreen(tb testing.TB, width, height int) (tcell.Screen, *ttyFake) {
 	tb.Helper()
 	tb.Setenv("TERM", "xterm-256color")
 	tb.Setenv("COLORTERM", "truecolor")
 	tty := newTTYFake(width, height)
-	s, err := tcell.NewTerminfoScreenFromTty(tty)
+	s, err := newTerminfoScreen(tty)
 	if err != nil {
 		tb.Fatal(err)
 	}

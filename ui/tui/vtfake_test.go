@@ -20,7 +20,9 @@ type vtFake struct {
 	grid    [][]vtCell
 	x, y    int
 	printed int    // graphemes printed, blanks included
-	pen     string // SGR parameters since the last reset, ";"-joined
+	again   int    // of those, printed over the same grapheme in the same pen (a cursor move by printing)
+	pen     string // the graphic rendition in force, as vtPen.String shows it
+	rend    vtPen
 	pending []byte
 }
 
@@ -161,11 +163,7 @@ func (v *vtFake) csi(params string, final byte) {
 		v.split(v.x, v.y)
 		v.eraseRow(v.y, v.x)
 	case 'm':
-		if params == "" || params == "0" {
-			v.pen = ""
-		} else {
-			v.pen += params + ";"
-		}
+		v.sgr(params)
 	case 'A':
 		v.y = max(v.y-num(0, 1), 0)
 	case 'B':
@@ -202,6 +200,9 @@ func (v *vtFake) text(s string) {
 			continue
 		}
 		row := v.grid[v.y]
+		if old := row[v.x]; old.str == g && old.pen == v.pen && !old.cont && (width == 1 || v.x+1 < v.w && row[v.x+1].cont) {
+			v.again++
+		}
 		v.split(v.x, v.y)
 		if last := v.x + width - 1; last+1 < v.w && row[last+1].cont {
 			row[last+1] = vtCell{str: " "} // the right half of a wide character overwritten
