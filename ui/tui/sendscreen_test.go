@@ -191,7 +191,12 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 			rows[y] = append(rows[y], pool[rng.Intn(len(pool))])
 		}
 	}
-	styles := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Foreground(tcell.ColorRed), tcell.StyleDefault.Background(tcell.ColorNavy).Bold(true)}
+	styles := []tcell.Style{tcell.StyleDefault, tcell.StyleDefault.Foreground(tcell.ColorRed), tcell.StyleDefault.Background(tcell.ColorNavy).Bold(true),
+		tcell.StyleDefault.Foreground(tcell.NewRGBColor(216, 222, 233)).Background(tcell.NewRGBColor(30, 30, 46)).Italic(true),
+		tcell.StyleDefault.Foreground(tcell.PaletteColor(208)).Underline(true).Dim(true),
+		tcell.StyleDefault.Reverse(true).Bold(true).Dim(true).StrikeThrough(true),
+		tcell.StyleDefault.Foreground(tcell.ColorRed).Url("https://example.com/"), // a hyperlink: tcell draws that frame
+	}
 	rowStyle := make([]tcell.Style, h)
 	draw := func(s tcell.Screen) {
 		for y, row := range rows {
@@ -210,6 +215,11 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 			p.dtty.w, p.dtty.h, p.stty.w, p.stty.h = w, h, w, h
 			p.dvt, p.svt = newVTFake(w, h), newVTFake(w, h)
 		}
+		if f%50 == 25 { // every row restyled: a big frame (synchronized output)
+			for y := range rowStyle {
+				rowStyle[y] = styles[(f/50+y)%5]
+			}
+		}
 		for k := rng.Intn(4); k >= 0; k-- {
 			y := rng.Intn(h)
 			i := rng.Intn(len(rows[y]))
@@ -227,9 +237,14 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 		d, s := p.frame(t, draw)
 		direct, send = direct+d, send+s
 	}
-	t.Logf("300 frames: %d bytes sending every cell, %d sending the changed ones", direct, send)
+	out := p.send.(*sendScreen).out
+	t.Logf("300 frames: %d bytes sending every cell, %d sending the changed ones (%d frames by pincer's writer, %d of them synchronized)",
+		direct, send, out.frames, out.syncedFrames)
 	if send >= direct {
 		t.Errorf("sent %d bytes, no fewer than the %d of sending every cell", send, direct)
+	}
+	if out.frames < 150 || out.syncedFrames == 0 {
+		t.Errorf("pincer's writer wrote %d of 300 frames (%d synchronized); want most, some big", out.frames, out.syncedFrames)
 	}
 }
 
