@@ -53,7 +53,8 @@ type frameOut struct {
 	colourKnown  bool
 	buf          []byte
 	cellsDrawn   int // cells drawn by the frame being written
-	syncedFrames int // frames written in synchronized output (tests read it)
+	frames       int // frames written (tests read it)
+	syncedFrames int // of those, in synchronized output
 }
 
 // newFrameOut returns the writer for s, or nil when tcell draws every frame:
@@ -132,6 +133,7 @@ func (o *frameOut) cursor(x, y, w, h int, shape tcell.CursorStyle, colour tcell.
 // synchronized output when it drew syncOutCells cells or more and the
 // terminal takes it.
 func (o *frameOut) flush() {
+	o.frames++
 	if len(o.buf) == 0 {
 		return
 	}
