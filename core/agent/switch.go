@@ -91,6 +91,11 @@ func (a *Agent) UseModel(p provider.Provider, c ModelChoice) error {
 	return nil
 }
 
+// HasProvider reports whether the agent has a provider to call: false for
+// an agent started without a model (the workbench opens without one), whose
+// turns fail with ErrNoProvider until UseModel gives it one.
+func (a *Agent) HasProvider() bool { return a.currentProvider() != nil }
+
 // currentProvider is the provider of the next model call (nil: none configured).
 func (a *Agent) currentProvider() provider.Provider {
 	a.mu.Lock()

@@ -89,10 +89,19 @@ func (b *Backend) ModelCommand(sessionID string, args []string) (*ModelCommand, 
 	c := &ModelCommand{Name: sub, b: b}
 	configure := func(ctx context.Context, env *modelflow.Env, io ModelIO) error {
 		id, err := modelflow.Configure(ctx, env, io.Prompter, first(rest))
-		if err == nil {
-			io.Notify("info", "default model: "+id+" (new runs of pincer use it; /model switch changes this session's)")
+		if err != nil {
+			return err
 		}
-		return err
+		if !b.agentFor(sessionID).HasProvider() { // a session with no model to run on takes the new one at once
+			if err := b.adoptModel(ctx, sessionID, id); err != nil {
+				io.Notify("warning", "default model: "+id+" (saved; this session cannot use it yet: "+err.Error()+")")
+				return nil
+			}
+			io.Notify("info", "default model: "+id+" (this session uses it now, and new runs of pincer)")
+			return nil
+		}
+		io.Notify("info", "default model: "+id+" (new runs of pincer use it; /model switch changes this session's)")
+		return nil
 	}
 	switch sub {
 	case "": // bare /model: pick a model when one is configured, else set one up
@@ -208,6 +217,13 @@ func (b *Backend) switchModel(ctx context.Context, env *modelflow.Env, io ModelI
 	next, err := modelflow.Switch(env, io.Prompter, b.sessionModel(ctx, sessionID), arg)
 	if err != nil {
 		return err
+	}
+	if b.needsProvider(sessionID, next) {
+		if err := b.adoptModel(ctx, sessionID, next); err != nil {
+			return err
+		}
+		io.Notify("info", fmt.Sprintf("this session now uses %s (the default is unchanged)", next))
+		return nil
 	}
 	resolve := b.ResolveModel
 	if resolve == nil {

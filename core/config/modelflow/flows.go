@@ -232,17 +232,25 @@ func askKey(ctx context.Context, e *Env, p Prompter, name string, requires bool)
 	return key, nil
 }
 
-// Switch picks another model of the active provider — the provider of current,
-// the session's model ("" means the default) — for one session, and returns its
-// ID; the caller stores it with the session. arg ("" asks) is a model name or a
-// full ID of the same provider.
+// Switch picks another model for one session and returns its ID; the caller
+// stores it with the session (and, for another provider, gives the session a
+// provider for it: app.Backend's adoptModel). arg "" asks among the models of
+// the active provider — the provider of current, the session's model ("" means
+// the default); otherwise arg is a model name of the active provider or a full
+// PROVIDER/MODEL ID, of the same provider or of another configured one (with
+// no current model at all, a configured provider's full ID is the answer).
 func Switch(e *Env, p Prompter, current, arg string) (string, error) {
 	if current == "" {
 		current = e.Config.DefaultModel
 	}
 	prov, curModel, ok := config.ParseModelID(current)
 	if !ok {
-		return "", errors.New("no current model: set one with `pincer model default PROVIDER/MODEL` or `pincer model configure`")
+		if ap, am, full := config.ParseModelID(strings.TrimSpace(arg)); full {
+			if _, known := e.Config.Lookup(ap); known { // no model yet: a configured provider's model is one
+				return ap + "/" + am, nil
+			}
+		}
+		return "", errors.New("no current model: set one with `pincer model default PROVIDER/MODEL` or `pincer model configure`, or name one: /model switch PROVIDER/MODEL")
 	}
 	pc, known := e.Config.Lookup(prov)
 	if arg != "" {
@@ -253,7 +261,7 @@ func Switch(e *Env, p Prompter, current, arg string) (string, error) {
 			if ap == prov {
 				model = am
 			} else if _, other := e.Config.Lookup(ap); other {
-				return "", badArgf("switch stays within the active provider (%s → %s): use `pincer model default %s` to change providers", prov, ap, arg)
+				return ap + "/" + am, nil // another configured provider's model: the session moves to it
 			}
 		}
 		if known && !pc.HasModel(model) {

@@ -11,7 +11,9 @@ import (
 	"pincer/core/config"
 )
 
-func TestSwitchStaysWithinTheProvider(t *testing.T) {
+// TestSwitch: Switch picks among the active provider's models, marks the
+// session's, and takes a full ID of a configured provider (another one too).
+func TestSwitch(t *testing.T) {
 	w := newWorld(t)
 	e := w.e()
 	p := w.script(1)
@@ -31,7 +33,8 @@ func TestSwitchStaysWithinTheProvider(t *testing.T) {
 	cases := []struct{ current, arg, want, errHas string }{
 		{"deepseek/deepseek-chat", "deepseek-reasoner", "deepseek/deepseek-reasoner", ""},
 		{"deepseek/deepseek-chat", "deepseek/deepseek-reasoner", "deepseek/deepseek-reasoner", ""},
-		{"deepseek/deepseek-chat", "openai/gpt-4o", "", "within the active provider"},
+		{"deepseek/deepseek-chat", "openai/gpt-4o", "openai/gpt-4o", ""}, // another configured provider
+		{"", "openai/gpt-4o", "openai/gpt-4o", ""},                       // no model yet: a configured provider's
 		{"openrouter/openai/gpt-4.1", "anthropic/claude-sonnet-4.5", "openrouter/anthropic/claude-sonnet-4.5", ""},
 		{"", "x", "", "no current model"},
 	}
