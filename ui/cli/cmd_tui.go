@@ -155,7 +155,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			SessionModel: app.SessionModelResolver(opts),
 			Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
 			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
-			CommitWorktree: run.WorktreeCommit()}
+			CommitWorktree: run.WorktreeCommit(), Memory: run.Memory}
 		wb.Attach(be, run.SessionID)
 		openDone <- run
 	}()

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -87,6 +88,9 @@ func (w *Workbench) holdAnswer(act Action, r rune, req string) {
 		if a.act == act {
 			name = a.long
 		}
+	}
+	if c, ok := candidateAnswers[act]; ok && strings.HasPrefix(req, candidatePrefix) {
+		name = c.long
 	}
 	h := &w.held
 	h.gen++

@@ -87,11 +87,9 @@ func (w *Workbench) ownPending() int {
 // ...), as the key map binds them.
 func (w *Workbench) approvalKeys() []string {
 	var out []string
-	for _, a := range approvalActions {
-		if k := w.keys.KeysOf(a.act); k != "" {
-			k, _, _ = strings.Cut(k, "/")
-			out = append(out, k+" "+a.short)
-		}
+	keys, labels := w.answerItems() // a candidate's when one is ahead (candidate_answer.go)
+	for i, k := range keys {
+		out = append(out, k+" "+labels[i])
 	}
 	return out
 }
@@ -99,13 +97,7 @@ func (w *Workbench) approvalKeys() []string {
 // approvalKeyLetters is the approval keys as the key map binds them,
 // "y/s/a/n/N".
 func (w *Workbench) approvalKeyLetters() string {
-	var keys []string
-	for _, a := range approvalActions {
-		if k := w.keys.KeysOf(a.act); k != "" {
-			k, _, _ = strings.Cut(k, "/")
-			keys = append(keys, k)
-		}
-	}
+	keys, _ := w.answerItems()
 	return strings.Join(keys, "/")
 }
 
@@ -165,6 +157,9 @@ func (w *Workbench) approvalKey(ev *tcell.EventKey) bool {
 		return false
 	}
 	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
+	if ok && act == ActEditCand && !w.candidateAhead(w.focus == paneInput) {
+		ok = false // e edits only a candidate: for a tool request it is a letter like any other
+	}
 	if (!ok || !isAnswer(act)) && auto {
 		w.approvalFocus.auto = false // a key of the queue's own (a move, a focus key): the person drives it
 	}
@@ -216,8 +211,11 @@ func (w *Workbench) answerAct(act Action) {
 	w.answerSelected(act, "")
 }
 
-// isAnswer reports whether act answers a request.
+// isAnswer reports whether act answers a request (e: a candidate's edit).
 func isAnswer(act Action) bool {
+	if act == ActEditCand {
+		return true
+	}
 	for _, a := range approvalActions {
 		if a.act == act {
 			return true
@@ -290,7 +288,7 @@ func (w *Workbench) syncApprovalFocus() {
 			w.lastList = paneApprovals
 		}
 		if own > prevOwn && !w.approvalFocus.keepIn && w.focus == paneInput && w.input.GetText() == "" && w.reasonFor == "" &&
-			!w.browser.Open && w.prompt == nil && !w.helpOpen && !w.mcp.open && !w.wt.open && !w.rw.open {
+			!w.browser.Open && w.prompt == nil && !w.helpOpen && !w.mcp.open && !w.wt.open && !w.rw.open && !w.ed.open && !w.mem.open {
 			w.focusInFrame(paneApprovals)
 			w.approvalFocus.moved, w.approvalFocus.auto = true, true
 		}

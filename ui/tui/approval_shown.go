@@ -28,7 +28,7 @@ type shownAt struct {
 func (w *Workbench) noteShown(l layout, width, height int) {
 	prev := w.approvalFocus.shown
 	w.approvalFocus.shown = map[string]shownAt{}
-	if w.readOnly || w.browser.Open || w.notices.open || w.helpOpen || w.mcp.open || w.wt.open || w.rw.open || w.prompt != nil {
+	if w.readOnly || w.browser.Open || w.notices.open || w.helpOpen || w.mcp.open || w.wt.open || w.rw.open || w.ed.open || w.mem.open || w.prompt != nil {
 		return
 	}
 	ar, dr := l.Panes[paneApprovals], l.Panes[paneDiff]

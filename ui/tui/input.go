@@ -25,6 +25,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	if w.holdTypeAhead(ev) { // a /model flow's prompt is about to open: never the input box
 		return nil
 	}
+	if w.ed.open {
+		w.editorKey(ev)
+		return nil
+	}
 	if w.helpOpen {
 		w.helpKey(ev)
 		return nil
@@ -43,6 +47,10 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	if w.rw.open {
 		w.rewindKey(ev)
+		return nil
+	}
+	if w.mem.open {
+		w.memoryKey(ev)
 		return nil
 	}
 	if w.reasonFor != "" {

@@ -41,6 +41,7 @@ const (
 	ActAllowAlways  Action = "approve.always"
 	ActDeny         Action = "deny"
 	ActDenyReason   Action = "deny.reason"
+	ActEditCand     Action = "candidate.edit"
 	ActMode         Action = "mode.cycle"
 	ActModeInput    Action = "mode.cycle.input"
 	ActSessions     Action = "sessions"
@@ -160,6 +161,7 @@ func DefaultKeyMap() *KeyMap {
 		b(ActAllowAlways, CtxApprovals, "a", "always allow (a rule for exactly this request)", true),
 		b(ActDeny, CtxApprovals, "n", "deny", true),
 		b(ActDenyReason, CtxApprovals, "N", "deny with a reason for the model", true),
+		b(ActEditCand, CtxApprovals, "e", "edit a memory or skill candidate, then accept it (Ctrl+S)", false),
 		b(ActToggle, CtxTranscript, "enter space", "expand or collapse the selected entry", true),
 		b(ActSubToggle, CtxTimeline, "enter space", "show or hide a subagent's steps under its Agent call", true),
 		b(ActSubOpen, CtxTimeline, "o", "open a subagent's transcript read-only (Esc comes back)", true),

@@ -148,6 +148,12 @@ func (r *rootView) Draw(screen tcell.Screen) {
 	if w.rw.open {
 		w.drawRewindView(screen, l.Main)
 	}
+	if w.mem.open {
+		w.drawMemoryView(screen, l.Main)
+	}
+	if w.ed.open {
+		w.drawEditor(screen, l.Main)
+	}
 	if w.helpOpen {
 		w.drawHelpScreen(screen, l.Main)
 	}
@@ -244,6 +250,10 @@ func (r *rootView) PasteHandler() func(string, func(tview.Primitive)) {
 	return r.WrapPasteHandler(func(text string, setFocus func(tview.Primitive)) {
 		w := r.w
 		if w.promptPaste(text) || w.holdPasteAhead(text) {
+			return
+		}
+		if w.ed.open {
+			w.editorPaste(text)
 			return
 		}
 		if w.focus != paneInput {

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/core/event"
 	"pincer/ui/tui/transcript"
 )
 
@@ -129,6 +130,10 @@ type PendingApproval struct {
 	// "[Explore] Bash: ...", the answer goes to the same global queue
 	// (reduce_subagents.go).
 	SessionID, Agent string
+	// Candidate is set for a memory or skill candidate (reduce_candidates.go):
+	// RequestID is then candidateKey(its ID), no tool call waits on it, and it
+	// is answered through the Backend's DecideCandidate, not Resolve.
+	Candidate *event.CandidateProposedData
 }
 
 // Turn states of the status line.

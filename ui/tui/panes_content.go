@@ -134,15 +134,17 @@ func (w *Workbench) pendingRow(e pendingEntry) listRow {
 // it was decided.
 func (w *Workbench) recordRow(r ApprovalRecord) listRow {
 	icon, token, detail := "?", "warning", "pending"
-	switch r.Outcome {
-	case OutcomeAllow:
+	switch {
+	case r.Candidate != nil && r.Outcome != OutcomePending:
+		icon, token, detail = candidateOutcome(r)
+	case r.Outcome == OutcomeAllow:
 		icon, token, detail = "✓", "success", "allowed "+r.Scope
-	case OutcomeDeny:
+	case r.Outcome == OutcomeDeny:
 		icon, token, detail = "✗", "error", "denied"
 		if r.Detail != "" {
 			detail += ": " + r.Detail
 		}
-	case OutcomeInterrupted:
+	case r.Outcome == OutcomeInterrupted:
 		icon, token, detail = "↯", "warning", "interrupted"
 	}
 	if r.By != "" && r.Outcome != OutcomeInterrupted {
@@ -215,6 +217,9 @@ func (w *Workbench) recordContent(r ApprovalRecord) diffContent {
 // permission.requested event carries it (the tool's own Preview), or why the
 // call would fail.
 func (w *Workbench) wouldBeContent(a PendingApproval) diffContent {
+	if a.Candidate != nil {
+		return w.candidateContent(a) // candidate_diff.go
+	}
 	c := diffContent{Key: "req:" + a.RequestID, Title: a.Summary + " (awaiting approval)"}
 	c.Header = proseParts(fmt.Sprintf("%s\nWhy it asks: %s\n%s", a.Summary, a.Reason, approvalHint(w.keys)))
 	if a.Command != "" {

@@ -145,6 +145,14 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 		printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(nil, rewindKeyBar(w.rw.choose), r.W-1), muted)
 		return
 	}
+	if w.ed.open {
+		printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(nil, editorKeyBar(), r.W-1), muted)
+		return
+	}
+	if w.mem.open {
+		printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(nil, memoryKeyBar(w.mem.skills, w.mem.confirm), r.W-1), muted)
+		return
+	}
 	if text := w.input.GetText(); w.focus == paneInput && strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \n") {
 		for _, c := range slashCommands {
 			if strings.HasPrefix(c.name, text) {

@@ -69,6 +69,10 @@ func (m *Model) Apply(ev event.Event) {
 		m.permissionRequested(ev, d)
 	case event.PermissionResolvedData:
 		m.permissionResolved(d)
+	case event.CandidateProposedData:
+		m.candidateProposed(ev, d)
+	case event.CandidateDecidedData:
+		m.candidateDecided(d)
 	case event.UsageData:
 		m.usage(d)
 	case event.CompactionCompletedData:

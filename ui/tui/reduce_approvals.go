@@ -79,11 +79,12 @@ func (m *Model) interruptApproval(a PendingApproval, why string) {
 }
 
 // dropApprovals removes from the queue the requests for which drop is true,
-// marking each interrupted with why.
+// marking each interrupted with why. A candidate is never dropped: it waits
+// in the store for a person, whatever became of its turn.
 func (m *Model) dropApprovals(drop func(PendingApproval) bool, why string) {
 	kept := m.Approvals[:0:0]
 	for _, a := range m.Approvals {
-		if drop(a) {
+		if a.Candidate == nil && drop(a) {
 			m.interruptApproval(a, why)
 			continue
 		}
@@ -104,7 +105,7 @@ func (m *Model) dropApprovals(drop func(PendingApproval) bool, why string) {
 // unchanged. Like Apply, it is a pure function of the model.
 func (m *Model) Interrupt() {
 	m.orphanChildren()
-	if m.Status.Turn != TurnRunning && len(m.Approvals) == 0 {
+	if m.Status.Turn != TurnRunning && len(m.Approvals) == m.candidateCount() {
 		return
 	}
 	const why = "no process is running its turn any more"
@@ -134,6 +135,17 @@ func (m *Model) Interrupt() {
 		}
 		m.touch(b.ID)
 	}
+}
+
+// candidateCount is the number of candidates in the queue.
+func (m *Model) candidateCount() int {
+	n := 0
+	for _, a := range m.Approvals {
+		if a.Candidate != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // InterruptedNow returns the requests of the latest turn that were

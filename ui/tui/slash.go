@@ -41,6 +41,8 @@ func init() {
 		{name: "/rewind", args: "[TURN]", help: "restore the code and/or conversation to before a turn (Esc Esc)", run: (*Workbench).slashRewind},
 		{name: "/worktrees", help: "this repository's worktrees: branch, changes, session; merge or discard", run: (*Workbench).slashWorktrees},
 		{name: "/bashes", args: "[ID | kill ID]", help: "the session's background shells; ID shows one's output, kill ID ends it", run: (*Workbench).slashBashes},
+		{name: "/memory", args: "[add TEXT]", help: "memories and pending candidates: edit, delete; add TEXT proposes one", run: (*Workbench).slashMemory},
+		{name: "/skills", help: "the skills of this session, a learned one's source, and pending skill candidates", run: (*Workbench).slashSkills},
 		{name: "/mcp", help: "MCP servers: status, tools, prompts; approve a project's", run: (*Workbench).slashMCP},
 		{name: "/context", help: "how much of the model's window the next call would use", run: (*Workbench).slashContext},
 		{name: "/compact", args: "FOCUS", help: "summarise the history to free context", turn: true},

@@ -56,10 +56,10 @@ func TestCompleteSlashText(t *testing.T) {
 	}{
 		{"/he", "/help", "[/help]", true},
 		{"/res", "/resume ", "[/resume]", true},
-		{"/m", "/m", "[/model /mode /mcp /mcp__srv__p]", true},
+		{"/m", "/m", "[/model /mode /memory /mcp /mcp__srv__p]", true},
 		{"/mo", "/mode", "[/model /mode]", true},
 		{"/mode", "/mode", "[/model /mode]", true},
-		{"/s", "/s", "[/sessions /schedule]", true},
+		{"/s", "/s", "[/sessions /skills /schedule]", true},
 		{"/se", "/sessions", "[/sessions]", true},
 		{"/l", "/loop ", "[/loop]", true},
 		{"/c", "/c", "[/clear /cost /context /compact /commit]", true},

@@ -119,6 +119,10 @@ func (w *Workbench) isPending(requestID string) bool {
 func (w *Workbench) answer(requestID, what string, act Action, reason string) {
 	be, t := w.be, w.sessionTab
 	if e, ok := w.pendingOf(requestID); ok {
+		if e.a.Candidate != nil { // a memory or skill candidate (candidate_answer.go)
+			w.answerCandidate(e, act, reason)
+			return
+		}
 		t = e.tab // the tab whose turn asked (approvals_tabs.go)
 	}
 	if be != nil {

@@ -58,6 +58,9 @@ type UIState struct {
 	mcp         mcpView            // the /mcp view (mcpview.go)
 	wt          worktreesView      // the /worktrees view (worktrees_view.go)
 	rw          rewindView         // the /rewind view (rewind_view.go)
+	ed          textEditor         // a candidate's or memory's text being edited (candidate_editor.go)
+	mem         memoryView         // the /memory and /skills view (memory_view.go)
+	candDiff    candidateDiffs     // the candidates' diffs, loaded once (candidate_diff.go)
 
 	// Local notes waiting for the transcripts (sync.go).
 	notes []pendingNote // local notices waiting to be added to the transcript of their session's tab
