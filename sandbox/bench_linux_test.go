@@ -151,3 +151,49 @@ func BenchmarkSandboxedTrueBoundSockets(b *testing.B) {
 	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
 	benchRun(b, e.Run)
 }
+
+// BenchmarkSandboxedTrueWarm is BenchmarkSandboxedTrue with Executor.Warm,
+// each command finding its helper ready (as between two turns of a model,
+// which take seconds): the wait for the pre-start is outside the timer.
+func BenchmarkSandboxedTrueWarm(b *testing.B) {
+	benchWarm(b, testHelper(), true)
+}
+
+// BenchmarkSandboxedTrueWarmBackToBack is BenchmarkSandboxedTrueWarm with
+// the commands back to back: each waits for the rest of its helper's
+// start-up, begun when the one before ended.
+func BenchmarkSandboxedTrueWarmBackToBack(b *testing.B) {
+	benchWarm(b, testHelper(), false)
+}
+
+// testHelper is the helper command line of the benchmarks without pincer:
+// this test binary.
+func testHelper() []string { return nil }
+
+// benchWarm runs `true` b.N times through a warm Executor with helper (nil:
+// the default), waiting outside the timer for each pre-start when ready.
+func benchWarm(b *testing.B, helper []string, ready bool) {
+	ws, err := NewWorkspace(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(StopWarm)
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws, Helper: helper, Warm: true}
+	c := Command{Path: "true", Dir: ws.Root()}
+	if _, err := e.Run(context.Background(), c); err != nil { // warm up (probe, caches)
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	before := childrenCPU()
+	for b.Loop() {
+		if ready {
+			b.StopTimer()
+			warmPool.starts.Wait()
+			b.StartTimer()
+		}
+		if res, err := e.Run(context.Background(), c); err != nil || res.ExitCode != 0 {
+			b.Fatalf("exit %d: %v %q", res.ExitCode, err, res.Output)
+		}
+	}
+	b.ReportMetric(float64(childrenCPU()-before)/1e3/float64(b.N), "child-cpu-µs/op")
+}

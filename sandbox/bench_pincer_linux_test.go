@@ -46,3 +46,13 @@ func BenchmarkSandboxedTruePincer(b *testing.B) {
 	e := &Executor{Policy: DefaultPolicy(), Workspace: ws, Helper: []string{bin, HelperCommand}}
 	benchRun(b, e.Run)
 }
+
+// BenchmarkSandboxedTruePincerWarm is BenchmarkSandboxedTrueWarm with
+// pincer itself as the helper, as in use.
+func BenchmarkSandboxedTruePincerWarm(b *testing.B) {
+	bin, err := pincerBinary()
+	if err != nil {
+		b.Fatalf("building pincer: %v", err)
+	}
+	benchWarm(b, []string{bin, HelperCommand}, true)
+}

@@ -94,6 +94,13 @@
 //     limit is the PID namespace's own pid_max (Linux 6.14+), which binds root;
 //     where that cannot be set, RLIMIT_NPROC, which counts all the uid's
 //     processes (also outside) and which the kernel never applies to uid 0.
+//   - Pre-started helpers (Executor.Warm; see runWarm and warmMain): the
+//     helper of the next command confines itself ahead of time and waits on
+//     a socketpair only pincer holds the other end of; it runs one command,
+//     only when its fingerprint (spec, user namespace, the inodes of every
+//     path of the spec and the mount table) matches the call's fresh plan,
+//     else the call starts a helper of its own. Results, kill, timeout and
+//     exit codes are the classic helper's.
 //   - Capabilities: every one dropped (bounding, inheritable, ambient), so a
 //     root command has none — no mknod, mount, ptrace, raw I/O, DAC override —
 //     and no_new_privs is set.

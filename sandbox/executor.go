@@ -29,6 +29,14 @@ type Executor struct {
 	// binary, which calls RunHelperIfRequested in TestMain.
 	Helper []string
 
+	// Warm keeps a pre-started helper waiting for the next command of the
+	// same policy (see runWarm): a command then starts in about the time of
+	// a plain fork and exec instead of the helper's start-up and
+	// confinement. Each helper runs one command, so every command still
+	// gets namespaces of its own; Start and StartPiped always use a classic
+	// helper.
+	Warm bool
+
 	// probe replaces probeWith in tests (to pretend a feature is missing).
 	probe func(helper []string) Report
 }
@@ -89,7 +97,13 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 		roots = e.Workspace.Roots()
 		before = snapshotProtected(roots, e.Policy.readOnly())
 	}
-	res, err := Run(ctx, wrapped)
+	res, ran := Result{}, false
+	if e.Warm || warmAll {
+		res, ran = e.runWarm(ctx, p, c, wrapped)
+	}
+	if !ran {
+		res, err = Run(ctx, wrapped)
+	}
 	var notes []string
 	if n := announce(p.report.Degraded); n != "" {
 		notes = append(notes, n)
@@ -116,13 +130,9 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 // program with the spec, then c's program and arguments.
 func (e *Executor) wrap(p execPlan, c Command) (Command, error) {
 	argv := append([]string{c.Path}, c.Args...)
-	spec := p.spec
-	if c.MaxProcesses > 0 && (spec.MaxProcesses == 0 || c.MaxProcesses < spec.MaxProcesses) {
-		spec.MaxProcesses = c.MaxProcesses
-	}
-	spec.RequireProcessLimit = c.RequireProcessLimit
-	if c.RequireProcessLimit && !p.processLimitHolds() {
-		return Command{}, errProcessLimit
+	spec, err := e.commandSpec(p, c)
+	if err != nil {
+		return Command{}, err
 	}
 	tail, err := helperArgs(spec, argv)
 	if err != nil {
@@ -134,6 +144,21 @@ func (e *Executor) wrap(p execPlan, c Command) (Command, error) {
 	wrapped.Args = append(slices.Clone(helper[1:]), tail...)
 	wrapped.prepare = p.prepare
 	return wrapped, nil
+}
+
+// commandSpec is the helper's spec for c under plan p: the plan's with c's
+// process bound when tighter. It fails with errProcessLimit when c requires
+// a process bound that cannot hold here.
+func (e *Executor) commandSpec(p execPlan, c Command) (helperSpec, error) {
+	spec := p.spec
+	if c.MaxProcesses > 0 && (spec.MaxProcesses == 0 || c.MaxProcesses < spec.MaxProcesses) {
+		spec.MaxProcesses = c.MaxProcesses
+	}
+	spec.RequireProcessLimit = c.RequireProcessLimit
+	if c.RequireProcessLimit && !p.processLimitHolds() {
+		return helperSpec{}, errProcessLimit
+	}
+	return spec, nil
 }
 
 // announced holds the degradation messages already carried by a Notice.

@@ -54,9 +54,19 @@ func HelperMain(args []string, stderr io.Writer) int {
 		probeInHelper(spec, stderr)
 		return 0
 	}
+	if spec.Warm {
+		return warmMain(spec, stderr)
+	}
 	if err := confine(spec); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
+	return runCommand(spec, argv, stderr, nil)
+}
+
+// runCommand is step 6 of HelperMain, once the helper is confined. As PID 1,
+// report (when not nil) is called with the command's status once the
+// command has ended (see runAsInit).
+func runCommand(spec helperSpec, argv []string, stderr io.Writer, report func(int)) int {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		code := ExitNotFound
@@ -66,7 +76,7 @@ func HelperMain(args []string, stderr io.Writer) int {
 		return helperFail(stderr, code, err)
 	}
 	if spec.PidNS && os.Getpid() == 1 {
-		return runAsInit(path, argv, stderr)
+		return runAsInit(path, argv, stderr, report)
 	}
 	err = syscall.Exec(path, argv, os.Environ())
 	code := ExitNotExecutable
@@ -87,8 +97,14 @@ var forwardedSignals = []os.Signal{
 
 // runAsInit is step 6 as PID 1: fork and exec path (on this locked thread, so
 // the child gets its dropped capabilities and Landlock domain), forward
-// signals, reap, and return the child's status once it has ended.
-func runAsInit(path string, argv []string, stderr io.Writer) int {
+// signals, reap, and return the child's status once it has ended. With
+// report, everything else in the namespace is killed and reaped, the
+// standard streams closed and report called with the status before it
+// returns: the caller learns the status without waiting for the kernel to
+// tear the namespaces down (the exit of the last process of a mount and
+// network namespace takes milliseconds), and nothing the command started is
+// left when it does.
+func runAsInit(path string, argv []string, stderr io.Writer, report func(int)) int {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwardedSignals...)
 	// Nobody in the namespace may ptrace the helper or read its memory (it
@@ -121,11 +137,44 @@ func runAsInit(path string, argv []string, stderr io.Writer) int {
 		if wpid != pid {
 			continue // an orphan re-parented to us
 		}
+		code := -1
 		switch {
 		case ws.Exited():
-			return ws.ExitStatus()
+			code = ws.ExitStatus()
 		case ws.Signaled():
-			return 128 + int(ws.Signal())
+			code = 128 + int(ws.Signal())
+		default:
+			continue
+		}
+		if report != nil {
+			killNamespace()
+			for fd := range 3 {
+				_ = syscall.Close(fd)
+			}
+			report(code)
+		}
+		return code
+	}
+}
+
+// killNamespace, run by PID 1 of a PID namespace, kills every other process
+// in it and reaps them all.
+func killNamespace() {
+	for {
+		_ = syscall.Kill(-1, syscall.SIGKILL)
+		reaped := false
+		for {
+			_, err := syscall.Wait4(-1, nil, 0, nil)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil {
+				break // ECHILD: none left
+			}
+			reaped = true
+		}
+		if !reaped {
+			return
 		}
 	}
 }

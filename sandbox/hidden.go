@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,6 +148,11 @@ func hiddenFor(hidden, visible, trees []string) []hiddenPath {
 	var out []hiddenPath
 	for _, h := range hidden {
 		if h == "" || !filepath.IsAbs(h) {
+			continue
+		}
+		// Most candidates do not exist: one lstat says so, where
+		// EvalSymlinks would lstat every component first.
+		if _, err := os.Lstat(h); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(h)

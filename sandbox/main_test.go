@@ -16,6 +16,9 @@ import (
 // PINCER_SANDBOX_TEST_BACKGROUND set) and exits when the command does.
 func TestMain(m *testing.M) {
 	RunHelperIfRequested()
+	// PINCER_SANDBOX_TEST_WARM=1 runs every Executor's commands through a
+	// warm helper (warm_linux.go), to check it behaves as the classic one.
+	warmAll = os.Getenv("PINCER_SANDBOX_TEST_WARM") == "1"
 	if len(os.Args) == 3 && os.Args[1] == dialCommand {
 		os.Exit(dialMain(os.Args[2]))
 	}
@@ -23,6 +26,11 @@ func TestMain(m *testing.M) {
 		os.Exit(parentMain(dir, os.Getenv("PINCER_SANDBOX_TEST_SCRIPT")))
 	}
 	code := m.Run()
+	StopWarm()
+	if warmAll {
+		fmt.Fprintf(os.Stderr, "warm helpers: %d from the pool, %d started, %d fell back to a classic helper\n",
+			warmCounts.pooled.Load(), warmCounts.started.Load(), warmCounts.fellBack.Load())
+	}
 	if pincerBinDir != "" { // built by a benchmark (bench_pincer_linux_test.go)
 		os.RemoveAll(pincerBinDir)
 	}

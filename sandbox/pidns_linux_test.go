@@ -27,10 +27,27 @@ func survivors(token string) []string {
 			if strings.Contains(string(stat), ") Z ") {
 				continue // a zombie: dead, waiting for its parent
 			}
+			if bytes.Contains(b, []byte(`"warm":true`)) && childless(e.Name()) {
+				// A warm helper reports its command's status once it has
+				// killed and reaped everything in its namespace, then
+				// exits while the kernel tears the namespaces down.
+				continue
+			}
 			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
 		}
 	}
 	return out
+}
+
+// childless reports whether no thread of process pid has a child.
+func childless(pid string) bool {
+	kids, _ := filepath.Glob(filepath.Join("/proc", pid, "task", "*", "children"))
+	for _, k := range kids {
+		if b, err := os.ReadFile(k); err != nil || len(bytes.TrimSpace(b)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // escapes are background payloads that try to outlive their Bash call: each

@@ -39,3 +39,21 @@ func BenchmarkProtectedGuard(b *testing.B) {
 		_ = quarantine(before, q)
 	}
 }
+
+// BenchmarkWorldPrint is a warm helper's check that nothing its
+// confinement depends on changed: the identity of every path of the spec
+// under DefaultPolicy and the mount table.
+func BenchmarkWorldPrint(b *testing.B) {
+	ws, err := NewWorkspace(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	p, err := e.plan()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		_ = worldPrint(p.spec)
+	}
+}

@@ -117,11 +117,7 @@ func Run(ctx context.Context, c Command) (Result, error) {
 	out := newHeadTail(limit)
 	cmd := exec.CommandContext(runCtx, c.Path, c.Args...)
 	cmd.Dir = c.Dir
-	// The git part of the environment (GitSafeEnv) with the overrides for the
-	// helpers the repository around c.Dir configures (GitSafeEnvFor: one `git
-	// config` when there is a repository), before c.Env.
-	cmd.Env = CommandEnvAllow(c.EnvAllow, append(GitSafeEnvFor(ctx, c.Dir), c.Env...)...)
-	cmd.Env = append(cmd.Env, raceHelperEnv...)
+	cmd.Env = runEnv(ctx, c)
 	cmd.Stdout = out // Stdin stays nil: the child reads /dev/null.
 	cmd.Stderr = out
 	// A new session is also a new process group whose id is the leader's pid.
@@ -170,6 +166,15 @@ func Run(ctx context.Context, c Command) (Result, error) {
 		return res, waitErr
 	}
 	return res, nil
+}
+
+// runEnv is the environment Run gives c: the allowlisted part of pincer's,
+// the git part (GitSafeEnv) with the overrides for the helpers the repository
+// around c.Dir configures (GitSafeEnvFor: one `git config` when there is a
+// repository), then c.Env, then what a race-detector build adds.
+func runEnv(ctx context.Context, c Command) []string {
+	env := CommandEnvAllow(c.EnvAllow, append(GitSafeEnvFor(ctx, c.Dir), c.Env...)...)
+	return append(env, raceHelperEnv...)
 }
 
 // exitCode maps a process state to a shell-style exit code.

@@ -72,6 +72,11 @@ type helperSpec struct {
 	// DropCaps drops, for a helper running as root, every capability a normal
 	// container would not have (mounting, modules, raw I/O, ...).
 	DropCaps bool `json:"dropCaps,omitempty"`
+	// Warm makes the helper a pre-started one (see warmMain): it confines
+	// itself, says so on its control socket (fd 3) and waits there for the
+	// one command it runs (program, arguments, environment, directory and
+	// standard streams); argv after "--" is then empty.
+	Warm bool `json:"warm,omitempty"`
 	// Probe makes the helper try the namespace operations, print what worked and
 	// exit instead of running a command.
 	Probe bool `json:"probe,omitempty"`
@@ -113,7 +118,7 @@ func parseHelperArgs(args []string, stderr io.Writer) (helperSpec, []string, err
 		return helperSpec{}, nil, fmt.Errorf("bad --spec: %w", err)
 	}
 	argv := fs.Args()
-	if len(argv) == 0 && !s.Probe {
+	if len(argv) == 0 && !s.Probe && !s.Warm {
 		return helperSpec{}, nil, errors.New("no command given (usage: pincer sandbox-exec --spec JSON -- PROGRAM [ARGS...])")
 	}
 	return s, argv, nil

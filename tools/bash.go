@@ -138,7 +138,9 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if env.Sandbox != nil {
 		// The helper is pincer itself (sandbox.DefaultHelper); a test binary
 		// answers for it through sandbox.RunHelperIfRequested in TestMain.
-		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
+		// Warm: the next Bash call under the same policy finds its helper
+		// started and confined (sandbox/warm_linux.go).
+		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace, Warm: true}
 		res, err = ex.Run(ctx, cmd)
 	} else {
 		res, err = sandbox.Run(ctx, cmd)

@@ -16,7 +16,9 @@ import (
 // (Bash with Env.Sandbox re-executes the running binary as `sandbox-exec`).
 func TestMain(m *testing.M) {
 	sandbox.RunHelperIfRequested()
-	os.Exit(m.Run())
+	code := m.Run()
+	sandbox.StopWarm() // the helpers pre-started for the next Bash call
+	os.Exit(code)
 }
 
 // bashPolicies are the ways Bash runs commands: without a policy, and sandboxed.
