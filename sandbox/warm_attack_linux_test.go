@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,17 +31,80 @@ func warmSandbox(t *testing.T, pol Policy) (*Executor, string) {
 	return e, root
 }
 
-// pooledRun runs script under e once a pre-started helper is ready and
-// fails the test unless the command ran in one from the pool.
-func pooledRun(t *testing.T, e *Executor, script string) Result {
+// warmDeadline bounds how long a test waits for a command to run in a
+// helper from the pool.
+const warmDeadline = 30 * time.Second
+
+// awaitWarm returns once a pre-started helper for c's run under e, as the
+// world is now, waits in the pool, starting one whenever none does: the one
+// started after the last command may have been confined for a world that
+// has moved on since (a Unix socket bound or gone anywhere on the host
+// changes the spec: every foreign socket is hidden by name). It fails the
+// test at deadline.
+func awaitWarm(t *testing.T, e *Executor, c Command, deadline time.Time) {
 	t.Helper()
-	warmPool.starts.Wait()
-	before := warmCounts.pooled.Load()
-	res := sh(t, e, script)
-	if warmCounts.pooled.Load() == before {
-		t.Fatalf("%q did not run in a pre-started helper", script)
+	for {
+		warmPool.starts.Wait()
+		p, err := e.plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wt, err := e.warmTarget(p, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if warmWaiting(wt.key) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no pre-started helper became ready for %s %q within %v", c.Path, c.Args, warmDeadline)
+		}
+		e.prestartWarm(wt, p.prepare)
 	}
+}
+
+// warmWaiting reports whether a ready helper with key waits in the pool.
+func warmWaiting(key string) bool {
+	warmPool.mu.Lock()
+	defer warmPool.mu.Unlock()
+	return slices.ContainsFunc(warmPool.idle, func(w *warmHelper) bool { return w.key == key })
+}
+
+// pooledRun calls run (which runs c under e) once a pre-started helper for
+// c waits (awaitWarm), and again while c ran in a helper started for it
+// instead (the world moved between the wait and the run; every c given here
+// may run twice): it returns the result of the first run from the pool and
+// fails the test when none came from it within warmDeadline.
+func pooledRun(t *testing.T, e *Executor, c Command, run func() (Result, error)) (Result, error) {
+	t.Helper()
+	deadline := time.Now().Add(warmDeadline)
+	for {
+		awaitWarm(t, e, c, deadline)
+		pooled, fell := warmCounts.pooled.Load(), warmCounts.fellBack.Load()
+		res, err := run()
+		if warmCounts.pooled.Load() != pooled {
+			if warmCounts.fellBack.Load() != fell {
+				t.Fatalf("%s %q: the helper taken from the pool could not run it (it had died)", c.Path, c.Args)
+			}
+			return res, err
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s %q did not run in a pre-started helper within %v", c.Path, c.Args, warmDeadline)
+		}
+	}
+}
+
+// pooledSh is sh in a helper from the pool (pooledRun).
+func pooledSh(t *testing.T, e *Executor, script string) Result {
+	t.Helper()
+	res, _ := pooledRun(t, e, shCommand(e, script), func() (Result, error) { return sh(t, e, script), nil })
 	return res
+}
+
+// shCommand is the command sh runs for script under e (as far as the spec
+// of its helper goes).
+func shCommand(e *Executor, script string) Command {
+	return Command{Path: "bash", Args: []string{"-c", script}, Dir: e.Workspace.Root()}
 }
 
 // noMarker fails when out holds the marker.
@@ -78,7 +142,7 @@ func TestAttackWarmHelperMemory(t *testing.T) {
 		fmt.Fprintf(&script, "( %s ) >/dev/null 2>&1 && echo GOT-HELPER-%d\n", a, i)
 	}
 	script.WriteString("echo done\n")
-	res := pooledRun(t, e, script.String())
+	res := pooledSh(t, e, script.String())
 	if !strings.Contains(res.Output, "done") {
 		t.Fatalf("the script did not run to its end: %q", res.Output)
 	}
@@ -90,7 +154,7 @@ func TestAttackWarmHelperMemory(t *testing.T) {
 func TestAttackWarmNoControlSocket(t *testing.T) {
 	e, _ := warmSandbox(t, DefaultPolicy())
 	sh(t, e, "true")
-	res := pooledRun(t, e, `for f in /proc/self/fd/* /proc/$$/fd/*; do readlink "$f"; done; echo listed`)
+	res := pooledSh(t, e, `for f in /proc/self/fd/* /proc/$$/fd/*; do readlink "$f"; done; echo listed`)
 	if !strings.Contains(res.Output, "listed") || !strings.Contains(res.Output, "pipe:") {
 		t.Fatalf("the descriptors were not listed: %q", res.Output)
 	}
@@ -120,13 +184,13 @@ func TestAttackWarmUmountHiding(t *testing.T) {
 		"python3 -c 'import ctypes; ctypes.CDLL(None).umount2(b\"" + d + "\", 2)'",
 		"cat " + d + "/key", "cat /proc/1/root" + d + "/key",
 	}, " 2>/dev/null; ") + " 2>/dev/null; echo done"
-	res := pooledRun(t, e, script)
+	res := pooledSh(t, e, script)
 	if !strings.Contains(res.Output, "done") {
 		t.Fatalf("the script did not run to its end: %q", res.Output)
 	}
 	noMarker(t, res.Output, marker)
 	// And the next command, in the next pre-started helper, still sees none.
-	res = pooledRun(t, e, "cat "+d+"/key 2>&1; echo done")
+	res = pooledSh(t, e, "cat "+d+"/key 2>&1; echo done")
 	noMarker(t, res.Output, marker)
 }
 
@@ -137,8 +201,14 @@ func TestAttackWarmSignalHelper(t *testing.T) {
 	other := DefaultPolicy()
 	other.HiddenPaths = []string{t.TempDir()}
 	victim, _ := warmSandbox(t, other)
-	sh(t, victim, "true") // a helper for victim's next command waits now
-	warmPool.starts.Wait()
+	sh(t, victim, "true")
+	awaitWarm(t, victim, shCommand(victim, "echo ran"), time.Now().Add(warmDeadline)) // a helper for victim's next command waits now
+	warmPool.mu.Lock()
+	waiting := slices.Clone(warmPool.idle)
+	warmPool.mu.Unlock()
+	if len(waiting) == 0 {
+		t.Fatal("no helper waits")
+	}
 
 	e, _ := warmSandbox(t, DefaultPolicy())
 	res := sh(t, e, `kill -STOP 1; kill -KILL 1; kill -9 -1; kill -STOP -1; kill -9 -- -1 2>/dev/null
@@ -146,7 +216,15 @@ func TestAttackWarmSignalHelper(t *testing.T) {
 	if !strings.Contains(res.Output, "survived") || res.ExitCode != 0 {
 		t.Fatalf("the command was stopped (exit %d): %q", res.ExitCode, res.Output)
 	}
-	res = pooledRun(t, victim, "echo ran")
+	warmPool.starts.Wait()
+	for _, w := range waiting {
+		select {
+		case <-w.done:
+			t.Errorf("the helper waiting for the other policy died: %v", w.state)
+		default:
+		}
+	}
+	res = pooledSh(t, victim, "echo ran")
 	if !strings.Contains(res.Output, "ran") || res.ExitCode != 0 {
 		t.Fatalf("the other policy's helper was hurt (exit %d): %q", res.ExitCode, res.Output)
 	}
@@ -162,7 +240,7 @@ func TestAttackWarmDaemonGone(t *testing.T) {
 	tag := fmt.Sprint(4000 + os.Getpid()%1000)
 	script := fmt.Sprintf(`setsid sleep %[1]s1 & nohup sleep %[1]s2 >/dev/null 2>&1 & ( sleep %[1]s3 & ) ;
 		sh -c 'trap "" TERM HUP; exec sleep %[1]s4' & disown; echo started`, tag)
-	res := pooledRun(t, e, script)
+	res := pooledSh(t, e, script)
 	if !strings.Contains(res.Output, "started") {
 		t.Fatalf("the command did not run: %q", res.Output)
 	}
@@ -171,7 +249,7 @@ func TestAttackWarmDaemonGone(t *testing.T) {
 			t.Errorf("left running after Run returned: %q", p)
 		}
 	}
-	res = pooledRun(t, e, `cat /proc/[0-9]*/cmdline | tr '\0' ' '; echo; echo listed`)
+	res = pooledSh(t, e, `cat /proc/[0-9]*/cmdline | tr '\0' ' '; echo; echo listed`)
 	if !strings.Contains(res.Output, "listed") {
 		t.Fatalf("the next command did not run: %q", res.Output)
 	}
@@ -263,7 +341,7 @@ func TestAttackWarmCrossPolicy(t *testing.T) {
 		t.Skip("no mount and PID namespaces here")
 	}
 	sh(t, open, "true")
-	if res := pooledRun(t, open, dial+"; cat "+secret+"/key"); !strings.Contains(res.Output, "CONNECTED") || !strings.Contains(res.Output, marker) {
+	if res := pooledSh(t, open, dial+"; cat "+secret+"/key"); !strings.Contains(res.Output, "CONNECTED") || !strings.Contains(res.Output, marker) {
 		t.Fatalf("with the network on and nothing hidden the command should connect and read: %q", res.Output)
 	}
 	off := DefaultPolicy()
@@ -344,33 +422,93 @@ func TestWarmKilledHelperFallsBack(t *testing.T) {
 	}
 	pol := DefaultPolicy()
 	pol.HiddenPaths = []string{secret}
-	e, _ := warmSandbox(t, pol)
+	e, root := warmSandbox(t, pol)
 	sh(t, e, "true")
-	warmPool.starts.Wait()
-	warmPool.mu.Lock()
-	if len(warmPool.idle) == 0 {
+	c := Command{Path: "bash", Args: []string{"-c", "cat " + secret + "/key 2>&1; echo ran"}, Dir: root}
+	deadline := time.Now().Add(warmDeadline)
+	for {
+		awaitWarm(t, e, c, deadline)
+		warmPool.mu.Lock()
+		for _, w := range warmPool.idle {
+			_ = w.proc.Kill()
+			<-w.done
+		}
 		warmPool.mu.Unlock()
-		t.Fatal("no helper waits")
-	}
-	for _, w := range warmPool.idle {
-		_ = w.proc.Kill()
-		<-w.done
-	}
-	warmPool.mu.Unlock()
-	fell := warmCounts.fellBack.Load()
-	res := sh(t, e, "cat "+secret+"/key 2>&1; echo ran")
-	if !strings.Contains(res.Output, "ran") || res.ExitCode != 0 {
-		t.Fatalf("the command did not run (exit %d): %q", res.ExitCode, res.Output)
-	}
-	noMarker(t, res.Output, marker)
-	if warmCounts.fellBack.Load() == fell {
-		t.Error("a dead helper was used")
+		pooled, fell := warmCounts.pooled.Load(), warmCounts.fellBack.Load()
+		res, err := e.Run(context.Background(), c)
+		if err != nil || !strings.Contains(res.Output, "ran") || res.ExitCode != 0 {
+			t.Fatalf("the command did not run (exit %d, %v): %q", res.ExitCode, err, res.Output)
+		}
+		noMarker(t, res.Output, marker)
+		if warmCounts.pooled.Load() == pooled {
+			// The world moved since the wait: the command ran in a helper
+			// started for it, not the dead one. Again.
+			if time.Now().After(deadline) {
+				t.Fatalf("the dead helper was never taken within %v", warmDeadline)
+			}
+			continue
+		}
+		if warmCounts.fellBack.Load() == fell {
+			t.Error("a dead helper was used")
+		}
+		return
 	}
 }
 
+// likeCase is a command of TestWarmLikeClassic; with started set, its run
+// is canceled once the command has made that file (it runs, its signal
+// handling set up), so that how it dies does not depend on how far it got.
+type likeCase struct {
+	c       Command
+	started string
+}
+
+// runLike runs lc under e and returns the result and error.
+func runLike(t *testing.T, e *Executor, lc likeCase) (Result, error) {
+	t.Helper()
+	if lc.started == "" {
+		return e.Run(context.Background(), lc.c)
+	}
+	_ = os.Remove(lc.started)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type ret struct {
+		res Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := e.Run(ctx, lc.c)
+		done <- ret{res, err}
+	}()
+	deadline := time.Now().Add(hangGuard)
+	for {
+		if _, err := os.Stat(lc.started); err == nil {
+			cancel()
+			break
+		}
+		select {
+		case r := <-done:
+			return r.res, r.err // it ended on its own: compared as it is
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never made %s", lc.c.Args, lc.started)
+		}
+	}
+	r := <-done
+	return r.res, r.err
+}
+
 // TestWarmLikeClassic: the same commands give the same results through a
-// pre-started helper as through a classic one: output, exit codes, death by
-// signal, a missing program, stdin, environment, directory, timeout.
+// pre-started helper (one from the pool, pooledRun) as through a classic
+// one: output, exit codes, death by signal (its own, and SIGTERM then
+// SIGKILL on cancellation once the command runs), a missing program,
+// stdin, environment, directory, output cap. A timeout is reported as one
+// by both; its exit status is only required to be a death by signal on
+// both (SIGTERM while the helper still confines itself is dropped, the
+// SIGKILL after the grace decides: which one ends the command depends on
+// how far it got in a wall-clock time).
 func TestWarmLikeClassic(t *testing.T) {
 	e, root := warmSandbox(t, DefaultPolicy())
 	classic := &Executor{Policy: e.Policy, Workspace: e.Workspace}
@@ -378,32 +516,40 @@ func TestWarmLikeClassic(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh(t, e, "true")
-	cases := []Command{
-		{Path: "bash", Args: []string{"-c", "echo out; echo err >&2; exit 3"}},
-		{Path: "bash", Args: []string{"-c", "kill -TERM $$"}},
-		{Path: "bash", Args: []string{"-c", "cat; echo read-$?"}},
-		{Path: "bash", Args: []string{"-c", "pwd; echo $FOO"}, Dir: filepath.Join(root, "sub"), Env: []string{"FOO=bar"}},
-		{Path: "no-such-program-here"},
-		{Path: "bash", Args: []string{"-c", "exec sleep 30"}, Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond},
-		{Path: "bash", Args: []string{"-c", "trap '' TERM; sleep 30"}, Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond},
-		{Path: "bash", Args: []string{"-c", "head -c 3000000 /dev/zero | tr '\\0' x"}, MaxOutput: 1000},
+	started := filepath.Join(root, "started")
+	// Long enough for SIGTERM to end a command that does not ignore it
+	// however loaded the machine; a command that does waits it out.
+	termGrace := 5 * time.Second
+	grace := 200 * time.Millisecond
+	cases := []likeCase{
+		{c: Command{Path: "bash", Args: []string{"-c", "echo out; echo err >&2; exit 3"}}},
+		{c: Command{Path: "bash", Args: []string{"-c", "kill -TERM $$"}}},
+		{c: Command{Path: "bash", Args: []string{"-c", "cat; echo read-$?"}}},
+		{c: Command{Path: "bash", Args: []string{"-c", "pwd; echo $FOO"}, Dir: filepath.Join(root, "sub"), Env: []string{"FOO=bar"}}},
+		{c: Command{Path: "no-such-program-here"}},
+		{c: Command{Path: "bash", Args: []string{"-c", "touch " + started + "; exec sleep 30"}, KillGrace: termGrace}, started: started},
+		{c: Command{Path: "bash", Args: []string{"-c", "trap '' TERM; touch " + started + "; sleep 30"}, KillGrace: grace}, started: started},
+		{c: Command{Path: "bash", Args: []string{"-c", "exec sleep 30"}, Timeout: 300 * time.Millisecond, KillGrace: grace}},
+		{c: Command{Path: "bash", Args: []string{"-c", "trap '' TERM; sleep 30"}, Timeout: 300 * time.Millisecond, KillGrace: grace}},
+		{c: Command{Path: "bash", Args: []string{"-c", "head -c 3000000 /dev/zero | tr '\\0' x"}, MaxOutput: 1000}},
 	}
-	for _, c := range cases {
-		if c.Dir == "" {
-			c.Dir = root
+	for _, lc := range cases {
+		if lc.c.Dir == "" {
+			lc.c.Dir = root
 		}
-		warmPool.starts.Wait()
-		before := warmCounts.pooled.Load()
-		got, gerr := e.Run(context.Background(), c)
-		if warmCounts.pooled.Load() == before {
-			t.Fatalf("%v did not run in a pre-started helper", c.Args)
+		got, gerr := pooledRun(t, e, lc.c, func() (Result, error) { return runLike(t, e, lc) })
+		want, werr := runLike(t, classic, lc)
+		same := (gerr == nil) == (werr == nil) && got.Output == want.Output && got.TimedOut == want.TimedOut &&
+			got.Canceled == want.Canceled && got.OmittedBytes == want.OmittedBytes
+		if lc.c.Timeout > 0 {
+			same = same && got.ExitCode > 128 && want.ExitCode > 128
+		} else {
+			same = same && got.ExitCode == want.ExitCode
 		}
-		want, werr := classic.Run(context.Background(), c)
-		if (gerr == nil) != (werr == nil) || got.Output != want.Output || got.ExitCode != want.ExitCode ||
-			got.TimedOut != want.TimedOut || got.OmittedBytes != want.OmittedBytes {
-			t.Errorf("%s %v:\nwarm    %d %v timedOut=%v omitted=%d %q\nclassic %d %v timedOut=%v omitted=%d %q",
-				c.Path, c.Args, got.ExitCode, gerr, got.TimedOut, got.OmittedBytes, got.Output,
-				want.ExitCode, werr, want.TimedOut, want.OmittedBytes, want.Output)
+		if !same {
+			t.Errorf("%s %v:\nwarm    %d %v timedOut=%v canceled=%v omitted=%d %q in %v\nclassic %d %v timedOut=%v canceled=%v omitted=%d %q in %v",
+				lc.c.Path, lc.c.Args, got.ExitCode, gerr, got.TimedOut, got.Canceled, got.OmittedBytes, got.Output, got.Duration,
+				want.ExitCode, werr, want.TimedOut, want.Canceled, want.OmittedBytes, want.Output, want.Duration)
 		}
 	}
 }

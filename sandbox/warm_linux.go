@@ -77,27 +77,19 @@ func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) 
 	if p.prepare == nil || ctx.Err() != nil {
 		return Result{}, false
 	}
-	spec, err := e.commandSpec(p, c)
-	if err != nil {
-		return Result{}, false
-	}
 	dir, ok := warmDir(c.Dir)
 	if !ok {
 		return Result{}, false // the classic path reports a bad directory
 	}
-	spec.Warm = true
-	argv, err := e.warmArgv(spec)
+	wt, err := e.warmTarget(p, c)
 	if err != nil {
 		return Result{}, false
 	}
-	userNS := p.report.UserNamespace
-	world := worldPrint(spec)
-	key := warmKey(argv, userNS, world)
-	env := warmEnv(e.Policy)
+	argv, spec, world := wt.argv, wt.spec, wt.world
 	if e.Warm {
-		defer e.prestartWarm(argv, env, p.prepare, spec, userNS)
+		defer e.prestartWarm(wt, p.prepare)
 	}
-	w := takeWarm(key)
+	w := takeWarm(wt.key)
 	if w != nil {
 		warmCounts.pooled.Add(1)
 	} else {
@@ -105,7 +97,7 @@ func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) 
 		if warmFailed(argv) {
 			return Result{}, false
 		}
-		if w, err = startWarm(argv, env, p.prepare); err != nil {
+		if w, err = startWarm(argv, wt.env, p.prepare); err != nil {
 			return Result{}, false
 		}
 		if !w.awaitReady(ctx) {
@@ -122,6 +114,36 @@ func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) 
 	}
 	req := warmRequest{Argv: append([]string{c.Path}, c.Args...), Env: runEnv(ctx, wrapped), Dir: dir}
 	return w.run(ctx, wrapped, req)
+}
+
+// warmTarget is what a warm helper for one command must be: its spec (the
+// command's, spec.Warm set), command line, environment, whether it starts in
+// a user namespace, the world it confines itself in (worldPrint) and the
+// fingerprint of all that (warmKey) a waiting helper must match.
+type warmTarget struct {
+	spec   helperSpec
+	argv   []string
+	env    []string
+	userNS bool
+	world  string
+	key    string
+}
+
+// warmTarget is the warmTarget of command c under plan p, now; an error
+// when c cannot run under p (commandSpec) or its spec cannot be encoded.
+func (e *Executor) warmTarget(p execPlan, c Command) (warmTarget, error) {
+	spec, err := e.commandSpec(p, c)
+	if err != nil {
+		return warmTarget{}, err
+	}
+	spec.Warm = true
+	argv, err := e.warmArgv(spec)
+	if err != nil {
+		return warmTarget{}, err
+	}
+	wt := warmTarget{spec: spec, argv: argv, env: warmEnv(e.Policy), userNS: p.report.UserNamespace, world: worldPrint(spec)}
+	wt.key = warmKey(argv, wt.userNS, wt.world)
+	return wt, nil
 }
 
 // warmArgv is the command line of a warm helper for spec.
@@ -215,31 +237,31 @@ func worldPrint(spec helperSpec) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// prestartWarm starts, in the background, a warm helper for the next command
-// under spec (whose command line is argv) and puts it in the pool once it is
-// ready and the world was the same before and after it confined itself.
-func (e *Executor) prestartWarm(argv, env []string, prepare func(*exec.Cmd), spec helperSpec, userNS bool) {
-	if warmFailed(argv) {
+// prestartWarm starts, in the background, a warm helper for wt's next
+// command (prepare: the plan's namespaces) and puts it in the pool once it
+// is ready and the world was the same before and after it confined itself.
+func (e *Executor) prestartWarm(wt warmTarget, prepare func(*exec.Cmd)) {
+	if warmFailed(wt.argv) {
 		return
 	}
 	warmPool.starts.Add(1)
 	go func() {
 		defer warmPool.starts.Done()
-		before := worldPrint(spec)
-		w, err := startWarm(argv, env, prepare)
+		before := worldPrint(wt.spec)
+		w, err := startWarm(wt.argv, wt.env, prepare)
 		if err != nil {
 			return
 		}
 		if !w.awaitReady(context.Background()) {
 			w.close()
-			markWarmFailed(argv)
+			markWarmFailed(wt.argv)
 			return
 		}
-		if worldPrint(spec) != before {
+		if worldPrint(wt.spec) != before {
 			w.close()
 			return
 		}
-		w.key = warmKey(argv, userNS, before)
+		w.key = warmKey(wt.argv, wt.userNS, before)
 		putWarm(w)
 	}()
 }
@@ -360,7 +382,7 @@ func (w *warmHelper) run(ctx context.Context, c Command, req warmRequest) (Resul
 	// The helper holds its own copies now (or never will).
 	stdin.Close()
 	pw.Close()
-	if err != nil || !w.awaitTaken(runCtx) {
+	if err != nil || !w.awaitTaken(runCtx, grace) {
 		pr.Close()
 		w.close()
 		return Result{}, false
@@ -430,15 +452,33 @@ func (w *warmHelper) run(ctx context.Context, c Command, req warmRequest) (Resul
 	return res, true
 }
 
-// awaitTaken waits for the helper's warmTaken. When ctx ends first the
-// helper is killed, and the answer is whether it had taken the request
-// before it died (its command then counts as run, and killed).
-func (w *warmHelper) awaitTaken(ctx context.Context) bool {
-	stop := context.AfterFunc(ctx, func() { _ = w.proc.Kill() })
-	defer stop()
-	var b [1]byte
-	_, err := io.ReadFull(w.ctl, b[:])
-	return err == nil && b[0] == warmTaken
+// awaitTaken waits for the helper's warmTaken and reports whether it came.
+// When ctx ends first the helper gets grace to answer, as a running
+// command gets it between SIGTERM and SIGKILL, and is then killed: a
+// cancellation that races with the handoff reaches a command that has
+// started as it would reach one started long before (SIGTERM from run,
+// then SIGKILL), not as an immediate SIGKILL. The answer is whether the
+// helper had taken the request before it died (its command then counts
+// as run, and killed).
+func (w *warmHelper) awaitTaken(ctx context.Context, grace time.Duration) bool {
+	taken := make(chan bool, 1)
+	go func() {
+		var b [1]byte
+		_, err := io.ReadFull(w.ctl, b[:])
+		taken <- err == nil && b[0] == warmTaken
+	}()
+	select {
+	case ok := <-taken:
+		return ok
+	case <-ctx.Done():
+	}
+	select {
+	case ok := <-taken:
+		return ok
+	case <-time.After(grace):
+		_ = w.proc.Kill()
+		return <-taken
+	}
 }
 
 // takeWarm removes and returns the waiting helper with key, nil when none.
