@@ -39,9 +39,9 @@ const warmDeadline = 30 * time.Second
 // world is now, waits in the pool, starting one whenever none does: the one
 // started after the last command may have been confined for a world that
 // has moved on since (a Unix socket bound or gone anywhere on the host
-// changes the spec: every foreign socket is hidden by name). It fails the
-// test at deadline.
-func awaitWarm(t *testing.T, e *Executor, c Command, deadline time.Time) {
+// changes the spec: every foreign socket is hidden by name), and returns
+// its key. It fails the test at deadline.
+func awaitWarm(t *testing.T, e *Executor, c Command, deadline time.Time) string {
 	t.Helper()
 	for {
 		warmPool.starts.Wait()
@@ -54,7 +54,7 @@ func awaitWarm(t *testing.T, e *Executor, c Command, deadline time.Time) {
 			t.Fatal(err)
 		}
 		if warmWaiting(wt.key) {
-			return
+			return wt.key
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no pre-started helper became ready for %s %q within %v", c.Path, c.Args, warmDeadline)
@@ -202,13 +202,17 @@ func TestAttackWarmSignalHelper(t *testing.T) {
 	other.HiddenPaths = []string{t.TempDir()}
 	victim, _ := warmSandbox(t, other)
 	sh(t, victim, "true")
-	awaitWarm(t, victim, shCommand(victim, "echo ran"), time.Now().Add(warmDeadline)) // a helper for victim's next command waits now
+	// A helper for victim's next command waits now (the newest in the
+	// pool: the attacker's next one, put after it, cannot push it out).
+	key := awaitWarm(t, victim, shCommand(victim, "echo ran"), time.Now().Add(warmDeadline))
 	warmPool.mu.Lock()
-	waiting := slices.Clone(warmPool.idle)
-	warmPool.mu.Unlock()
-	if len(waiting) == 0 {
-		t.Fatal("no helper waits")
+	var waiting []*warmHelper
+	for _, w := range warmPool.idle {
+		if w.key == key {
+			waiting = append(waiting, w)
+		}
 	}
+	warmPool.mu.Unlock()
 
 	e, _ := warmSandbox(t, DefaultPolicy())
 	res := sh(t, e, `kill -STOP 1; kill -KILL 1; kill -9 -1; kill -STOP -1; kill -9 -- -1 2>/dev/null
