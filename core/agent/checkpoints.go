@@ -46,17 +46,7 @@ func (t *turn) checkpointAfter(bg context.Context, p *prepared, ck *checkpoint.P
 	if !changed {
 		return
 	}
-	data := event.CheckpointRecordedData{ToolCallID: p.call.ToolCallID, Seq: c.Seq, Noted: c.Noted}
-	for _, f := range c.Files {
-		fd := event.CheckpointFileData{Path: f.Path, Before: f.Before.Size, After: f.After.Size}
-		if f.Before.Absent {
-			fd.Before = -1
-		}
-		if f.After.Absent {
-			fd.After = -1
-		}
-		data.Files = append(data.Files, fd)
-	}
+	data := checkpoint.RecordedData(c, p.call.ToolCallID)
 	_ = t.emit(bg, event.CheckpointRecorded, data)
 }
 

@@ -112,7 +112,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 		reason += fmt.Sprintf(" %s changed outside pincer since the checkpoint and kept unless you confirm the next request: %s.",
 			nFiles(len(conflicts)), strings.Join(conflicts, ", "))
 	}
-	ok, err := b.askRewind(ctx, rec, id, summary, reason, plan, "restored "+nFiles(len(plan)))
+	ok, callID, err := b.askRewind(ctx, rec, id, summary, reason, plan, "restored "+nFiles(len(plan)))
 	if err != nil || !ok {
 		return RewindOutcome{Declined: !ok}, false, err
 	}
@@ -122,7 +122,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 	}
 	clean, risky := splitConflicts(pending(plan))
 	if len(clean) > 0 {
-		if _, _, err := rec.Rewind(ctx, id, clean, false); err != nil {
+		if err := restore(ctx, b.Log(), rec, id, callID, clean, false); err != nil {
 			return out, false, err
 		}
 		out.Restored = restorePaths(clean)
@@ -134,7 +134,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 	summary = fmt.Sprintf(RewindTool+": OVERWRITE %s changed outside pincer since the checkpoint", nFiles(len(risky)))
 	reason = fmt.Sprintf("⚠ Allowing this overwrites changes made outside pincer after the checkpoint (the diff shows what is lost): %s. Deny keeps them as they are.",
 		strings.Join(list, ", "))
-	ok, err = b.askRewind(ctx, rec, id, summary, reason, risky, "overwrote "+nFiles(len(risky)))
+	ok, callID, err = b.askRewind(ctx, rec, id, summary, reason, risky, "overwrote "+nFiles(len(risky)))
 	if err != nil {
 		return out, false, err
 	}
@@ -162,7 +162,7 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 		}
 	}
 	if len(force) > 0 {
-		if _, _, err := rec.Rewind(ctx, id, force, true); err != nil {
+		if err := restore(ctx, b.Log(), rec, id, callID, force, true); err != nil {
 			return out, false, err
 		}
 		out.Restored = append(out.Restored, restorePaths(force)...)
@@ -174,15 +174,15 @@ func (b *Backend) rewindCode(ctx context.Context, t rewindPlan) (out RewindOutco
 // session id (the diff RestoreDiff renders), waits for the answer on the
 // approval queue, records it (permission.resolved, the audit trail, and a
 // tool.completed row saying done, what, or that it was denied) and reports
-// whether it was allowed. A session or always answer allows this request
+// whether it was allowed, and the request's ToolCallID (the row's). A session or always answer allows this request
 // only: a rewind is never remembered.
-func (b *Backend) askRewind(ctx context.Context, rec *checkpoint.Recorder, id, summary, reason string, plan []checkpoint.Restore, done string) (bool, error) {
+func (b *Backend) askRewind(ctx context.Context, rec *checkpoint.Recorder, id, summary, reason string, plan []checkpoint.Restore, done string) (bool, string, error) {
 	if b.Approvals == nil {
-		return false, errors.New("rewind: this front end has no approval queue")
+		return false, "", errors.New("rewind: this front end has no approval queue")
 	}
 	diff, err := rec.RestoreDiff(ctx, plan)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
@@ -191,7 +191,7 @@ func (b *Backend) askRewind(ctx context.Context, rec *checkpoint.Recorder, id, s
 	log := b.Log()
 	if _, err := log.Emit(ctx, event.PermissionRequested, id, "", event.PermissionRequestedData{RequestID: reqID,
 		ToolCallID: callID, Name: RewindTool, Summary: summary, Reason: reason, Diff: diff}); err != nil {
-		return false, err // no approval without its record
+		return false, "", err // no approval without its record
 	}
 	in := permission.Input{Tool: RewindTool, Summary: summary}
 	ans := b.Approvals.Approve(ctx, id, reqID, in, permission.Decision{Behavior: permission.Ask, Reason: reason, By: "rewind"})
@@ -211,7 +211,7 @@ func (b *Backend) askRewind(ctx context.Context, rec *checkpoint.Recorder, id, s
 			Output: "not done: " + denial(d), DeniedBy: d.By}
 	}
 	_, eerr := log.Emit(bg, event.ToolCompleted, id, "", row)
-	return d.Behavior == permission.Allow, errors.Join(err, eerr)
+	return d.Behavior == permission.Allow, callID, errors.Join(err, eerr)
 }
 
 // denial says who denied a request and why.

@@ -65,7 +65,7 @@ func Rewind(ctx context.Context, store persist.Store, id string, o RewindOptions
 		if err != nil {
 			return res, err
 		}
-		if _, _, err := rec.Rewind(ctx, t.sess.ID, plan, o.Force); err != nil {
+		if err := restore(ctx, event.NewLog(store), rec, t.sess.ID, "", plan, o.Force); err != nil {
 			return res, err
 		}
 		res.Restored = restorePaths(plan)
@@ -147,6 +147,21 @@ func rewindRecorder(store persist.Store, sess persist.Session, live *checkpoint.
 	return checkpoint.New(store, root, checkpoint.Options{Skip: func(rel string) (string, bool) {
 		return permission.Protected(filepath.Join(root, filepath.FromSlash(rel)), []string{root})
 	}})
+}
+
+// restore applies plan through rec as a rewind of session id
+// (Recorder.Rewind; force overwrites conflicts) and, when that changed the
+// workspace, records its checkpoint as a checkpoint.recorded event of call
+// callID (the Rewind request's; "" for `pincer rewind`) in log: a view
+// folding the log counts the restore from then on (the time travel's
+// start-to-step diff, app.DiffSpan.Through), as `pincer sessions diff` does.
+func restore(ctx context.Context, log *event.Log, rec *checkpoint.Recorder, id, callID string, plan []checkpoint.Restore, force bool) error {
+	c, changed, err := rec.Rewind(ctx, id, plan, force)
+	if err != nil || !changed {
+		return err
+	}
+	_, err = log.Emit(context.WithoutCancel(ctx), event.CheckpointRecorded, id, "", checkpoint.RecordedData(c, callID))
+	return err
 }
 
 // restorePaths are the paths of plan.
