@@ -374,16 +374,21 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 	return ag, store, nil
 }
 
-// ModelInfo is the catalog's context window (tokens) and the price of a usage in
-// US dollars (nil: unknown) of a model; ok is false for a model the catalog does
-// not know. Anthropic reports cache reads and writes apart from input tokens, the
-// other APIs inside them.
+// ModelInfo is a model's context window (tokens: its [models."NAME"]
+// context_window, else the catalog's) and the price of a usage in US dollars
+// (nil: unknown, the catalog's); ok is false when neither is known. Anthropic
+// reports cache reads and writes apart from input tokens, the other APIs
+// inside them.
 func ModelInfo(mc ModelChoice) (window int64, cost func(message.Usage) *float64, ok bool) {
 	m, ok := catalog.Lookup(mc.Provider, mc.Model)
 	if !ok {
-		return 0, nil, false
+		return mc.ContextWindow, nil, mc.ContextWindow > 0
 	}
-	return m.ContextWindow, func(u message.Usage) *float64 { return m.Cost(u, mc.API != "anthropic") }, true
+	window = m.ContextWindow
+	if mc.ContextWindow > 0 {
+		window = mc.ContextWindow
+	}
+	return window, func(u message.Usage) *float64 { return m.Cost(u, mc.API != "anthropic") }, true
 }
 
 // Source is the SessionStart hooks' source of this run: "resume" for a continued

@@ -261,7 +261,8 @@ func (b *Backend) hasConfiguredModel(ctx context.Context, env *modelflow.Env, se
 func CatalogModel(env *modelflow.Env, id string) agent.ModelChoice {
 	prov, model, _ := config.ParseModelID(id)
 	pc, _ := env.Config.Lookup(prov)
-	window, cost, _ := ModelInfo(ModelChoice{Provider: prov, Model: model, API: pc.API})
+	window, cost, _ := ModelInfo(ModelChoice{Provider: prov, Model: model, API: pc.API,
+		ContextWindow: config.ModelSetting(env.Config.Models, id).ContextWindow})
 	return agent.ModelChoice{ID: model, Name: id, ContextWindow: window, Cost: cost}
 }
 

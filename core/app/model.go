@@ -31,6 +31,9 @@ type ModelChoice struct {
 	BaseURL  string
 	APIKey   string
 	API      string // the wire API: "chat", "anthropic", "gemini", "responses"
+	// ContextWindow is the model's [models."NAME"] context_window in tokens
+	// (0: not set; ModelInfo falls back to the catalog).
+	ContextWindow int64
 	// Warnings are the configuration problems met on the way (a bad line of a
 	// config file names the file and line); the caller prints them.
 	Warnings []string
@@ -113,6 +116,7 @@ func resolveModel(model, baseURL string, getenv func(string) string, src *config
 		}
 	}
 	mc.Provider, mc.Model, mc.BaseURL = prov, name, baseURL
+	mc.ContextWindow = config.ModelSetting(cfg.Models, mc.ID()).ContextWindow
 	pc, known := cfg.Lookup(prov)
 	if known {
 		mc.API = pc.API

@@ -122,6 +122,9 @@ type Config struct {
 	Providers     map[string]Provider
 	UserPath      string // where writes go ("" when no config directory is known)
 	ProjectPath   string // "" without a project
+	// Models are the [models."NAME"] tables (Sources.Models; their warnings
+	// are reported where the run's configuration report is made, not by Load).
+	Models map[string]ModelSettings
 }
 
 // Names lists the providers, sorted.
@@ -201,6 +204,7 @@ func Load(o Options) (*Config, []error) {
 		src = Read(PathsFrom(getenv), o.ProjectDir)
 	}
 	cfg := &Config{UserPath: src.Paths.UserConfig}
+	cfg.Models, _ = src.Models()
 	if src.Workspace != "" {
 		cfg.ProjectPath = ProjectPath(src.Workspace)
 	}

@@ -4,9 +4,8 @@ import (
 	"strings"
 )
 
-// modelKeys are the keys of a [models."NAME"] table. (PATCH adds edit_tool
-// here: one table, one reader.)
-var modelKeys = []string{"protocol", "edit_tool"}
+// modelKeys are the keys of a [models."NAME"] table: one table, one reader.
+var modelKeys = []string{"protocol", "edit_tool", "context_window"}
 
 // Protocols a [models."NAME"] table may choose.
 const (
@@ -25,6 +24,10 @@ type ModelSettings struct {
 	// apply_patch instead of Edit, MultiEdit and Write) or EditToolEdit
 	// (Claude Code's Edit, MultiEdit and Write); "" leaves it to the catalog.
 	EditTool string
+	// ContextWindow is the model's context window in tokens, for a model the
+	// catalog does not know (a local or custom one) or to override the
+	// catalog's; 0 leaves it to the catalog.
+	ContextWindow int64
 }
 
 // Edit tool sets a [models."NAME"] edit_tool may choose.
@@ -75,6 +78,13 @@ func (s *Sources) Models() (map[string]ModelSettings, []error) {
 						continue
 					}
 					ms.EditTool = v
+				case "context_window":
+					v, ok := m[k].(int64)
+					if !ok || v <= 0 {
+						errs = append(errs, d.errorAt(key, true, "[models.%q] context_window: want a positive whole number of tokens (such as 8192), not %v", name, m[k]))
+						continue
+					}
+					ms.ContextWindow = v
 				default:
 					errs = append(errs, d.errorAt(key, true, "[models.%q] unknown key %q, ignored (known: %s)", name, k, strings.Join(modelKeys, ", ")))
 				}
