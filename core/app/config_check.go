@@ -69,16 +69,19 @@ func (r *configReport) failure() error {
 }
 
 // denyAll returns rules that deny every tool of registry, naming the problems
-// as the rule's source so that the model and the person see why: the
+// (each FILE:LINE: what) as the rule's source and as its decision's reason
+// (Rule.Reason), so that the model and the person see why: the
 // workbench's way of keeping tools from running while the configuration is
 // broken. Deny rules hold in every permission mode.
 func denyAll(rules permission.RuleSet, registry *tools.Registry, problems []string) permission.RuleSet {
-	src := "a broken configuration (" + strings.Join(dedupe(problems), "; ") + "): fix it and restart pincer"
+	what := strings.Join(dedupe(problems), "; ")
+	src := "a broken configuration (" + what + "): fix it and restart pincer"
 	var deny []permission.Rule
 	names := append(registry.Names(), subagent.NestingTools...) // the agent's own tools too: Agent, Task, the team tools
 	names = append(names, webToolNames...)                      // registered after the model is chosen (web.go)
+	reason := "every tool is denied while pincer's configuration is broken (" + what + "); the person must fix the file and restart pincer"
 	for _, name := range names {
-		deny = append(deny, permission.Rule{Tool: name, Source: src})
+		deny = append(deny, permission.Rule{Tool: name, Source: src, Reason: reason})
 	}
 	return rules.Add(permission.Deny, deny...)
 }

@@ -243,8 +243,12 @@ func byRule(r Rule) string {
 	return "rule " + r.String() + " from " + r.Source
 }
 
-// ruleDecision is the decision of rule r with behavior b.
+// ruleDecision is the decision of rule r with behavior b: reason, or the
+// rule's own Reason when pincer made it.
 func ruleDecision(b Behavior, r Rule, reason string) Decision {
+	if r.Reason != "" {
+		reason = r.Reason
+	}
 	return Decision{Behavior: b, Reason: reason, By: byRule(r), Rule: r.String()}
 }
 

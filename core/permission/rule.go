@@ -31,9 +31,15 @@ import (
 // written or with symlinks resolved, or of a credential path; a read-only command
 // reading there), nor a fetch (WebFetch, WebSearch, the server-side search) —
 // a cloned repository cannot grant itself the person's home or the network.
+//
+// Reason, set only on a rule pincer makes itself (the deny-all rules of a
+// configuration it could not read), is the whole reason of a decision the
+// rule makes, in place of "X is denied by the rule Tool": no file wrote the
+// rule, so its text would name a rule the person cannot find.
 type Rule struct {
 	Tool, Specifier, Source string
 	Project                 bool
+	Reason                  string
 }
 
 // String returns the canonical form, which ParseRule reads back to the same Tool
