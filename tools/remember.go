@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -57,7 +58,7 @@ type Remember struct {
 // (a candidate in the store, as TodoWrite's list), so KindRead; calls run in
 // order.
 func (r Remember) Spec() Spec {
-	return Spec{Name: "Remember", Description: rememberDescription, Schema: []byte(rememberSchema), Kind: KindRead}
+	return Spec{Name: "Remember", Description: rememberDescription, Schema: json.RawMessage(rememberSchema), Kind: KindRead}
 }
 
 // Summary is "Remember NAME" or "Remember: forget NAME".

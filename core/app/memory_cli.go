@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"pincer/core/event"
 	"pincer/core/memory"
 )
 
@@ -20,8 +21,7 @@ func OpenMemoryBackend() (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Setup{Workspace: ws}
-	m := s.newMemory(store, nil)
+	m := memoryManager(store, event.NewLog(store), ws.Root())
 	if m == nil {
 		store.Close()
 		return nil, ErrNoMemory

@@ -14,11 +14,18 @@ import (
 // candidate events go to log. nil when pincer has neither dir (no HOME, no
 // PINCER_HOME): then nothing is proposed and the memory commands say so.
 func (s *Setup) newMemory(store persist.Store, log *event.Log) *memory.Manager {
+	return memoryManager(store, log, s.Workspace.Root())
+}
+
+// memoryManager is the memory Manager of workspace root over store (log:
+// where candidate events go; nil: none); nil without pincer's config and
+// data dirs.
+func memoryManager(store persist.Store, log *event.Log, root string) *memory.Manager {
 	paths := config.PathsFrom(os.Getenv)
 	if paths.Config == "" || paths.Data == "" {
 		return nil
 	}
-	return &memory.Manager{Store: store, ConfigDir: paths.Config, DataDir: paths.Data, Project: s.Workspace.Root(), Log: log}
+	return &memory.Manager{Store: store, ConfigDir: paths.Config, DataDir: paths.Data, Project: root, Log: log}
 }
 
 // skillQueue is the Run's candidate queue as the learned-skill observer

@@ -25,7 +25,7 @@ type Snapshot struct {
 	// UserCut and ProjectCut say the file was longer than the caps.
 	UserCut, ProjectCut bool
 	// Files are the indexed files included: the user's, then the project's.
-	Files []snapFile
+	Files []SnapshotFile
 	Text  string
 }
 
@@ -65,7 +65,7 @@ func TakeSnapshot(paths Paths) Snapshot {
 }
 
 // writeFiles writes the included memory files of one index under a heading.
-func writeFiles(b *strings.Builder, title string, fs []snapFile) {
+func writeFiles(b *strings.Builder, title string, fs []SnapshotFile) {
 	if len(fs) == 0 {
 		return
 	}

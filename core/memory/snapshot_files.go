@@ -21,9 +21,11 @@ const (
 	MaxSnapshotFilesBytes = 25 << 10
 )
 
-// snapFile is one indexed memory file as a snapshot includes it: its link
-// (as the index gives it), its text (capped) and whether it was cut.
-type snapFile struct {
+// SnapshotFile is one indexed memory file as a Snapshot includes it: its
+// link (as the index gives it, relative to the index's dir), its text
+// (capped at MaxSnapshotFileBytes or what was left of the total) and
+// whether it was cut.
+type SnapshotFile struct {
 	Link, Text string
 	Cut        bool
 }
@@ -34,8 +36,8 @@ type snapFile struct {
 // file was left out for it). A link
 // that is a symlink, not a regular file or missing is left out; no
 // component is followed through a symlink.
-func indexedFiles(dir, index string, budget *int) []snapFile {
-	var out []snapFile
+func indexedFiles(dir, index string, budget *int) []SnapshotFile {
+	var out []SnapshotFile
 	seen := map[string]bool{}
 	for _, line := range strings.Split(index, "\n") {
 		link := linkOf(line)
@@ -51,7 +53,7 @@ func indexedFiles(dir, index string, budget *int) []snapFile {
 		if err != nil || strings.TrimSpace(data) == "" {
 			continue
 		}
-		f := snapFile{Link: link}
+		f := SnapshotFile{Link: link}
 		limit := min(MaxSnapshotFileBytes, *budget)
 		f.Text, f.Cut = data, len(data) > limit
 		if f.Cut {

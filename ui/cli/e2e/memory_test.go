@@ -115,6 +115,10 @@ func TestRememberThatHeadless(t *testing.T) {
 	if ids := e.pendingIDs(); len(ids) != 0 {
 		t.Errorf("still pending: %v", ids)
 	}
+	// The approval reaches the candidate's session log (a workbench showing it drops it).
+	if out, _, _ := e.run("sessions", "show", first.SessionID, "--json"); !strings.Contains(out, `"candidate.decided"`) || !strings.Contains(out, `"by":"cli"`) {
+		t.Errorf("no candidate.decided by cli in the session's log:\n%.2000s", out)
+	}
 
 	e.fake.Push(openaitest.Reply{Text: "hi"})
 	next := e.runJSON("hello")
