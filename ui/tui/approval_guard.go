@@ -58,10 +58,11 @@ func (w *Workbench) burstApproval(ev *tcell.EventKey) bool {
 	return true
 }
 
-// isApproval reports whether an action answers a pending approval.
+// isApproval reports whether an action answers a pending approval (e, which
+// opens a candidate's editor, is one: a paste never opens it).
 func isApproval(act Action) bool {
 	switch act {
-	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny, ActDenyReason:
+	case ActAllowOnce, ActAllowSession, ActAllowAlways, ActDeny, ActDenyReason, ActEditCand:
 		return true
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"github.com/rivo/tview"
 
 	"pincer/core/memory"
+	"pincer/ui/termtext"
 )
 
 // The text editor over the panes: a candidate's text edited before it is
@@ -12,7 +13,10 @@ import (
 // tview TextArea drawn over the main area, given every key while it is open
 // (capture): Ctrl+S saves — for a candidate, accepts the edited text (an
 // unchanged text is a plain accept); Esc closes and changes nothing. Nothing
-// is written by the editor itself: saving is one Backend call.
+// is written by the editor itself: saving is one Backend call. The text it
+// shows is termtext.Clean'd (a model wrote a candidate's: no escape sequence
+// reaches the terminal), and what it shows is what is written: a text that
+// Clean changed is saved as the edit it is, even untouched.
 
 // textEditor is the editor's part of UIState.
 type textEditor struct {
@@ -25,9 +29,10 @@ type textEditor struct {
 	save func(text string)
 }
 
-// openEditor opens the editor on text under title; Ctrl+S hands the text to
-// save.
+// openEditor opens the editor on text (shown clean: editorText) under
+// title; Ctrl+S hands the text to save.
 func (w *Workbench) openEditor(title, text string, save func(string)) {
+	text = editorText(text)
 	area := tview.NewTextArea().SetWrap(true)
 	area.SetText(text, false) // placed at the end once the area has its size (drawEditor)
 	area.SetTextStyle(w.theme.Style("text"))
@@ -44,19 +49,23 @@ func (w *Workbench) openCandidateEditor(e pendingEntry) {
 		return
 	}
 	key := e.a.RequestID
-	w.openEditor("Edit "+e.a.Summary+" — "+c.Target, c.Content, func(text string) {
+	w.openEditor("Edit "+e.a.Summary+" — "+termtext.Line(c.Target), c.Content, func(text string) {
 		p, ok := w.pendingOf(key)
 		if !ok {
 			w.Notify("warning", "the candidate was decided while you edited it: nothing written")
 			return
 		}
 		d := memory.Decision{Action: memory.AcceptEdited, Text: text}
-		if text == c.Content {
+		if text == c.Content { // as proposed, byte for byte (editorText changed nothing)
 			d = memory.Decision{Action: memory.Accept}
 		}
 		w.decideCandidate(p, d, "accepted (edited): ")
 	})
 }
+
+// editorText is text as the editor shows it: without control characters and
+// escape sequences (termtext.Clean keeps newlines and tabs).
+func editorText(text string) string { return termtext.Clean(text) }
 
 // editorKey handles a key while the editor is open: Ctrl+S saves and
 // closes, Esc closes, anything else edits.

@@ -4,6 +4,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/memory"
+	"pincer/ui/termtext"
 )
 
 // memoryKey handles a key while /memory or /skills is open.
@@ -68,8 +69,8 @@ func (w *Workbench) editMemory() {
 		return
 	}
 	sessionID := w.liveID
-	w.openEditor("Edit "+e.Scope+" memory “"+e.File.Name+"” — "+e.Path, e.File.Body, func(text string) {
-		if text == e.File.Body {
+	w.openEditor("Edit "+e.Scope+" memory “"+termtext.Line(e.File.Name)+"” — "+termtext.Line(e.Path), e.File.Body, func(text string) {
+		if text == editorText(e.File.Body) && text == e.File.Body {
 			w.hint("memory unchanged: nothing written")
 			return
 		}
