@@ -141,6 +141,9 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 			fmt.Fprintf(stdout, "  %s\n", p)
 		}
 	}
+	if o.Conversation && *turn == 1 {
+		fmt.Fprintln(stdout, "The conversation is kept, as nothing is before turn 1 (pincer run starts a new session).")
+	}
 	if res.Branch != "" {
 		fmt.Fprintf(stdout, "Conversation rewound to before turn %d: new branch session %s (continue it with pincer run --session %s).\n",
 			*turn, res.Branch, res.Branch)

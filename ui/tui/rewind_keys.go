@@ -154,6 +154,9 @@ func (w *Workbench) rewindReport(c app.RewindChoice, out app.RewindOutcome, err 
 			w.notice("warning", fmt.Sprintf("rewind: kept %s changed outside pincer: %s", nFilesText(len(out.Kept)), strings.Join(out.Kept, ", ")))
 		}
 	}
+	if c.Conversation && c.Turn == 1 {
+		w.notice("info", "rewind: "+keptBeforeTurnOne)
+	}
 	if out.Branch != "" {
 		w.notice("info", fmt.Sprintf("rewind: the conversation continues in branch %s (before turn %d); the old one stays as it was (Ctrl+O)", out.Branch, c.Turn))
 	}

@@ -272,6 +272,8 @@ func rewindChoiceRows(v rewindView, width int) []mcpRow {
 		if why := rewindUnavailable(o, t.Number); why != "" {
 			text += " — " + why
 			style = "muted"
+		} else if o.conversation && t.Number == 1 {
+			text += " — the code only: " + keptBeforeTurnOne
 		}
 		rows = append(rows, mcpRow{text: cutCells(text, width), style: style, bold: i == v.option, sel: i == v.option})
 	}
@@ -298,6 +300,11 @@ func rewindUnavailable(o rewindOption, turn int) string {
 	}
 	return ""
 }
+
+// keptBeforeTurnOne is why a code-and-conversation rewind to before turn 1
+// restores the code only (core branches no empty conversation), in its
+// choice row and in the notice after it.
+const keptBeforeTurnOne = "the conversation is kept, as nothing is before turn 1 (/clear starts a new one)"
 
 // nFilesText is "1 file" or "N files".
 func nFilesText(n int) string {

@@ -167,3 +167,27 @@ func TestRewindNeverMindAndTurnOne(t *testing.T) {
 		t.Fatal("Esc Esc with text in the box opened the rewind view")
 	}
 }
+
+// TestRewindTurnOneCodeAndConversation: /rewind 1's "Restore code and
+// conversation" says in its row that it restores the code only (nothing is
+// before turn 1), and once allowed the notice says the conversation was
+// kept; the tab stays on the session (no branch).
+func TestRewindTurnOneCodeAndConversation(t *testing.T) {
+	b, _, origin, root := rewindSession(t)
+	b.slash("/rewind 1")
+	b.waitText("to before turn 1: what to restore?", "1. Restore code and conversation — the code only: the conversation is kept")
+	b.enter()
+	b.waitText("3 Approvals (1)", "? Rewind: restore 3 files to before turn 1")
+	b.key(tcell.KeyRune, '3', tcell.ModAlt)
+	time.Sleep(approvalGrace + 100*time.Millisecond) // a person reads the request first
+	b.typeText("y")
+	b.waitText("rewind: the conversation is kept, as nothing is before turn 1 (/clear starts a new one)")
+	if readFile(root, "f.txt") != "<absent>" {
+		t.Fatalf("f.txt after the rewind: %q", readFile(root, "f.txt"))
+	}
+	var live string
+	b.onLoop(func() { live = b.w.liveID })
+	if live != origin {
+		t.Fatalf("the tab shows %s, want the session %s (no branch before turn 1)", live, origin)
+	}
+}

@@ -56,6 +56,9 @@ func TestRewindTwice(t *testing.T) {
 	if e.read("f.txt") != "one\n" || e.read("g.txt") != "gee\n" {
 		t.Fatalf("after the rewind to before turn 1: f.txt %q g.txt %q", e.read("f.txt"), e.read("g.txt"))
 	}
+	if out, stderr, code = e.run("rewind", "-c", "--turn", "1"); code != 0 || !strings.Contains(out, "The conversation is kept, as nothing is before turn 1") {
+		t.Errorf("a code and conversation rewind to before turn 1 does not say the conversation was kept: %d\n%s%s", code, out, stderr)
+	}
 	if out, stderr, code = e.run("rewind", "-c", "--turn", "1", "--conversation"); code == 0 || !strings.Contains(stderr, "keeps nothing") {
 		t.Errorf("a conversation rewind to before turn 1 was not refused: %d\n%s%s", code, out, stderr)
 	}
