@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pincer/core/provider/openai/openaitest"
 )
 
 // TestTUIMemoryAddApprove is issue 16 in the real workbench, in tmux at
@@ -45,5 +47,54 @@ func TestTUIMemoryAddApprove(t *testing.T) {
 	}
 	if ids := e.pendingIDs(); len(ids) != 0 {
 		t.Fatalf("still pending: %v", ids)
+	}
+}
+
+// TestTUIRememberThatApprove is issue 16's must-show session in the real
+// workbench: "remember that we use tabs and pnpm" runs its turn and leaves a
+// candidate in the approval queue (no file); y writes the memory file and
+// its MEMORY.md line; the running session's next request still has no
+// memory (its prompt is frozen), and a new session's (/clear) carries the
+// index.
+func TestTUIRememberThatApprove(t *testing.T) {
+	e := newEnv(t, openaitest.Reply{Text: "noted"})
+	tm := newTmux(t, 120, 40, workbenchScript(t, e, "run"))
+	tm.waitText("1 Transcript", "· idle")
+	tm.typeText("remember that we use tabs and pnpm")
+	tm.keys("Enter")
+	sc := tm.waitText("noted", "3 Approvals (1)", "Memory: add project “we use tabs and pnpm”")
+	file := filepath.Join(e.projectMemoryDir(), "we-use-tabs-and-pnpm.md")
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatalf("the memory exists before the answer (%v)\n%s", err, sc)
+	}
+	tm.keys("M-3")
+	time.Sleep(600 * time.Millisecond)
+	tm.keys("y")
+	tm.waitText("3 Approvals (0) · 1 decided")
+	line := "- [we use tabs and pnpm](we-use-tabs-and-pnpm.md) — We use tabs and pnpm.\n"
+	if index := readPath(t, filepath.Join(e.projectMemoryDir(), "MEMORY.md")); index != line {
+		t.Fatalf("MEMORY.md %q, want %q", index, line)
+	}
+	if !strings.Contains(readPath(t, file), "We use tabs and pnpm.") {
+		t.Fatalf("memory file:\n%s", readPath(t, file))
+	}
+
+	e.fake.Push(openaitest.Reply{Text: "same session"})
+	tm.keys("M-0")
+	tm.typeText("and now?")
+	tm.keys("Enter")
+	tm.waitText("same session")
+	if sys := systemText(e.fake.Requests()[1]); strings.Contains(sys, "# Memory") {
+		t.Errorf("the running session's prompt changed:\n%s", sys)
+	}
+	e.fake.Push(openaitest.Reply{Text: "fresh reply"})
+	tm.typeText("/clear")
+	tm.keys("Enter")
+	tm.waitText("new session ")
+	tm.typeText("hello")
+	tm.keys("Enter")
+	tm.waitText("fresh reply")
+	if sys := systemText(e.fake.Requests()[2]); !strings.Contains(sys, "# Memory") || !strings.Contains(sys, line) {
+		t.Errorf("the new session's prompt lacks the memory:\n%s", sys)
 	}
 }
