@@ -141,7 +141,8 @@ func (s *Setup) Commands() []Command {
 // Source's entry into a turn's input (ok false: not one of them, the line is
 // what it was). The expansion runs inside the turn (agent.TurnInput.Expand):
 // its !`command`s and @files as Bash and Read tool calls of the turn. The
-// file's allowed-tools are granted for the turn (a person invoked it); a rule
+// file's allowed-tools are granted for the turn (a person invoked it) — a
+// repository's file's as project rules (no read outside, no fetch); a rule
 // that does not parse was refused when the file was read. Its model is used
 // when it names the session's provider's model.
 //
@@ -170,6 +171,9 @@ func (s *Setup) Invocation(line string) (agent.TurnInput, bool) {
 				continue
 			}
 			rule.Source = "/" + sk.Name + " (" + string(sk.Origin) + " " + string(sk.Kind) + ")"
+			// A repository's skill or command grants what a repository's settings file
+			// may: no read outside the workspace, no fetch (permission.Rule.Project).
+			rule.Project = !sk.Origin.Trusted()
 			in.AllowedTools = append(in.AllowedTools, rule)
 		}
 		in.Expand = func(ctx context.Context, run agent.PreTurn) (string, error) {

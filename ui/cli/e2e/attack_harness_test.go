@@ -171,12 +171,19 @@ func (a *attackEnv) runForms(prefix string, forms []attackForm, flags ...string)
 // that a Write or Edit of an existing file needs first).
 func (a *attackEnv) runFormsAfter(prefix string, pre []openaitest.Call, forms []attackForm, flags ...string) *attackRun {
 	a.t.Helper()
+	return a.runFormsPrompt(prefix, "attack "+prefix, pre, forms, flags...)
+}
+
+// runFormsPrompt is runFormsAfter with the person's prompt (a /command line,
+// say) instead of "attack PREFIX".
+func (a *attackEnv) runFormsPrompt(prefix, prompt string, pre []openaitest.Call, forms []attackForm, flags ...string) *attackRun {
+	a.t.Helper()
 	calls, results := a.calls(prefix, forms)
 	if len(pre) > 0 {
 		a.fake.Push(openaitest.Reply{ToolCalls: pre})
 	}
 	a.fake.Push(openaitest.Reply{ToolCalls: calls}, openaitest.Reply{Text: "done"})
-	args := a.runArgs(append(append([]string{"--output-format", "stream-json"}, flags...), "attack "+prefix)...)
+	args := a.runArgs(append(append([]string{"--output-format", "stream-json"}, flags...), prompt)...)
 	out, stderr, code := a.runPincer(args...)
 	r := &attackRun{Stdout: out, Stderr: stderr, Code: code, Results: results}
 	a.collect(r)
