@@ -229,7 +229,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{Msg: err.Error()}
+			return nil, flagError(err.Error())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -60,7 +60,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) (int, error) {
 			fs.PrintDefaults()
 			return 0, nil
 		}
-		return 0, usageError{Msg: err.Error()}
+		return 0, flagError(err.Error())
 	}
 	if fs.NArg() > 0 {
 		return 0, usagef("serve takes no arguments, got %q", fs.Arg(0))

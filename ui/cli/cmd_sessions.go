@@ -28,7 +28,7 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "Usage: pincer sessions [list] [--json] | pincer sessions show ID [--json]")
+			fmt.Fprintln(stdout, "Usage: pincer sessions [list] [--json] | pincer sessions show ID [--json] | pincer sessions watch ID [--after N] | pincer sessions diff ID [--turn N]")
 		}
 		return 0, err
 	}

@@ -39,7 +39,7 @@ func addSessionFlags(fs *flag.FlagSet, f *sessionFlags) {
 func addWorkspaceFlags(fs *flag.FlagSet, f *sessionFlags) {
 	fs.StringVar(&f.model, "model", "", "model as PROVIDER/MODEL (default: the session's model when continuing, $PINCER_MODEL, default_model in config.toml, or detected)")
 	fs.StringVar(&f.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (…/v1)")
-	fs.StringVar(&f.mode, "permission-mode", "default", "default | acceptEdits | plan | bypassPermissions | dontAsk")
+	fs.StringVar(&f.mode, "permission-mode", "default", modeNames())
 	fs.Var(&f.allowedTools, "allowed-tools", `permission rules to allow, e.g. "Bash(npm test:*) Read" (comma or space separated; repeatable)`)
 	fs.Var(&f.disallowedTools, "disallowed-tools", `permission rules to deny, e.g. "Bash(git push:*)" (repeatable: every use adds)`)
 	fs.Var(&f.addDirs, "add-dir", "another directory the tools may use besides this one (repeatable)")
