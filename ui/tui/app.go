@@ -213,6 +213,7 @@ func (w *Workbench) Attach(be Backend, sessionID string) {
 	w.showSession(w.firstTab, be, sessionID, false)
 	w.watchMCP(be)
 	w.loadHabits(be)
+	w.noteWaitingCandidates(be, sessionID) // candidate_waiting.go
 	w.sendInitialPrompt()
 }
 

@@ -245,3 +245,20 @@ func TestSkillCandidateReachesNextSession(t *testing.T) {
 		t.Fatalf("the next session's catalog: %v %+v", ok, next)
 	}
 }
+
+// TestCandidatesOfEarlierSessionsNoted: a candidate another session left
+// pending (a headless run's) is not in this session's queue — it is in that
+// session's log — and the workbench says at attach that it waits and where
+// it is decided.
+func TestCandidatesOfEarlierSessionsNoted(t *testing.T) {
+	b, _, _, _ := memoryBenchWith(t, 160, 50, func(be *app.Backend) {
+		earlier, err := be.Agent.CreateSession(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := be.ProposeMemory(context.Background(), earlier.ID, "we deploy on fridays"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	b.waitText("1 memory or skill candidates of earlier sessions wait for review", "3 Approvals (0)")
+}
