@@ -188,8 +188,10 @@ func emitRewound(ctx context.Context, log *event.Log, id string, data event.Sess
 }
 
 // branchSession makes the branch of sess at turn (the TurnID turnID): a new
-// session with a copy of sess's messages before the turn's first one, its
-// session.created event appended to log.
+// session with a copy of sess's messages before the turn's first one, and a
+// log that starts with its session.created event (naming the origin) and
+// the copies of the origin's events of those turns (inheritedEvents), so
+// every view of the branch shows the conversation it continues.
 func branchSession(ctx context.Context, store persist.Store, log *event.Log, sess persist.Session, msgs []message.Message, turnID string, turn int) (persist.Session, error) {
 	now := time.Now().UTC()
 	var rnd [4]byte
@@ -199,10 +201,18 @@ func branchSession(ctx context.Context, store persist.Store, log *event.Log, ses
 	b.Status, b.CreatedAt, b.UpdatedAt = "idle", now, now
 	b.BranchOf, b.BranchTurn = sess.ID, turn
 	b.ParentID, b.ParentToolCallID, b.AgentType = "", "", ""
+	inherited, err := inheritedEvents(ctx, log, sess.ID, checkpoint.Turns(msgs)[:turn-1])
+	if err != nil {
+		return b, err
+	}
 	if err := store.PutSession(ctx, b); err != nil {
 		return b, err
 	}
-	if _, err := log.Emit(ctx, event.SessionCreated, b.ID, "", event.SessionCreatedData{Cwd: b.Cwd, Model: b.Model}); err != nil {
+	created := event.SessionCreatedData{Cwd: b.Cwd, Model: b.Model, BranchOf: sess.ID, BranchTurn: turn, Inherited: len(inherited)}
+	if _, err := log.Emit(ctx, event.SessionCreated, b.ID, "", created); err != nil {
+		return b, err
+	}
+	if err := inheritEvents(ctx, log, b.ID, inherited); err != nil {
 		return b, err
 	}
 	for _, m := range msgs {

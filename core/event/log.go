@@ -64,11 +64,22 @@ func NewLog(store Store) *Log {
 // and wakes waiters. It returns the stored event. On a store error the sequence is
 // not consumed.
 func (l *Log) Append(ctx context.Context, ev Event) (Event, error) {
+	ev.Timestamp = time.Time{}
+	return l.Copy(ctx, ev)
+}
+
+// Copy is Append keeping ev's Timestamp when it has one (the current UTC
+// time when zero): a branch session's copies of its origin's events
+// (app.inheritEvents) keep the time they happened.
+func (l *Log) Copy(ctx context.Context, ev Event) (Event, error) {
+	if ev.Timestamp.IsZero() {
+		ev.Timestamp = l.now().UTC()
+	}
 	if ev.SessionID == "" {
 		return Event{}, fmt.Errorf("append %s: event has no session", ev.Type)
 	}
 	if ss, ok := l.store.(SequencingStore); ok {
-		ev.Sequence, ev.Timestamp = 0, l.now().UTC()
+		ev.Sequence = 0
 		stored, err := ss.AppendEventNext(ctx, ev)
 		if err != nil {
 			return Event{}, fmt.Errorf("append %s: %w", ev.Type, err)
@@ -90,7 +101,6 @@ func (l *Log) Append(ctx context.Context, ev Event) (Event, error) {
 		seq = last + 1
 	}
 	ev.Sequence = seq
-	ev.Timestamp = l.now().UTC()
 	if err := l.store.AppendEvent(ctx, ev); err != nil {
 		return Event{}, fmt.Errorf("append %s: %w", ev.Type, err)
 	}

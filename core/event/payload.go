@@ -2,10 +2,17 @@ package event
 
 // Payload structs, one per event type, with the field names of DESIGN.md.
 
-// SessionCreatedData is the payload of session.created.
+// SessionCreatedData is the payload of session.created. A conversation
+// rewind's branch names the session it branched from (BranchOf) before
+// which turn (BranchTurn, from 1), and Inherited: how many of the events
+// right after this one are copies of the origin's turns before BranchTurn
+// (they keep their turn IDs and timestamps; app.inheritEvents).
 type SessionCreatedData struct {
-	Cwd   string `json:"cwd"`
-	Model string `json:"model"`
+	Cwd        string `json:"cwd"`
+	Model      string `json:"model"`
+	BranchOf   string `json:"branchOf,omitempty"`
+	BranchTurn int    `json:"branchTurn,omitempty"`
+	Inherited  int    `json:"inherited,omitempty"`
 }
 
 // TurnStartedData is the payload of turn.started.

@@ -157,6 +157,9 @@ type Status struct {
 	TurnID      string
 	TurnStarted time.Time
 	Turns       int
+	// BranchOf is the session a conversation rewind branched this one from
+	// (its session.created names it), "" for any other session.
+	BranchOf string
 	// Token counts summed over the session's model calls.
 	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int64
 	// CostUSD sums the known costs; CostUnknown is set once a model call

@@ -46,7 +46,9 @@ func (m *Model) Apply(ev event.Event) {
 	}
 	switch d := p.(type) {
 	case event.SessionCreatedData:
-		m.Status.Cwd, m.Status.Model = d.Cwd, d.Model
+		m.Status.Cwd, m.Status.Model, m.Status.BranchOf = d.Cwd, d.Model, d.BranchOf
+	case event.SessionRewoundData:
+		m.sessionRewound(ev, d)
 	case event.TurnStartedData:
 		m.turnStarted(ev, d)
 	case event.MessageDeltaData:

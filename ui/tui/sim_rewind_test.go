@@ -128,7 +128,7 @@ func TestRewindFromTheWorkbench(t *testing.T) {
 	if live == origin {
 		t.Fatal("the tab still shows the origin after a conversation rewind")
 	}
-	b.waitText(shortID(live) + " · idle")
+	b.waitText(shortID(live)+" · done", "the first prompt", "one done") // the branch shows turn 1, as it ended
 	b.send("the branch prompt")
 	b.waitText("the branch answer")
 	last := fmt.Sprintf("%+v", prov.Request(prov.Calls()-1).Messages)
