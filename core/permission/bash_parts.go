@@ -60,6 +60,11 @@ type bashPart struct {
 	// mayWrite are the literal path arguments of a command that is not
 	// read-only: any of them may be written (checked against the protected paths).
 	mayWrite []target
+	// reach are the literal path words of a command that is not read-only —
+	// operands, option values, KEY=value values, git's included — which it may
+	// read or follow (`git --git-dir=../x`, `find .. -exec`, `ln -s ../x o`):
+	// a project's allow rule allows it only when each lies inside (Rule.Project).
+	reach []target
 	// opaque says why deny rules cannot see the program (non-literal, or a shell
 	// reading stdin); inline why it runs code given inline; "" when neither.
 	opaque, inline string
@@ -70,7 +75,7 @@ type bashPart struct {
 	// forced are the targets of `rm -f`/`rm -rf` (bypass asks outside the workspace).
 	forced   []target
 	isForced bool
-	outside  bool // a read-only command that reads outside the workspace
+	outside  bool // a command that reads (or, not read-only, names) a path outside the workspace
 
 	status      partStatus
 	rule        Rule // the allow rule, when status is byAllowRule
@@ -270,7 +275,8 @@ func newPart(c shell.Command, cwd *cwdTracker) bashPart {
 		p.readArgs = inputs
 	}
 	if !p.readOnly {
-		p.mayWrite = writeCandidates(c, targets, cwd)
+		p.reach = pathWords(c, targets, cwd)
+		p.mayWrite = writeCandidates(c, p.reach, cwd)
 		if fileWriters[programName(c.Words[0])] {
 			for _, t := range targets {
 				if len(t.paths) == 0 {
@@ -348,20 +354,26 @@ func attachedValues(c shell.Command, cwd *cwdTracker) []target {
 	return out
 }
 
-// writeCandidates returns the targets a command that is not read-only may
-// write: every literal argument (and option value) that names a path, except
-// for git, whose arguments count only for the subcommands that write files
-// (plus --output / -o values).
-func writeCandidates(c shell.Command, targets []target, cwd *cwdTracker) []target {
+// pathWords returns every literal argument of c that may name a path: the
+// operands and --option=value values (targets), attached option values
+// (-f/x) and KEY=value values (dd of=F, make DESTDIR=D).
+func pathWords(c shell.Command, targets []target, cwd *cwdTracker) []target {
 	out := append(append([]target(nil), targets...), attachedValues(c, cwd)...)
 	for _, w := range c.Words[1:] {
-		// KEY=value operands: dd of=F, make DESTDIR=D
 		if !strings.HasPrefix(w, "-") {
 			if _, v, ok := strings.Cut(w, "="); ok && v != "" {
 				out = append(out, target{word: v, paths: cwd.resolve(v, wordLiteral(c, w))})
 			}
 		}
 	}
+	return out
+}
+
+// writeCandidates returns the targets a command that is not read-only may
+// write: every path word (pathWords: words), except for git, whose arguments
+// count only for the subcommands that write files (plus --output / -o values).
+func writeCandidates(c shell.Command, words []target, cwd *cwdTracker) []target {
+	out := words
 	if programName(c.Words[0]) == "git" {
 		if g, ok := shell.ParseGit(c.Words); ok && gitWritingSubcommands[g.Sub] {
 			return out

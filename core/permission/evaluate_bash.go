@@ -176,6 +176,17 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 				partWhole, ruled = wholeOK && !whole.Project, ruled && !r.Project
 			}
 		}
+		// A command a project's rule allows that is not read-only may read or follow
+		// any path it names: each must lie inside (red team r18 F2).
+		if !p.readOnly && ((wholeOK && whole.Project) || (ruled && r.Project)) {
+			if resolvedRoots == nil {
+				resolvedRoots = resolveAll(roots, in.resolvePath)
+			}
+			if !readsInside(p.reach, roots, resolvedRoots, in.Home, in.AddedDirs, in.resolvePath) && !readsAllowed(userAllow, p.reach, in) {
+				p.outside = true
+				partWhole, ruled = wholeOK && !whole.Project, ruled && !r.Project
+			}
+		}
 		switch {
 		case partWhole:
 			p.status, p.rule = byAllowRule, whole

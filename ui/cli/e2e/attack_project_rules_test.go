@@ -159,3 +159,68 @@ func TestAttackProjectCommandAllowedToolsStayInside(t *testing.T) {
 		})
 	}
 }
+
+// projectCommandReachForms read {O}'s secret through commands that are not
+// read-only, each allowed by a project rule below (red team r18 F2): git told
+// to use another repository or file, find's -exec, and links or copies made
+// in the workspace and read in the same command.
+var projectCommandReachForms = []attackForm{
+	{Name: "git-git-dir", Cmd: `git --git-dir={O}/.git log --format=%s`},
+	{Name: "git-config-file", Cmd: `git config --file {O}/cfg --list`},
+	{Name: "git-blame-contents", Cmd: `git blame --contents {O}/secret.txt hello.txt`},
+	{Name: "find-exec", Cmd: `find {O} -name secret.txt -exec cat {} +`},
+	{Name: "find-exec-relative", Cmd: `find {REL} -name secret.txt -exec cat {} +`},
+	{Name: "ln-then-cat", Cmd: `ln -s {O} o2 && cat o2/secret.txt`},
+	{Name: "ln-relative-then-cat", Cmd: `ln -s {REL} o3 && cat o3/secret.txt`},
+	{Name: "cp-s-then-cat", Cmd: `cp -s {O}/secret.txt s2 && cat s2`},
+	{Name: "tar-then-extract", Cmd: `tar -cf t.tar -C {O} secret.txt && tar -xOf t.tar`},
+}
+
+// TestAttackProjectRulesCommandsReachingOut: a repository's .claude/settings.json
+// allows git, find, ln, cp and tar; each form reaching a secret outside the
+// workspace through them asks (denied headless) and the secret reaches neither a
+// tool result nor the model; the same commands inside the workspace still run
+// by the project's rule.
+func TestAttackProjectRulesCommandsReachingOut(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	secret := "RT-SECRET-REACH"
+	mustWrite(t, filepath.Join(a.outside, "secret.txt"), secret+"\n", 0o644)
+	mustWrite(t, filepath.Join(a.outside, "cfg"), "[x]\n\ty = "+secret+"\n", 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", secret}} {
+		git(t, a.outside, args...)
+	}
+	rel, err := filepath.Rel(a.repo, a.outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := []string{"Bash(git:*)", "Bash(git config:*)", "Bash(git blame:*)", "Bash(find:*)", "Bash(ln:*)", "Bash(cp:*)", "Bash(tar:*)", "Bash(cat:*)"}
+	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", rules), 0o644)
+	forms := make([]attackForm, 0, len(projectCommandReachForms)+2)
+	for _, fm := range projectCommandReachForms {
+		fm.Cmd, fm.Leak = strings.ReplaceAll(fm.Cmd, "{REL}", rel), secret
+		forms = append(forms, fm)
+	}
+	r := a.runForms("pcr", forms, "--permission-mode", "default")
+	expectBlocked(t, r)
+	for _, c := range r.Results {
+		if strings.Contains(c.Output, secret) {
+			t.Errorf("LEAK: %s returned the outside secret\n  %s", c.Form.Name, c.describe())
+		}
+	}
+	for i, req := range a.fake.Requests() {
+		if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
+			t.Errorf("LEAK: request %d to the model carries the outside secret", i)
+		}
+	}
+	inside := a.runForms("pci", []attackForm{
+		{Name: "git-log-inside", Cmd: `git log --format=%s`},
+		{Name: "find-exec-inside", Cmd: `find . -name hello.txt -exec cat {} +`},
+		{Name: "ln-inside", Cmd: `ln -s hello.txt h2 && cat h2`},
+	}, "--permission-mode", "default")
+	for _, c := range inside.Results {
+		if c.Decision != "allow" || c.Rule == "" {
+			t.Errorf("a project rule no longer allows %s inside the workspace\n  %s", c.Form.Name, c.describe())
+		}
+	}
+}
