@@ -143,13 +143,17 @@ func resolveModel(model, baseURL string, getenv func(string) string, src *config
 	return mc, nil
 }
 
-// errNoModel is ResolveModel's answer when nothing names or suggests a model.
-var errNoModel = errors.New(`no model configured: run "pincer model configure", set ANTHROPIC_API_KEY, OPENAI_API_KEY or DEEPSEEK_API_KEY, or pass --model PROVIDER/MODEL`)
+// ErrNoModel is ResolveModel's answer when nothing names or suggests a model
+// (the workbench says NoModelInWorkbench instead: it has /model).
+// NoModelInWorkbench is the workbench's text for ErrNoModel.
+const NoModelInWorkbench = `no model configured: type /model to configure one, or set ANTHROPIC_API_KEY, OPENAI_API_KEY or DEEPSEEK_API_KEY and restart, or pass --model PROVIDER/MODEL`
+
+var ErrNoModel = errors.New(`no model configured: run "pincer model configure", set ANTHROPIC_API_KEY, OPENAI_API_KEY or DEEPSEEK_API_KEY, or pass --model PROVIDER/MODEL`)
 
 // firstRunModel picks a model when none is configured: the default model of the
 // first provider whose key is in the environment (ANTHROPIC_API_KEY,
 // OPENAI_API_KEY, DEEPSEEK_API_KEY), else the first model of a local Ollama or LM
-// Studio that answers within probeTimeout, else errNoModel.
+// Studio that answers within probeTimeout, else ErrNoModel.
 func firstRunModel(cfg *config.Config, getenv func(string) string) (string, error) {
 	for _, p := range []string{"anthropic", "openai", "deepseek"} {
 		pc, ok := cfg.Lookup(p)
@@ -165,7 +169,7 @@ func firstRunModel(cfg *config.Config, getenv func(string) string) (string, erro
 	if id := probeLocalModel(cfg); id != "" {
 		return id, nil
 	}
-	return "", errNoModel
+	return "", ErrNoModel
 }
 
 // probeTimeout bounds the whole local-server probe.

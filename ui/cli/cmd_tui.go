@@ -85,7 +85,11 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	}
 	warnings := setup.Warnings
 	if setup.ModelErr != nil { // no key: the workbench still opens, to browse and to say why it cannot send
-		warnings = append([]string{setup.ModelErr.Error()}, warnings...)
+		msg := setup.ModelErr.Error()
+		if errors.Is(setup.ModelErr, app.ErrNoModel) {
+			msg = app.NoModelInWorkbench
+		}
+		warnings = append([]string{msg}, warnings...)
 	}
 	window, _, _ := app.ModelInfo(setup.Model)
 	keys, kwarns := loadKeyMap(setup.Config)

@@ -303,19 +303,33 @@ func (k *KeyMap) KeysOf(a Action) string {
 // order, first key only.
 func (k *KeyMap) HelpBar(contexts []Context) []string {
 	var out []string
+	for _, b := range k.barBindings(contexts) {
+		out = append(out, b.barItem())
+	}
+	return out
+}
+
+// barBindings are the key bar's bindings of contexts, in the table's order.
+func (k *KeyMap) barBindings(contexts []Context) []Binding {
+	var out []Binding
 	for _, b := range k.bindings {
 		if !b.Bar || len(b.Keys) == 0 {
 			continue
 		}
 		for _, c := range contexts {
 			if b.Context == c {
-				help, _, _ := strings.Cut(b.Help, " (")
-				out = append(out, b.Keys[0].String()+" "+help)
+				out = append(out, b)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// barItem is b in the key bar: its first key and its help up to " (".
+func (b Binding) barItem() string {
+	help, _, _ := strings.Cut(b.Help, " (")
+	return b.Keys[0].String() + " " + help
 }
 
 // inputShadows is what the help adds to a binding of Anywhere whose key the

@@ -166,7 +166,7 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	}
 	var first []string
 	if len(items) == 0 {
-		first, items = w.keyBarItems(w.keys.HelpBar(w.genericContexts()))
+		first, items = w.keyBarItems(w.genericBar())
 		first = append(w.travelBarKeys(), first...)
 	}
 	printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(first, items, r.W-1), muted)

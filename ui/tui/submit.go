@@ -30,7 +30,9 @@ func (w *Workbench) submit(text string) {
 	}
 	be, sessionID := w.be, w.liveID
 	if w.readOnly {
-		w.Notify("warning", "this session is open read-only: Esc returns to yours (Ctrl+O, then r, resumes this one)")
+		open, _, _ := strings.Cut(w.keys.KeysOf(ActSessions), "/")
+		resume, _, _ := strings.Cut(w.keys.KeysOf(ActResume), "/") // its first key: a letter would go to the filter
+		w.Notify("warning", "this session is open read-only: Esc returns to yours ("+open+", then "+resume+", resumes this one)")
 		return
 	}
 	if be == nil || sessionID == "" {
