@@ -113,6 +113,7 @@ type Recorder struct {
 	// scan, never changed in place: a Pending may hold it), so a command's
 	// scan knows the directories it created.
 	dirs     map[string]struct{}
+	index    indexCache    // git's tracked files: never hidden by .gitignore (tracked.go)
 	sinceGC  atomic.Int64  // stored bytes added since the last Prune
 	lastScan time.Duration // how long the last scan took (doctor, benchmarks)
 }
@@ -277,7 +278,7 @@ func (r *Recorder) syncBase(ctx context.Context) ([]string, error) {
 	n0, seen := len(r.base), 0
 	var walked []string
 	dirs := map[string]struct{}{}
-	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
+	noted, err := walk(r.root, r.index.tracked(r.root), r.opts.Skip, func(rel string, st stat) error {
 		if len(walked)%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -330,7 +331,7 @@ func (r *Recorder) scanChanges(ctx context.Context, p *Pending) ([]persist.Check
 	var walked []string
 	var files []persist.CheckpointFile
 	dirs := map[string]struct{}{}
-	noted, err := walk(r.root, r.opts.Skip, func(rel string, st stat) error {
+	noted, err := walk(r.root, r.index.tracked(r.root), r.opts.Skip, func(rel string, st stat) error {
 		walked = append(walked, rel)
 		bt, had := before[rel]
 		if had {

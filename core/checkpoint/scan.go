@@ -34,7 +34,7 @@ func statOf(fi fs.FileInfo) stat {
 // without a note; other file types (sockets, FIFOs, devices) too. A visit
 // error stops the walk and is returned. The walk builds no map of the tree:
 // one lstat per file is its cost (BenchmarkLstatTree is that floor).
-func walk(root string, skip func(rel string) (why string, ok bool), visit func(rel string, st stat) error, dir func(rel string)) ([]string, error) {
+func walk(root string, tracked trackedFiles, skip func(rel string) (why string, ok bool), visit func(rel string, st stat) error, dir func(rel string)) ([]string, error) {
 	var noted []string
 	matchers := map[string]gitignore.Matcher{}
 	patterns := map[string][]gitignore.Pattern{}
@@ -59,7 +59,7 @@ func walk(root string, skip func(rel string) (why string, ok bool), visit func(r
 				if d.Name() == ".git" {
 					return filepath.SkipDir
 				}
-				if m := matchers[parent]; m != nil && m.Match(strings.Split(rel, "/"), true) {
+				if m := matchers[parent]; m != nil && m.Match(strings.Split(rel, "/"), true) && !tracked.holds(rel) {
 					noted = append(noted, rel+"/: ignored")
 					return filepath.SkipDir
 				}
@@ -92,7 +92,7 @@ func walk(root string, skip func(rel string) (why string, ok bool), visit func(r
 			return nil
 		}
 		if len(matchers) > 0 { // a .gitignore seen: match the file (no lookup, no split otherwise)
-			if m := matchers[filepath.Dir(path)]; m != nil && m.Match(strings.Split(rel, "/"), false) {
+			if m := matchers[filepath.Dir(path)]; m != nil && m.Match(strings.Split(rel, "/"), false) && !tracked.has(rel) {
 				return nil
 			}
 		}
