@@ -143,19 +143,22 @@ func (w *Workbench) rewindReport(c app.RewindChoice, out app.RewindOutcome, err 
 		w.notice("info", "rewind: nothing changed (the code restore was denied)")
 		return
 	}
+	note := "" // said once, in the notice of the code's outcome
+	if c.Conversation && c.Turn == 1 {
+		note = "; " + keptBeforeTurnOne
+	}
 	if c.Code {
 		switch {
 		case len(out.Restored) > 0:
-			w.notice("info", fmt.Sprintf("rewind: restored %s to before turn %d: %s", nFilesText(len(out.Restored)), c.Turn, fileList(out.Restored, 6)))
+			w.notice("info", fmt.Sprintf("rewind: restored %s to before turn %d: %s", nFilesText(len(out.Restored)), c.Turn, fileList(out.Restored, 6))+note)
 		case len(out.Kept) == 0:
-			w.notice("info", fmt.Sprintf("rewind: no file change to undo from turn %d on", c.Turn))
+			w.notice("info", fmt.Sprintf("rewind: no file change to undo from turn %d on", c.Turn)+note)
+		default:
+			w.notice("info", fmt.Sprintf("rewind: restored no file to before turn %d", c.Turn)+note)
 		}
 		if len(out.Kept) > 0 {
 			w.notice("warning", fmt.Sprintf("rewind: kept %s changed outside pincer: %s", nFilesText(len(out.Kept)), strings.Join(out.Kept, ", ")))
 		}
-	}
-	if c.Conversation && c.Turn == 1 {
-		w.notice("info", "rewind: "+keptBeforeTurnOne)
 	}
 	if out.Branch != "" {
 		w.notice("info", fmt.Sprintf("rewind: the conversation continues in branch %s (before turn %d); the old one stays as it was (Ctrl+O)", out.Branch, c.Turn))

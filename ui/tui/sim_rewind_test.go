@@ -181,7 +181,7 @@ func TestRewindTurnOneCodeAndConversation(t *testing.T) {
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
 	time.Sleep(approvalGrace + 100*time.Millisecond) // a person reads the request first
 	b.typeText("y")
-	b.waitText("rewind: the conversation is kept, as nothing is before turn 1 (/clear starts a new one)")
+	b.waitText("rewind: restored 3 files to before turn 1: f.txt, g.txt, h.txt; the conversation is kept, as nothing is before turn 1")
 	if readFile(root, "f.txt") != "<absent>" {
 		t.Fatalf("f.txt after the rewind: %q", readFile(root, "f.txt"))
 	}
