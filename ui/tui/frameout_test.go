@@ -130,6 +130,14 @@ func TestFrameWriterEdges(t *testing.T) {
 			}
 		}
 	}
+	// tcell's own full redraw ends in another pen (the last cell's): the next
+	// frame of the writer states its pen again.
+	p.frame(t, row(bg, 1, "abc", rgb))
+	p.frame(t, row(bg, 1, "abd", rgb)) // one cell: the writer's pen is rgb
+	for _, s := range []tcell.Screen{p.direct, p.send} {
+		s.Sync()
+	}
+	p.frame(t, row(bg, 1, "abe", rgb))
 	out := p.send.(*sendScreen).out
 	if out == nil || out.frames < len(frames)/2 {
 		t.Fatalf("pincer's writer wrote %+v frames of %d", out, len(frames))
