@@ -58,15 +58,20 @@ var cursorShapes = map[tcell.CursorStyle]string{
 // cannot write its frames and tcell draws every one: a character set other
 // than UTF-8 (tcell then translates graphemes), no colours (tcell then
 // fakes them with reverse video), a terminal whose cursor addressing is not
-// ECMA-48 CUP, which wraps at the last column, or has no cursor hide and
-// show, or whose attributes are not plain SGR. s has been initialised.
+// ECMA-48 CUP, has no cursor hide and show, or whose attributes are not
+// plain SGR. A terminal that wraps at the
+// last column (tcell cannot turn it off: tmux's terminfo) is written as
+// tcell writes it: after the last column the cursor is not known (the next
+// cell is reached by CUP, which ends the pending wrap); one that also has
+// insert-character gets tcell's special bottom-right cell, so tcell draws.
+// s has been initialised.
 func newFrameCaps(s tcell.Screen) (*frameCaps, bool) {
 	cs := s.CharacterSet()
 	if !strings.EqualFold(cs, "UTF-8") && !strings.EqualFold(cs, "UTF8") || s.Colors() == 0 {
 		return nil, false
 	}
 	ti, err := tcell.LookupTerminfo(os.Getenv("TERM"))
-	if err != nil || ti.TGoto(4, 2) != "\x1b[3;5H" || ti.AutoMargin && ti.DisableAutoMargin == "" ||
+	if err != nil || ti.TGoto(4, 2) != "\x1b[3;5H" || ti.AutoMargin && ti.DisableAutoMargin == "" && ti.InsertChar != "" ||
 		ti.ShowCursor == "" || ti.HideCursor == "" {
 		return nil, false
 	}

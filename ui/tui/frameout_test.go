@@ -158,3 +158,39 @@ func TestFrameWriterEdges(t *testing.T) {
 		t.Fatalf("after Resume the terminal shows %q", got)
 	}
 }
+
+// TestFrameCapsTerminals: which terminals pincer writes frames on (tcell's
+// terminfo for $TERM, its colour depth and character set) and which it
+// leaves to tcell.
+func TestFrameCapsTerminals(t *testing.T) {
+	cases := []struct {
+		term, colorterm, lang string
+		want                  bool
+	}{
+		{"xterm-256color", "truecolor", "C.UTF-8", true},
+		{"xterm-256color", "", "en_US.UTF-8", true},
+		{"tmux-256color", "truecolor", "C.UTF-8", true}, // wraps at the last column, no insert-character
+		{"screen-256color", "", "C.UTF-8", true},
+		{"xterm", "", "C.UTF-8", true},
+		{"xterm-256color", "", "C", false}, // US-ASCII: tcell translates
+		{"vt100", "", "C.UTF-8", false},    // no colours
+	}
+	for _, c := range cases {
+		t.Run(c.term+"/"+c.colorterm+"/"+c.lang, func(t *testing.T) {
+			t.Setenv("TERM", c.term)
+			t.Setenv("COLORTERM", c.colorterm)
+			t.Setenv("LC_ALL", c.lang)
+			s, err := newTerminfoScreen(newTTYFake(20, 4))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Init(); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Fini()
+			if got := newFrameOut(s) != nil; got != c.want {
+				t.Errorf("pincer writes frames: %v, want %v", got, c.want)
+			}
+		})
+	}
+}

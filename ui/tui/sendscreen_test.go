@@ -129,12 +129,15 @@ type ttyPair struct {
 	dfed, sfed, frames int
 }
 
-func newTTYPair(t *testing.T, w, h int) *ttyPair {
+func newTTYPair(t *testing.T, w, h int) *ttyPair { return newTTYPairFor(t, "xterm-256color", w, h) }
+
+// newTTYPairFor is newTTYPair with TERM=term.
+func newTTYPairFor(t *testing.T, term string, w, h int) *ttyPair {
 	t.Helper()
 	p := &ttyPair{dvt: newVTFake(w, h), svt: newVTFake(w, h)}
 	var under tcell.Screen
-	p.direct, p.dtty = newTTYScreen(t, w, h)
-	under, p.stty = newTTYScreen(t, w, h)
+	p.direct, p.dtty = newTTYScreenFor(t, term, w, h)
+	under, p.stty = newTTYScreenFor(t, term, w, h)
 	p.send = newSendScreen(under)
 	for _, s := range []tcell.Screen{p.direct, p.send} {
 		if err := s.Init(); err != nil {
@@ -180,8 +183,15 @@ func (p *ttyPair) frame(t *testing.T, draw func(s tcell.Screen)) (direct, send i
 // variation selectors, combining marks) at shifting positions and checks,
 // on an emulated terminal, that sending only the changed cells shows what
 // sending every cell shows, each frame, for fewer bytes; twice the window is
-// resized on the way.
+// resized on the way. It runs on xterm's terminfo and on tmux's (which wraps
+// at the last column).
 func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
+	for _, term := range []string{"xterm-256color", "tmux-256color"} {
+		t.Run(term, func(t *testing.T) { wideCharactersOnTerminal(t, term) })
+	}
+}
+
+func wideCharactersOnTerminal(t *testing.T, term string) {
 	const w, h = 24, 6
 	pool := []string{"a", "b", " ", "中", "字", "👍", "👩‍💻", "❤️", "é", "ｶ", "-", "☃"}
 	rng := rand.New(rand.NewSource(19))
@@ -203,7 +213,7 @@ func TestSendScreenWideCharactersOnTerminal(t *testing.T) {
 			s.PutStrStyled(0, y, strings.Join(row, ""), rowStyle[y])
 		}
 	}
-	p := newTTYPair(t, w, h)
+	p := newTTYPairFor(t, term, w, h)
 	p.frame(t, draw)
 	if got := strings.Join(p.svt.lines(), ""); !strings.Contains(got, "中") && !strings.Contains(got, "👍") {
 		t.Fatalf("no wide character on the terminal: %q", got)

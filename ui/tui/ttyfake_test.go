@@ -102,7 +102,13 @@ func (t *ttyFake) quiet(tb testing.TB, since int) int {
 // colour) over a ttyFake of width×height, as openTerminal makes it.
 func newTTYScreen(tb testing.TB, width, height int) (tcell.Screen, *ttyFake) {
 	tb.Helper()
-	tb.Setenv("TERM", "xterm-256color")
+	return newTTYScreenFor(tb, "xterm-256color", width, height)
+}
+
+// newTTYScreenFor is newTTYScreen with TERM=term.
+func newTTYScreenFor(tb testing.TB, term string, width, height int) (tcell.Screen, *ttyFake) {
+	tb.Helper()
+	tb.Setenv("TERM", term)
 	tb.Setenv("COLORTERM", "truecolor")
 	tty := newTTYFake(width, height)
 	s, err := newTerminfoScreen(tty)
