@@ -51,6 +51,9 @@ type frameOut struct {
 	shapeKnown   bool
 	colour       tcell.Color // the cursor's colour as last sent (valid, or ColorReset)
 	colourKnown  bool
+	saved        bool // the cursor was saved (DECSC) at the frame's start, where the frame leaves it
+	savedPen     pen
+	savedKnown   bool
 	buf          []byte
 	cellsDrawn   int // cells drawn by the frame being written
 	frames       int // frames written (tests read it)
@@ -93,6 +96,20 @@ func (o *frameOut) moveTo(x, y int, advance string) {
 	o.x, o.y = x, y
 }
 
+// save saves the cursor with DECSC (ESC 7: its position and the pen) when it
+// is shown at (x, y), where the frame will leave it: the frame's cells are
+// elsewhere, and DECRC (ESC 8, cursor) brings it back in 2 bytes, where CUP
+// takes 6 to 8. Only on xterm-like terminals (tcell's own test for the
+// private sequences it sends).
+func (o *frameOut) save(x, y int) {
+	o.saved = false
+	if !o.caps.syncOut || o.shown != 1 || o.x < 0 || o.x != x || o.y != y {
+		return
+	}
+	o.buf = append(o.buf, "\x1b7"...)
+	o.saved, o.savedPen, o.savedKnown = true, o.pen, o.penKnown
+}
+
 // setPen states p.
 func (o *frameOut) setPen(p pen) {
 	o.buf = append(o.buf, sgrChange(o.pen, o.penKnown, p)...)
@@ -109,6 +126,11 @@ func (o *frameOut) cursor(x, y, w, h int, shape tcell.CursorStyle, colour tcell.
 		}
 		return
 	}
+	if o.saved && len(cursorMove(o.x, o.y, x, y, "")) > 2 {
+		o.buf = append(o.buf, "\x1b8"...) // DECRC: back where save left it, in the pen it had
+		o.x, o.y, o.pen, o.penKnown = x, y, o.savedPen, o.savedKnown
+	}
+	o.saved = false
 	o.moveTo(x, y, "")
 	if o.shown != 1 {
 		o.buf = append(o.buf, o.caps.ti.ShowCursor...)

@@ -118,6 +118,12 @@ func TestFrameWriterEdges(t *testing.T) {
 			s.SetCursorStyle(tcell.CursorStyleSteadyBar)
 			s.ShowCursor(0, 2)
 		},
+		func(s tcell.Screen) { row(bg, 1, "cursors", bg)(s); s.PutStrStyled(7, 1, "z", rgb); s.ShowCursor(0, 2) }, // DECSC … DECRC
+		func(s tcell.Screen) {
+			row(bg, 1, "cursors", bg)(s)
+			s.PutStrStyled(7, 1, "zw", rgb) // DECRC gave back the saved pen: this one is stated again
+			s.ShowCursor(0, 2)
+		},
 		func(s tcell.Screen) { row(bg, 1, "hidden", bg)(s); s.HideCursor() },
 		func(s tcell.Screen) { s.SetTitle("marker"); row(bg, 1, "after a title", rgb)(s) },
 	)

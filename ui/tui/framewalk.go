@@ -32,7 +32,7 @@ func (s *sendScreen) showOwn() bool {
 	if ws, err := o.tty.WindowSize(); err != nil || ws.Width != w || ws.Height != h {
 		return false // resized and tcell not told yet (its Show asks the device every frame, as this)
 	}
-	changed, ok := s.ownable(w, h)
+	changed, first, ok := s.ownable(w, h)
 	if !ok {
 		return false
 	}
@@ -40,6 +40,9 @@ func (s *sendScreen) showOwn() bool {
 	if changed >= syncOutCells && !o.caps.syncOut && o.shown != 0 {
 		o.buf = append(o.buf, o.caps.ti.HideCursor...) // no synchronized output: hide the cursor's travels
 		o.shown = 0
+	}
+	if first >= 0 && first != o.y*w+o.x {
+		o.save(s.curX, s.curY)
 	}
 	s.drawChanged(tb, w, h)
 	o.cursor(s.curX, s.curY, w, h, s.shape, s.curColour)
@@ -54,10 +57,12 @@ func (s *sendScreen) changedCell(i int, str string, style tcell.Style) bool {
 	return !g.known || g.stale || g.str != str || g.style != style
 }
 
-// ownable counts the cells that changed and reports whether the writer can
-// state the style of each and of the two cells after each (which a wide
-// character's change may make it redraw).
-func (s *sendScreen) ownable(w, h int) (changed int, ok bool) {
+// ownable counts the cells that changed, returns the first one's index (-1:
+// none) and reports whether the writer can state the style of each and of
+// the two cells after each (which a wide character's change may make it
+// redraw).
+func (s *sendScreen) ownable(w, h int) (changed, first int, ok bool) {
+	first = -1
 	var last tcell.Style
 	lastOK := false
 	for y := 0; y < h; y++ {
@@ -66,20 +71,22 @@ func (s *sendScreen) ownable(w, h int) (changed int, ok bool) {
 			if !s.changedCell(y*w+x, str, style) {
 				continue
 			}
-			changed++
+			if changed++; first < 0 {
+				first = y*w + x
+			}
 			for k := x; k < min(x+3, w); k++ {
 				_, st, _ := s.frame.Get(k, y)
 				if lastOK && st == last {
 					continue
 				}
 				if _, ok := s.out.caps.penOf(s.resolve(st)); !ok {
-					return changed, false
+					return changed, first, false
 				}
 				last, lastOK = st, true
 			}
 		}
 	}
-	return changed, true
+	return changed, first, true
 }
 
 // drawChanged draws every changed cell in tcell's order (row by row, a wide

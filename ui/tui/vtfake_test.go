@@ -24,6 +24,13 @@ type vtFake struct {
 	pen     string // the graphic rendition in force, as vtPen.String shows it
 	rend    vtPen
 	pending []byte
+	saved   vtSaved
+}
+
+// vtSaved is what DECSC saves.
+type vtSaved struct {
+	x, y int
+	rend vtPen
 }
 
 // vtCell is one cell: a grapheme (" " when blank) or the right half of the
@@ -125,6 +132,13 @@ func (v *vtFake) escape(b []byte) int {
 			}
 		}
 		return 0
+	case '7': // DECSC: save the cursor and the pen
+		v.saved = vtSaved{v.x, v.y, v.rend}
+		return 2
+	case '8': // DECRC: restore them (home and the default pen if none saved)
+		v.x, v.y, v.rend = v.saved.x, v.saved.y, v.saved.rend
+		v.pen = v.rend.String()
+		return 2
 	case '(', ')', '*', '+': // designate a character set
 		if len(b) < 3 {
 			return 0
