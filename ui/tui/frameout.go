@@ -97,13 +97,16 @@ func (o *frameOut) moveTo(x, y int, advance string) {
 }
 
 // save saves the cursor with DECSC (ESC 7: its position and the pen) when it
-// is shown at (x, y), where the frame will leave it: the frame's cells are
-// elsewhere, and DECRC (ESC 8, cursor) brings it back in 2 bytes, where CUP
-// takes 6 to 8. Only on xterm-like terminals (tcell's own test for the
-// private sequences it sends).
-func (o *frameOut) save(x, y int) {
+// is shown at (x, y), where the frame will leave it, and the frame's first
+// cell (elsewhere) is in the terminal's pen, first: DECRC (ESC 8, cursor)
+// brings it back in 2 bytes, where CUP takes 6 to 8. (DECRC restores the
+// pen too: a frame in another pen would have the next one state its pen
+// again, so cursor takes DECRC only if the pen is still the saved one.)
+// Only on xterm-like terminals (tcell's own test for the private sequences
+// it sends).
+func (o *frameOut) save(x, y int, first pen) {
 	o.saved = false
-	if !o.caps.syncOut || o.shown != 1 || o.x < 0 || o.x != x || o.y != y {
+	if !o.caps.syncOut || o.shown != 1 || o.x < 0 || o.x != x || o.y != y || !o.penKnown || o.pen != first {
 		return
 	}
 	o.buf = append(o.buf, "\x1b7"...)
@@ -126,7 +129,7 @@ func (o *frameOut) cursor(x, y, w, h int, shape tcell.CursorStyle, colour tcell.
 		}
 		return
 	}
-	if o.saved && len(cursorMove(o.x, o.y, x, y, "")) > 2 {
+	if o.saved && o.pen == o.savedPen && len(cursorMove(o.x, o.y, x, y, "")) > 2 {
 		o.buf = append(o.buf, "\x1b8"...) // DECRC: back where save left it, in the pen it had
 		o.x, o.y, o.pen, o.penKnown = x, y, o.savedPen, o.savedKnown
 	}

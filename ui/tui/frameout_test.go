@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -118,12 +119,9 @@ func TestFrameWriterEdges(t *testing.T) {
 			s.SetCursorStyle(tcell.CursorStyleSteadyBar)
 			s.ShowCursor(0, 2)
 		},
-		func(s tcell.Screen) { row(bg, 1, "cursors", bg)(s); s.PutStrStyled(7, 1, "z", rgb); s.ShowCursor(0, 2) }, // DECSC … DECRC
-		func(s tcell.Screen) {
-			row(bg, 1, "cursors", bg)(s)
-			s.PutStrStyled(7, 1, "zw", rgb) // DECRC gave back the saved pen: this one is stated again
-			s.ShowCursor(0, 2)
-		},
+		func(s tcell.Screen) { row(bg, 1, "cursorsz", bg)(s); s.ShowCursor(0, 2) }, // DECSC … DECRC
+		func(s tcell.Screen) { row(bg, 1, "cursorszw", bg)(s); s.ShowCursor(0, 2) },
+		func(s tcell.Screen) { row(bg, 1, "cursorszwv", rgb)(s); s.ShowCursor(0, 2) }, // another pen: CUP back
 		func(s tcell.Screen) { row(bg, 1, "hidden", bg)(s); s.HideCursor() },
 		func(s tcell.Screen) { s.SetTitle("marker"); row(bg, 1, "after a title", rgb)(s) },
 	)
@@ -144,6 +142,9 @@ func TestFrameWriterEdges(t *testing.T) {
 		s.Sync()
 	}
 	p.frame(t, row(bg, 1, "abe", rgb))
+	if sent := p.stty.bytes(); !bytes.Contains(sent, []byte("\x1b7")) || !bytes.Contains(sent, []byte("\x1b8")) {
+		t.Errorf("the writer never saved and restored the cursor (DECSC, DECRC)")
+	}
 	out := p.send.(*sendScreen).out
 	if out == nil || out.frames < len(frames)/2 {
 		t.Fatalf("pincer's writer wrote %+v frames of %d", out, len(frames))

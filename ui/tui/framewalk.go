@@ -42,7 +42,9 @@ func (s *sendScreen) showOwn() bool {
 		o.shown = 0
 	}
 	if first >= 0 && first != o.y*w+o.x {
-		o.save(s.curX, s.curY)
+		_, st, _ := s.frame.Get(first%w, first/w)
+		p, _ := o.caps.penOf(s.resolve(st))
+		o.save(s.curX, s.curY, p)
 	}
 	s.drawChanged(tb, w, h)
 	o.cursor(s.curX, s.curY, w, h, s.shape, s.curColour)

@@ -18,9 +18,10 @@ import (
 //
 // The frame is drawn into the wrapper's own CellBuffer (the same Put, Fill
 // and Get semantics tcell uses: grapheme clusters, widths, ColorNone keeping
-// a colour); Show and Sync hand on to the screen underneath the cells whose
-// grapheme or style differs from what that screen was last given, then show
-// it. The screen underneath does the rest as before: its own dirty tracking,
+// a colour). On a terminal pincer can write to (frameout.go), Show writes
+// the cells whose grapheme or style differs from what the terminal shows
+// itself (framewalk.go); otherwise, and for Sync, it hands them on to the
+// screen underneath and shows it. The screen underneath does the rest as before: its own dirty tracking,
 // wide characters (a wide cell's right neighbour is redrawn when it narrows),
 // resize (tcell invalidates every cell), Sync (a full repaint of what it
 // holds). Reads (Get, GetContent) see this frame, as tview expects. Size,

@@ -169,6 +169,9 @@ func (p *ttyPair) frame(t *testing.T, draw func(s tcell.Screen)) (direct, send i
 			t.Fatalf("frame %d, row %d shows %q, want %q (as drawn directly)", p.frames, y, sl[y], dl[y])
 		}
 	}
+	if d, s := p.dvt, p.svt; d.hidden != s.hidden || !d.hidden && (d.x != s.x || d.y != s.y) {
+		t.Fatalf("frame %d: the cursor is at %d,%d hidden %v, want %d,%d hidden %v (as drawn directly)", p.frames, s.x, s.y, s.hidden, d.x, d.y, d.hidden)
+	}
 	dp, sp := p.dvt.pens(), p.svt.pens()
 	for y := range dp {
 		if dp[y] != sp[y] {

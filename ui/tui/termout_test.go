@@ -108,10 +108,12 @@ func TestTerminalOutputPerKeyAndDelta(t *testing.T) {
 	if !strings.Contains(screen, "Please do step t1") || !strings.Contains(screen, "item 11 with") {
 		t.Fatalf("the history is not on the terminal:\n%s", screen)
 	}
-	// changes runs act and fails unless the cells sent are the cells that
-	// changed on the terminal (two more allowed: tcell redraws the right
-	// neighbour of a wide character that narrowed).
-	changes := func(what, want string, act func()) (bytes, cells int) {
+	// changes runs act and, for one frame's change (frames 1), fails unless
+	// the cells sent are the cells that changed on the terminal (two more
+	// allowed: tcell redraws the right neighbour of a wide character that
+	// narrowed). A change of two events may be drawn in two frames, the
+	// first's cells overwritten by the second's: only logged.
+	changes := func(what, want string, frames int, act func()) (bytes, cells int) {
 		t.Helper()
 		before := p.vt.snapshot()
 		bytes, cells = p.step(t, act)
@@ -125,23 +127,23 @@ func TestTerminalOutputPerKeyAndDelta(t *testing.T) {
 		}
 		changed := p.vt.changedSince(before)
 		t.Logf("%s: %d bytes, %d cells sent, %d changed", what, bytes, cells, changed)
-		if cells > changed+2 {
+		if frames == 1 && cells > changed+2 {
 			t.Errorf("%s sent %d cells; %d changed on the terminal", what, cells, changed)
 		}
 		return bytes, cells
 	}
 	// (A frame that comes late, under load, may fall into the next step: the
 	// counts are logged, the cells sent checked against the cells changed.)
-	changes("the first typed character (the placeholder goes)", "║x ", func() { p.typeKey('x') })
-	changes("one more typed character", "║xy ", func() { p.typeKey('y') })
+	changes("the first typed character (the placeholder goes)", "║x ", 1, func() { p.typeKey('x') })
+	changes("one more typed character", "║xy ", 1, func() { p.typeKey('y') })
 	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "xy") {
 		t.Fatalf("the typed characters are not on the terminal:\n%s", strings.Join(p.vt.lines(), "\n"))
 	}
-	changes("a turn starts streaming", "Streaming", func() {
+	changes("a turn starts streaming", "Streaming", 2, func() {
 		p.emit(t, event.TurnStarted, "live", event.TurnStartedData{Input: "stream"})
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: "Streaming", Kind: "text"})
 	})
-	changes(`one streamed delta (" token", 6 cells)`, "Streaming token", func() {
+	changes(`one streamed delta (" token", 6 cells)`, "Streaming token", 1, func() {
 		p.emit(t, event.MessageDelta, "live", event.MessageDeltaData{MessageID: "m", Delta: " token", Kind: "text"})
 	})
 	if !strings.Contains(strings.Join(p.vt.lines(), "\n"), "Streaming token") {

@@ -25,6 +25,7 @@ type vtFake struct {
 	rend    vtPen
 	pending []byte
 	saved   vtSaved
+	hidden  bool // the cursor is hidden (DECTCEM)
 }
 
 // vtSaved is what DECSC saves.
@@ -151,7 +152,12 @@ func (v *vtFake) escape(b []byte) int {
 
 func (v *vtFake) csi(params string, final byte) {
 	if strings.ContainsAny(params, "?<=>") {
-		return // private modes, queries
+		for _, m := range strings.Split(strings.TrimPrefix(params, "?"), ";") {
+			if m == "25" && (final == 'h' || final == 'l') { // DECTCEM: the cursor shown or hidden
+				v.hidden = final == 'l'
+			}
+		}
+		return // other private modes, queries
 	}
 	num := func(i, def int) int {
 		parts := strings.Split(params, ";")
