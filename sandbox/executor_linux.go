@@ -70,6 +70,7 @@ func (e *Executor) plan() (execPlan, error) {
 	}
 	hidden := hiddenFor(hide, e.visible(trees), treePaths(trees))
 	sealed := e.gitSeals(trees)
+	unpinSealed(spec.Trees, sealed)
 	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 || len(sealed) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true

@@ -57,7 +57,13 @@ func IsGitDir(dir string) bool {
 // PATH") or symlink met names, when it lies inside root. Nested repositories'
 // .git directories are among them.
 func GitDirsIn(root string) []string {
-	var out []string
+	dirs, _ := walkGitDirs(root)
+	return dirs
+}
+
+// walkGitDirs is GitDirsIn's walk: the git dirs, and the `.git` files and
+// symlinks met (absolute paths, below root, root/.git excluded).
+func walkGitDirs(root string) (out, dotGits []string) {
 	add := func(d string) {
 		if d != root && within(root, d) && !within(filepath.Join(root, ".git"), d) && !slices.Contains(out, d) {
 			out = append(out, d)
@@ -76,6 +82,7 @@ func GitDirsIn(root string) []string {
 			return nil
 		}
 		if d.Name() == ".git" && !d.IsDir() {
+			dotGits = append(dotGits, p)
 			for _, g := range namedGitDirs(p) {
 				add(g)
 			}
@@ -99,7 +106,7 @@ func GitDirsIn(root string) []string {
 		}
 		return nil
 	})
-	return out
+	return out, dotGits
 }
 
 // namedGitDirs returns the git dir the `.git` file or symlink at p names,
@@ -156,6 +163,12 @@ func namedGitDirs(p string) []string {
 // remote.git/hooks/, gd/modules/**/config ...). Without a ".git/" entry in
 // rel (a policy that protects no git configuration) it returns rel.
 func withGitDirs(root string, rel []string) []string {
+	return withGitDirsFrom(root, rel, GitDirsIn(root))
+}
+
+// withGitDirsFrom is withGitDirs with the git dirs of root found already
+// (GitDirsIn, walkGitDirs).
+func withGitDirsFrom(root string, rel, dirs []string) []string {
 	var git []string
 	for _, r := range rel {
 		if s := filepath.ToSlash(r); strings.HasPrefix(s, ".git/") {
@@ -166,14 +179,14 @@ func withGitDirs(root string, rel []string) []string {
 		return rel
 	}
 	out := slices.Clone(rel)
-	for _, d := range GitDirsIn(root) {
+	for _, d := range dirs {
 		rd, err := filepath.Rel(root, d)
 		if err != nil || strings.ContainsAny(rd, "*?[") {
 			continue
 		}
 		rd = filepath.ToSlash(rd)
-		if rd == ".git" || strings.HasPrefix(rd, ".git/") || strings.Contains(rd, "/.git/") || strings.HasSuffix(rd, "/.git") {
-			continue // a .git dir (nested ones: gitDirsBelow) or inside one (a linked worktree's admin dir): .git's own protection and gitseal.go cover them, and pinning a path through them here re-exposed what the seal made read-only
+		if rd == ".git" || strings.HasPrefix(rd, ".git/") || strings.Contains(rd, "/.git/") {
+			continue // root's .git or inside a .git dir (its submodules: gitDirsBelow; a linked worktree's admin dir): .git's own protection and gitseal.go cover them, and pinning a path through them here re-exposed what the seal made read-only. A nested repository's own .git (sub/.git) is protected as .git is (red team r17 F2).
 		}
 		if rd == ".." || strings.HasPrefix(rd, "../") {
 			continue // outside the root (a linked worktree's git dir in its main repository): gitseal.go seals that whole; pinning a path through it here would make it writable again

@@ -98,8 +98,8 @@ func otherGitDirAttacks(g string) []string {
 // push, outside the sandbox) run nothing of the model's; objects and refs
 // stay writable (a commit in proj and a push to remote.git from the sandbox
 // work; C's gd is a linked worktree's main repository, sealed whole by
-// gitSeals already), and a bare
-// repository a command creates is its own until the command ends.
+// gitSeals already), and a bare repository a command creates is its own
+// until the command ends, keeping then only the config keys git init writes.
 func TestSandboxOtherGitDirsReadOnly(t *testing.T) {
 	pol := DefaultPolicy()
 	pol.QuarantineDir = t.TempDir()
@@ -143,7 +143,12 @@ func TestSandboxOtherGitDirsReadOnly(t *testing.T) {
 	if res := sh(t, e, env+"git init -q --bare mine.git && git -C mine.git config pincer.test x && git -C mine.git config --get pincer.test"); res.ExitCode != 0 || !strings.Contains(res.Output, "x") {
 		t.Errorf("a bare repository the command made: exit %d %q %q", res.ExitCode, res.Output, res.Notice)
 	}
-	if res := sh(t, e, env+"git -C mine.git config pincer.test y"); res.ExitCode == 0 {
+	// A config key git init does not write is quarantined when the command
+	// ends (red team r17 F2), and a later command cannot write it either.
+	if _, err := os.Lstat(filepath.Join(root, "mine.git", "config")); err == nil {
+		t.Error("mine.git's config with a key of the command's kept")
+	}
+	if res := sh(t, e, env+"git -C mine.git config pincer.test y"); res.ExitCode == 0 && res.Notice == "" {
 		t.Errorf("mine.git's config written by a later command: %q", res.Output)
 	}
 }

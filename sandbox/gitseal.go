@@ -99,3 +99,18 @@ func linkedCommonDir(root string) (string, bool) {
 	}
 	return common, true
 }
+
+// unpinSealed drops from the read-only paths of each tree that holds a
+// sealed directory (gitSeals) those inside it: the seal keeps them
+// read-only whole, and pinning their parts again would bind them read-write
+// (a new bind mount is writable whatever mount holds it) — a nested
+// repository's .git in a directory added to the workspace that is also a
+// worktree's main repository (withGitDirs). A tree inside the sealed
+// directory (the parts GitShare leaves writable) keeps its own pins.
+func unpinSealed(trees []treeSpec, sealed []string) {
+	for i := range trees {
+		trees[i].ReadOnly = slices.DeleteFunc(trees[i].ReadOnly, func(p string) bool {
+			return slices.ContainsFunc(sealed, func(s string) bool { return within(s, p) && !within(s, trees[i].Path) })
+		})
+	}
+}

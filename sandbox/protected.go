@@ -82,16 +82,26 @@ type guardState struct {
 	rootRel map[string][]string // rel per root with its other git dirs (withGitDirs), as before the command
 	existed map[string]bool
 	links   map[string]string
+	git     map[string]gitState // per root: its git dirs' symlinks, todo lists and .git files (gitstate.go)
 }
 
 // snapshotProtected records the state of the protected paths of roots (a
-// handful of lstat calls per root), and of each git dir's HEAD, which tells
-// a repository the command creates from one that was there.
+// handful of lstat calls per root), of each git dir's HEAD, which tells
+// a repository the command creates from one that was there, and of the git
+// dirs' state files (scanGitState).
 func snapshotProtected(roots, rel []string) guardState {
-	st := guardState{roots: roots, rel: rel, rootRel: map[string][]string{}, existed: map[string]bool{}, links: map[string]string{}}
+	st := guardState{roots: roots, rel: rel, rootRel: map[string][]string{}, existed: map[string]bool{}, links: map[string]string{}, git: map[string]gitState{}}
 	for _, root := range roots {
-		st.rootRel[root] = withGitDirs(root, rel)
-		for _, p := range append(append(expandProtected(root, st.rootRel[root]), gitHeads(root)...), filepath.Join(root, ".git")) {
+		dirs, dotGits := walkGitDirs(root)
+		st.rootRel[root] = withGitDirsFrom(root, rel, dirs)
+		if len(rel) > 0 {
+			st.git[root] = scanGitState(root, dirs, dotGits)
+		}
+		heads := gitHeads(root)
+		for _, d := range dirs {
+			heads = append(heads, filepath.Join(d, "HEAD"))
+		}
+		for _, p := range append(append(expandProtected(root, st.rootRel[root]), heads...), filepath.Join(root, ".git")) {
 			fi, err := os.Lstat(p)
 			if err != nil {
 				continue
@@ -134,9 +144,15 @@ func quarantine(st guardState, qdir string) string {
 			}
 			moved = append(moved, movePath(gitPath, box, filepath.Join(filepath.Base(root), ".git")))
 		}
-		rel, ok := st.rootRel[root]
-		if !ok {
-			rel = st.rel
+		// The git dirs as they are now: one the command made (`git init
+		// sub`, a planted sub/.git) has its config, hooks and info checked
+		// as .git's (red team r17 F2).
+		dirs, dotGits := walkGitDirs(root)
+		rel := withGitDirsFrom(root, st.rel, dirs)
+		for _, r := range st.rootRel[root] {
+			if !slices.Contains(rel, r) {
+				rel = append(rel, r)
+			}
 		}
 		for _, p := range expandProtected(root, rel) {
 			fi, err := os.Lstat(p)
@@ -162,6 +178,15 @@ func quarantine(st guardState, qdir string) string {
 			moved = append(moved, movePath(p, box, filepath.Join(filepath.Base(root), rel)))
 			if old, wasLink := st.links[p]; wasLink {
 				_ = os.Symlink(old, p)
+			}
+		}
+		if before, ok := st.git[root]; ok {
+			for _, p := range gitStateChanges(before, scanGitState(root, dirs, dotGits), st.roots) {
+				if box == "" {
+					box = newQuarantineBox(qdir)
+				}
+				rel, _ := filepath.Rel(root, p)
+				moved = append(moved, movePath(p, box, filepath.Join(filepath.Base(root), rel)))
 			}
 		}
 	}
@@ -244,8 +269,9 @@ func freshRepoFile(st guardState, root, p string, fi fs.FileInfo) bool {
 	if _, had := st.existed[filepath.Join(gitDir, "HEAD")]; had {
 		return false
 	}
-	if gitDir != filepath.Join(root, ".git") && !within(filepath.Join(root, ".git", "modules"), gitDir) {
-		return false
+	top := filepath.Join(root, ".git")
+	if gitDir != top && !within(filepath.Join(top, "modules"), gitDir) && within(top, gitDir) {
+		return false // a linked worktree's admin dir
 	}
 	if hfi, err := os.Lstat(filepath.Join(gitDir, "HEAD")); err != nil || !hfi.Mode().IsRegular() {
 		return false
