@@ -38,6 +38,23 @@ var ProtectedInWorkspace = []string{
 	".git/worktrees/*/config*",
 	".pincer/", ".claude/", ".mcp.json", ".claude.json", ".envrc", ".vscode/", ".idea/",
 	"AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "AGENTS.override.md",
+	// Other tools' files that run code when the person opens, enters or
+	// commits in the project (red team r17 F10), each checked for what runs:
+	".devcontainer/",                  // devcontainer.json: initializeCommand runs on the host, postCreateCommand & co. in the container
+	".cursor/", ".gemini/", ".codex/", // Cursor's, Gemini CLI's and Codex's project settings: MCP servers (programs they start), hooks
+	".windsurf/", ".continue/", // Windsurf's and Continue's: MCP servers, workflows and rules another agent obeys
+	".opencode/", "opencode.json", "opencode.jsonc", // opencode: plugins (JavaScript it runs), MCP servers, commands
+	".crush.json", "crush.json", // Crush: MCP servers and LSP commands it starts
+	".aider.conf.yml",                         // aider: lint-cmd and test-cmd, run after its edits
+	".zed/",                                   // Zed's project settings: tasks and language server binaries, as .vscode/
+	".nvim.lua", ".nvimrc", ".exrc", ".vimrc", // Neovim's and Vim's per-directory scripts ('exrc'), run on opening the editor here
+	"mise.toml", ".mise.toml", // mise: hooks, tasks and env scripts run on entering the directory
+	"lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml", // git hook managers: the commands git runs on commit and push
+	".husky/", ".githooks/", // hooks kept in the work tree for core.hooksPath: git runs them outside the sandbox
+	// Not protected: .gitattributes (it only selects drivers the person's
+	// own config defines; .git/config, which defines them, is protected),
+	// .tool-versions (versions, data only), Makefile and package.json
+	// scripts (ordinary code the person asks the model to edit).
 }
 
 // gitRedirects are files, besides ProtectedInWorkspace, that tell git where a

@@ -52,6 +52,31 @@ var ProtectedPaths = []string{
 	"**/AGENTS.override.md",
 	"**/CLAUDE.md",
 	"**/CLAUDE.local.md",
+	// Other tools' auto-run files (sandbox.ProtectedInWorkspace says what runs).
+	"**/.devcontainer/",
+	"**/.cursor/",
+	"**/.gemini/",
+	"**/.codex/",
+	"**/.windsurf/",
+	"**/.continue/",
+	"**/.opencode/",
+	"**/opencode.json",
+	"**/opencode.jsonc",
+	"**/.crush.json",
+	"**/crush.json",
+	"**/.aider.conf.yml",
+	"**/.zed/",
+	"**/.nvim.lua",
+	"**/.nvimrc",
+	"**/.exrc",
+	"**/.vimrc",
+	"**/mise.toml",
+	"**/.mise.toml",
+	"**/lefthook.yml",
+	"**/.lefthook.yml",
+	"**/.pre-commit-config.yaml",
+	"**/.husky/",
+	"**/.githooks/",
 }
 
 // Why each kind of protected path is protected, for the reason line.
@@ -66,6 +91,10 @@ const (
 	whyInstructions = "project instructions, which pincer gives the model"
 	whyUserConfig   = "pincer's user configuration"
 	whyUserGit      = "git's user configuration"
+	whyOtherAgent   = "another tool's project settings (MCP servers, plugins, hooks or commands it runs)"
+	whyEditorScript = "the editor's per-directory script, which vim and neovim run on opening the project"
+	whyAutoRun      = "a file whose commands run on entering the directory or on git commit and push"
+	whyHooksDir     = "git hooks kept in the work tree (core.hooksPath), which git runs outside the sandbox"
 )
 
 // Protected reports whether writing path (absolute) changes a protected path,
@@ -112,8 +141,24 @@ func protectedRel(c []string) (string, bool) {
 			return whyPincer, true
 		case ".claude":
 			return whyClaude, true
-		case ".vscode", ".idea":
+		case ".vscode", ".idea", ".zed":
 			return whyEditor, true
+		case ".devcontainer", ".cursor", ".gemini", ".codex", ".windsurf", ".continue", ".opencode":
+			return whyOtherAgent, true
+		case ".husky", ".githooks":
+			return whyHooksDir, true
+		case "opencode.json", "opencode.jsonc", ".crush.json", "crush.json", ".aider.conf.yml":
+			if last {
+				return whyOtherAgent, true
+			}
+		case ".nvim.lua", ".nvimrc", ".exrc", ".vimrc":
+			if last {
+				return whyEditorScript, true
+			}
+		case "mise.toml", ".mise.toml", "lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml":
+			if last {
+				return whyAutoRun, true
+			}
 		case ".mcp.json":
 			if last {
 				return whyMCP, true
