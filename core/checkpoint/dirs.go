@@ -1,8 +1,6 @@
 package checkpoint
 
 import (
-	"errors"
-	"io/fs"
 	"path"
 	"path/filepath"
 	"slices"
@@ -49,9 +47,9 @@ func dirsOf(dirs map[string]bool, rel string) []string {
 	return out
 }
 
-// removeEmptyDirs removes dirs (through the workspace's os.Root, deepest
-// first) that are empty: a directory holding anything stays, and one that
-// is no longer a directory is left alone.
+// removeEmptyDirs removes dirs (deepest first) that are empty, none
+// reached through a symlink (removeDirIfEmpty): a directory holding
+// anything stays, and one that is no longer a directory is left alone.
 func (r *Recorder) removeEmptyDirs(dirs []string) error {
 	slices.SortFunc(dirs, func(a, b string) int {
 		if c := strings.Count(b, "/") - strings.Count(a, "/"); c != 0 {
@@ -60,21 +58,7 @@ func (r *Recorder) removeEmptyDirs(dirs []string) error {
 		return strings.Compare(b, a)
 	})
 	for _, d := range slices.Compact(dirs) {
-		name := filepath.FromSlash(d)
-		fi, err := r.rt.Lstat(name)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		f, err := r.rt.Open(name)
-		if err != nil {
-			continue
-		}
-		names, _ := f.Readdirnames(1)
-		f.Close()
-		if len(names) > 0 {
-			continue
-		}
-		if err := r.rt.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := r.removeDirIfEmpty(d); err != nil {
 			return err
 		}
 	}

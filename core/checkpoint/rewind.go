@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,8 +40,9 @@ var ErrEvicted = errors.New("checkpoint: the checkpoints of that turn were evict
 // Plan is the rewind of the workspace to before turn (1-based) of a
 // session: for every file the session's checkpoints of turn and the turns
 // after it changed, its version before the first of them, each file checked
-// against the workspace as it is now (Conflict). cps are all the session's
-// checkpoints, turns its turns (Turns).
+// against the workspace as it is now (Conflict; a path under a symlink
+// that is not itself an entry of the plan is one: markLinks). cps are all
+// the session's checkpoints, turns its turns (Turns).
 func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []string, turn int) ([]Restore, error) {
 	if turn < 1 || turn > len(turns) {
 		return nil, fmt.Errorf("checkpoint: no turn %d (the session has %d)", turn, len(turns))
@@ -91,6 +90,7 @@ func (r *Recorder) Plan(ctx context.Context, cps []persist.Checkpoint, turns []s
 		}
 	}
 	slices.SortFunc(out, func(a, b Restore) int { return strings.Compare(a.Path, b.Path) })
+	r.markLinks(out)
 	return out, nil
 }
 
@@ -105,13 +105,18 @@ func Conflicts(plan []Restore) []string {
 	return out
 }
 
-// Apply restores plan through the workspace's os.Root (nothing outside the
-// root is written, no symlink is followed out of it, a symlink in the way is
-// removed, not written through): tombstones first (deepest path first), then
-// the directories the rewound calls created (Restore.Dirs) that are empty
-// now, then the contents byte for byte with their modes. A plan with conflicts is
-// refused, the conflicts listed, unless force. A path the Recorder's Skip
-// protects is refused when a command's scan found it.
+// Apply restores plan without following any symlink on a path, even one
+// inside the workspace (nofollow_unix.go: every directory opened from the
+// root's descriptor with O_NOFOLLOW, the operation on the last name
+// relative to it): tombstones first (deepest path first), then the
+// directories the rewound calls created (Restore.Dirs) that are empty now,
+// then the contents byte for byte with their modes, each replacing what is
+// at its path by a rename, never written through. A path under a symlink is
+// refused and reported (LinkOnPathError) unless that symlink is itself an
+// entry of the plan (then it is restored as one, never traversed); the
+// other paths are still restored, the refusals joined in the error. A plan
+// with conflicts is refused, the conflicts listed, unless force. A path the
+// Recorder's Skip protects is refused when a command's scan found it.
 func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error {
 	if c := Conflicts(plan); len(c) > 0 && !force {
 		return fmt.Errorf("checkpoint: files changed outside pincer since the checkpoint (rewind with --force to overwrite them):\n  %s",
@@ -125,15 +130,7 @@ func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error 
 			return fmt.Errorf("checkpoint: %s: its content before was not stored (%s); nothing restored", rs.Path, rs.To.NotStored)
 		}
 	}
-	removes := slices.Clone(plan)
-	slices.SortFunc(removes, func(a, b Restore) int { return strings.Compare(b.Path, a.Path) })
-	for _, rs := range removes {
-		if rs.To.Absent {
-			if err := r.rt.Remove(filepath.FromSlash(rs.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("checkpoint: remove %s: %w", rs.Path, err)
-			}
-		}
-	}
+	errs := r.removeAll(plan)
 	var dirs []string
 	for _, rs := range plan {
 		if rs.To.Absent {
@@ -141,7 +138,7 @@ func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error 
 		}
 	}
 	if err := r.removeEmptyDirs(dirs); err != nil {
-		return fmt.Errorf("checkpoint: remove a directory the rewound calls created: %w", err)
+		errs = append(errs, fmt.Errorf("checkpoint: remove a directory the rewound calls created: %w", err))
 	}
 	for _, rs := range plan {
 		if rs.To.Absent {
@@ -151,56 +148,40 @@ func (r *Recorder) Apply(ctx context.Context, plan []Restore, force bool) error 
 			return err
 		}
 		data, err := Blob(ctx, r.store, rs.To.Hash)
-		if err != nil {
-			return fmt.Errorf("checkpoint: %s: %w", rs.Path, err)
+		if err == nil {
+			err = r.writeEntry(rs.Path, data, fs.FileMode(rs.To.Mode))
 		}
-		if err := r.write(rs.Path, data, fs.FileMode(rs.To.Mode)); err != nil {
-			return fmt.Errorf("checkpoint: restore %s: %w", rs.Path, err)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("checkpoint: restore %s: %w", rs.Path, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// write puts content at rel with mode: parents made, whatever is at rel now
-// (a file, a symlink) replaced by a rename of a new file, never written through.
-func (r *Recorder) write(rel string, data []byte, mode fs.FileMode) error {
-	name := filepath.FromSlash(rel)
-	if dir := path.Dir(rel); dir != "." {
-		if err := r.rt.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
-			return err
-		}
+// removeAll removes plan's tombstones, deepest path first, and returns the
+// refusals: a path under a symlink that is not itself an entry of plan.
+func (r *Recorder) removeAll(plan []Restore) []error {
+	entry := make(map[string]bool, len(plan))
+	for _, rs := range plan {
+		entry[rs.Path] = true
 	}
-	if r.throughLink(rel) {
-		return errors.New("a directory on its path is a symlink or not a directory; not written through")
-	}
-	tmp := filepath.Join(filepath.Dir(name), ".pincer-rewind-"+filepath.Base(name))
-	_ = r.rt.Remove(tmp)
-	if mode&fs.ModeSymlink != 0 {
-		if err := r.rt.Symlink(string(data), tmp); err != nil {
-			return err
+	removes := slices.Clone(plan)
+	slices.SortFunc(removes, func(a, b Restore) int { return strings.Compare(b.Path, a.Path) })
+	var errs []error
+	for _, rs := range removes {
+		if !rs.To.Absent {
+			continue
 		}
-	} else {
-		f, err := r.rt.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = r.rt.Chmod(tmp, mode.Perm())
+		err := r.removeEntry(rs.Path)
+		var link *LinkOnPathError
+		if errors.As(err, &link) && entry[link.Dir] {
+			continue // absent without following; the link is restored as its own entry
 		}
 		if err != nil {
-			_ = r.rt.Remove(tmp)
-			return err
+			errs = append(errs, fmt.Errorf("checkpoint: remove %s: %w", rs.Path, err))
 		}
 	}
-	if err := r.rt.Rename(tmp, name); err != nil {
-		_ = r.rt.Remove(tmp)
-		return err
-	}
-	return nil
+	return errs
 }
 
 // peek is the version of rel now, hashed, nothing stored.
