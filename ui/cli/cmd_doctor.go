@@ -18,13 +18,18 @@ import (
 // here (network on or off, the PID namespace, hidden paths, and how each protected
 // path of the current workspace is kept), ripgrep, the default language servers
 // found on PATH, the store's location, the checkpoints' usage, and which
-// API-key variables are set (never their values).
-func cmdDoctor(stdout io.Writer) int {
+// API-key variables are set (never their values); first the configuration
+// files (doctorConfig) and the model (doctorModel). It exits 1 when a
+// configuration file fails to parse; verbose lists every absent file and
+// hidden path.
+func cmdDoctor(stdout io.Writer, verbose bool) int {
 	fmt.Fprintln(stdout, "pincer", Version)
+	failed := doctorConfig(stdout, verbose)
+	doctorModel(stdout)
 	fmt.Fprintln(stdout, "\nSandbox:")
 	report := sandbox.Probe()
 	fmt.Fprint(stdout, indent(strings.TrimRight(report.String(), "\n"), "  ")+"\n")
-	doctorSandboxPolicy(stdout, report)
+	doctorSandboxPolicy(stdout, report, verbose)
 	fmt.Fprintln(stdout, "\nTools:")
 	if p, err := exec.LookPath("rg"); err == nil {
 		fmt.Fprintf(stdout, "  ripgrep: %s (Grep uses it)\n", p)
@@ -64,25 +69,22 @@ func cmdDoctor(stdout io.Writer) int {
 	if !any {
 		fmt.Fprintln(stdout, "  none (pincer run needs one, except for ollama/ and lmstudio/ models)")
 	}
+	if failed {
+		return 1
+	}
 	return 0
 }
 
 // doctorSandboxPolicy prints the sandbox policy this directory gets (the config
 // files as `pincer run` reads them, without flags) and how it is enforced: the
 // network, the PID namespace, the hidden paths and each protected path.
-func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
+func doctorSandboxPolicy(w io.Writer, r sandbox.Report, verbose bool) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(w, "  policy: unknown (%v)\n", err)
 		return
 	}
-	var warns strings.Builder
-	p := app.LoadSandboxPolicy(cwd, false, &warns)
-	for _, line := range strings.Split(strings.TrimSpace(warns.String()), "\n") {
-		if line != "" {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-	}
+	p := app.LoadSandboxPolicy(cwd, false, io.Discard) // its problems are the Config section's
 	if p == nil {
 		fmt.Fprintln(w, "  policy: OS sandbox OFF ([sandbox] enabled = false in your config)")
 		return
@@ -98,8 +100,16 @@ func doctorSandboxPolicy(w io.Writer, r sandbox.Report) {
 		fmt.Fprintln(w, "  processes: background processes can OUTLIVE their command (no PID namespace)")
 	}
 	fmt.Fprintln(w, "  hidden from commands:")
+	absent := 0
 	for _, line := range sandbox.DescribeHidden(r) {
+		if strings.HasSuffix(line, ": absent") && !verbose {
+			absent++
+			continue
+		}
 		fmt.Fprintf(w, "    %s\n", line)
+	}
+	if absent > 0 {
+		fmt.Fprintf(w, "    and %d more paths, absent here (--verbose lists them)\n", absent)
 	}
 	fmt.Fprintf(w, "  protected paths in %s:\n", cwd)
 	for _, line := range sandbox.DescribeProtected(cwd, p.ReadOnlyInWorkspace, r) {

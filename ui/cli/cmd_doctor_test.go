@@ -21,7 +21,7 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(ws, ".git", "config"), nil, 0o644)
 	t.Chdir(ws)
 	var b strings.Builder
-	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7, MountNamespace: true, NetNamespace: true, PIDNamespace: true})
+	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7, MountNamespace: true, NetNamespace: true, PIDNamespace: true}, true)
 	out := b.String()
 	for _, want := range []string{"network: off", "processes: every process of a command ends with it", "hidden from commands:", os.Getenv("PINCER_HOME"),
 		".git/config: present, mounted read-only", ".claude: absent, guarded by quarantine", "AGENTS.md: absent"} {
@@ -32,7 +32,7 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 	ws = userConfig(t, "[sandbox]\nnetwork = true\n")
 	t.Chdir(ws)
 	b.Reset()
-	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7})
+	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7}, true)
 	if out := b.String(); !strings.Contains(out, "network: on") || !strings.Contains(out, "processes: background processes can OUTLIVE") {
 		t.Errorf("doctor with network = true and no namespaces:\n%s", out)
 	}
