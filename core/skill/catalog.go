@@ -26,6 +26,7 @@ type Source interface {
 type Catalog struct {
 	skills []Skill
 	byName map[string]int
+	short  []string // the short names addShortNames gave, in order
 	// Problems are the files that contributed nothing and the invocables
 	// passed over for another of their name.
 	Problems []Problem
@@ -83,6 +84,7 @@ func (c *Catalog) Entries() []Entry {
 			out = append(out, s.Entry())
 		}
 	}
+	out = append(out, c.shortEntries()...)
 	for _, src := range c.sourcesNow() {
 		for _, e := range src.Entries() {
 			if _, taken := c.byName[e.Name]; !taken && checkName(e.Name) == nil {

@@ -95,6 +95,7 @@ func Discover(d Dirs) *Catalog {
 	}
 	c.layer(d.UserSkills, d.UserCommands, OriginUser, "", d.User)
 	c.layer(d.ProjectSkills, d.ProjectCommands, OriginProject, "", d.Project)
+	c.addShortNames()
 	return c
 }
 
