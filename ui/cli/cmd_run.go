@@ -68,12 +68,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int,
 	}
 	opts.MaxIterations = f.maxTurns
 	if f.printPrompt {
-		text, err := app.NewSessionPrompt(f.model)
-		if err != nil {
-			return 0, err
-		}
-		fmt.Fprintln(stdout, text)
-		return 0, nil
+		return printSystemPrompt(opts, stdout, stderr)
 	}
 	input, err := readPrompt(pos, stdin)
 	if err != nil {
