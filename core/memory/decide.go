@@ -79,6 +79,7 @@ func (m *Manager) decisionOf(c Candidate, sessionID string, d Decision) (persist
 // (type, name kept, description one line) or a new body under c's
 // frontmatter.
 func (m *Manager) editedContent(c Candidate, text string) (string, error) {
+	text = PlainText(text)
 	if c.Kind == KindSkill {
 		out, _, err := skillContent(c.Name, text)
 		return out, err

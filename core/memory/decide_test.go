@@ -107,3 +107,29 @@ func TestDecideInAnotherSessionRefused(t *testing.T) {
 		t.Fatalf("status = %s", got.Status)
 	}
 }
+
+// TestAcceptedTextHasNoControls: a candidate's body and a person's edit are
+// written without escape sequences, C1 controls or bidirectional overrides
+// (a file read with cat must not set the terminal's title or clipboard);
+// tabs, newlines and an emoji's ZWJ stay.
+func TestAcceptedTextHasNoControls(t *testing.T) {
+	f := newFixture(t)
+	hostile := "Title \x1b]0;PWNED\x07 clip \x1b]52;c;UFdORUQ=\x07 clear \x1b[2J c1 \u009b31m rlo \u202egnp.exe\tok\nfamily 👨\u200d👩\u200d👧\n"
+	c := f.propose(t, "controls", hostile)
+	if _, err := f.m.Decide(f.ctx, "s1", c.ID, Decision{Action: Accept}); err != nil {
+		t.Fatal(err)
+	}
+	c2 := f.propose(t, "controls edited", "plain")
+	if _, err := f.m.Decide(f.ctx, "s1", c2.ID, Decision{Action: AcceptEdited, Text: hostile}); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{c.Target, c2.Target} {
+		body := readFile(t, target)
+		if strings.ContainsAny(body, "\x1b\x07\u009b\u202e\r") {
+			t.Errorf("%s holds control characters: %q", target, body)
+		}
+		if !strings.Contains(body, "gnp.exe\tok\nfamily 👨\u200d👩\u200d👧") {
+			t.Errorf("%s lost its text, tab, newline or ZWJ: %q", target, body)
+		}
+	}
+}

@@ -84,6 +84,31 @@ func OneLine(s string, max int) string {
 	return s
 }
 
+// PlainText is s as a file's text a terminal shows as written: tabs and
+// newlines kept (a CR dropped), every other control character (C0, DEL, C1:
+// the escape sequences that set a title, write the clipboard, move the
+// cursor) and the bidirectional controls (U+202A–U+202E, U+2066–U+2069,
+// U+200E, U+200F, U+061C: text shown in another order than stored) dropped;
+// other format characters (a ZWJ in an emoji) stay. A candidate's body and a
+// person's edit are written so (red team r18, 2nd round: a memory file read
+// with cat set the terminal's title).
+func PlainText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case unicode.IsControl(r) || r == utf8.RuneError, bidiControl(r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// bidiControl reports whether r reorders the text around it.
+func bidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
 // checkType refuses a memory type other than Types.
 func checkType(t string) error {
 	if !slices.Contains(Types, t) {

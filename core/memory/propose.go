@@ -97,7 +97,7 @@ func (m *Manager) candidateOf(p Proposal) (Candidate, error) {
 
 // memoryContent renders a memory file of c with body.
 func (m *Manager) memoryContent(c Candidate, body string) (string, error) {
-	body = strings.TrimSpace(body)
+	body = strings.TrimSpace(PlainText(body))
 	if body == "" {
 		return "", errNoBody
 	}
@@ -113,6 +113,7 @@ func (m *Manager) memoryContent(c Candidate, body string) (string, error) {
 // limit, with frontmatter whose name is name and whose description is one
 // non-empty line. It returns the text and the description.
 func skillContent(name, text string) (string, string, error) {
+	text = PlainText(text)
 	if len(text) > MaxContentBytes {
 		return "", "", fmt.Errorf("SKILL.md of %d bytes is over the %d-byte limit", len(text), MaxContentBytes)
 	}
