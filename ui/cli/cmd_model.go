@@ -28,8 +28,8 @@ const modelUsage = `Usage: pincer model [COMMAND]
                                 model (the default command); saved once, at the end
   status                        providers, their readiness and where their keys come from
   list                          every provider/model (* the default, > the session's model)
-  switch [MODEL]                another model of the same provider for one session
-                                (--session ID or --continue); the default is unchanged
+  switch [MODEL]                another model for one session (--session ID or --continue): of its
+                                provider, or PROVIDER/MODEL of another configured one; the default is unchanged
   default PROVIDER/MODEL        the global default model
   refresh [PROVIDER...]         ask providers for their models (GET /models)
   add-model PROVIDER MODEL      add a model name to a provider's list
@@ -153,7 +153,7 @@ func first(list []string) string {
 	return list[0]
 }
 
-// switchSession is `pincer model switch`: pick a model of the session's provider
+// switchSession is `pincer model switch`: pick a model of the session's provider (or name one of another configured provider)
 // and store it as the session's model, holding the session's lease while writing so
 // that no running turn is overwritten.
 func switchSession(ctx context.Context, env *modelflow.Env, p modelflow.Prompter, id string, cont bool, arg string, stdout io.Writer) error {
