@@ -94,10 +94,7 @@ func (e *Executor) Start(ctx context.Context, c Command) (*Process, error) {
 // start is Start with an optional guard and the start's notices (set before
 // the process's goroutine reads them).
 func start(ctx context.Context, c Command, guard func() string, notes []string) (*Process, error) {
-	grace := c.KillGrace
-	if grace <= 0 {
-		grace = DefaultKillGrace
-	}
+	grace := c.killGrace()
 	out := NewTailBuffer(c.MaxOutput)
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Dir = c.Dir

@@ -99,19 +99,8 @@ var raceHelperEnv []string
 // by a command that exited normally are killed too. A non-zero exit is reported in
 // Result, not as an error; the error is for a command that could not start.
 func Run(ctx context.Context, c Command) (Result, error) {
-	grace := c.KillGrace
-	if grace <= 0 {
-		grace = DefaultKillGrace
-	}
-	limit := c.MaxOutput
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
-
-	runCtx, cancel := context.WithCancel(ctx)
-	if c.Timeout > 0 {
-		runCtx, cancel = context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
-	}
+	grace, limit := c.killGrace(), c.maxOutput()
+	runCtx, cancel := c.runContext(ctx)
 	defer cancel()
 
 	out := newHeadTail(limit)
@@ -186,4 +175,29 @@ func exitCode(ps *os.ProcessState) int {
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
+}
+
+// killGrace is c.KillGrace, or DefaultKillGrace when unset.
+func (c Command) killGrace() time.Duration {
+	if c.KillGrace <= 0 {
+		return DefaultKillGrace
+	}
+	return c.KillGrace
+}
+
+// maxOutput is c.MaxOutput, or DefaultMaxOutput when unset.
+func (c Command) maxOutput() int {
+	if c.MaxOutput <= 0 {
+		return DefaultMaxOutput
+	}
+	return c.MaxOutput
+}
+
+// runContext is ctx bounded by c.Timeout (its cause errTimedOut), or ctx
+// cancellable when there is none: what ends a foreground command.
+func (c Command) runContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.Timeout > 0 {
+		return context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
+	}
+	return context.WithCancel(ctx)
 }

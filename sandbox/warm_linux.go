@@ -345,18 +345,8 @@ func (w *warmHelper) close() {
 // command's exit, stray group members killed. ok is false when the helper
 // exited before it took the request (nothing ran).
 func (w *warmHelper) run(ctx context.Context, c Command, req warmRequest) (Result, bool) {
-	grace := c.KillGrace
-	if grace <= 0 {
-		grace = DefaultKillGrace
-	}
-	limit := c.MaxOutput
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	if c.Timeout > 0 {
-		runCtx, cancel = context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
-	}
+	grace, limit := c.killGrace(), c.maxOutput()
+	runCtx, cancel := c.runContext(ctx)
 	defer cancel()
 
 	body, err := json.Marshal(req)
