@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"pincer/core/app"
 	"pincer/core/config"
@@ -14,32 +15,65 @@ import (
 // doctorConfig prints the Config section: each configuration file of this
 // directory (config.Read: the user's and the project's config.toml, the
 // settings files, .mcp.json, ...) that exists, OK or its FILE:LINE:COL error,
-// and how many are absent (each listed with verbose). It reports whether a
-// file failed in a way that stops `pincer run` (a warning-only file, such as
-// a broken .mcp.json, does not).
+// and how many are absent (each listed with verbose); then every problem a run
+// here would find in them (app.ConfigProblems: unknown keys, bad values,
+// rules that do not parse — the run's own reader). A file a problem names is
+// not OK. It reports whether anything stops `pincer run` (a warning-only
+// problem, such as a broken .mcp.json, does not).
 func doctorConfig(w io.Writer, verbose bool) (failed bool) {
 	fmt.Fprintln(w, "\nConfig:")
 	cwd, _ := os.Getwd()
 	src := config.Read(config.PathsFrom(os.Getenv), cwd)
+	fatal, warns, err := app.ConfigProblems("")
+	if err != nil {
+		fatal = append(fatal, err.Error())
+	}
+	shown := map[string]bool{}
+	names := func(d *config.Document, list []string) bool {
+		for _, p := range list {
+			if strings.Contains(p, d.Path) {
+				return true
+			}
+		}
+		return false
+	}
 	absent := 0
 	for _, d := range src.Docs {
 		switch {
 		case d.Err != nil && d.Err.Warning:
 			fmt.Fprintf(w, "  %s: WARNING %s\n", d.Name, d.Err.Error())
+			shown[d.Err.Error()] = true
 		case d.Err != nil:
 			fmt.Fprintf(w, "  %s: ERROR %s (pincer run stops; the workbench denies every tool)\n", d.Name, d.Err.Error())
+			shown[d.Err.Error()] = true
 			failed = true
 		case !d.Exists:
 			absent++
 			if verbose {
 				fmt.Fprintf(w, "  %s: absent (%s)\n", d.Name, d.Path)
 			}
-		case !d.Same:
+		case d.Same:
+		case names(d, fatal):
+			fmt.Fprintf(w, "  %s: ERROR (%s): see below\n", d.Name, d.Path)
+		case names(d, warns):
+			fmt.Fprintf(w, "  %s: WARNING (%s): see below\n", d.Name, d.Path)
+		default:
 			fmt.Fprintf(w, "  %s: OK (%s)\n", d.Name, d.Path)
 		}
 	}
 	if absent > 0 && !verbose {
 		fmt.Fprintf(w, "  %d more absent (--verbose lists them)\n", absent)
+	}
+	for _, p := range fatal {
+		failed = true
+		if !shown[p] {
+			fmt.Fprintf(w, "  ERROR %s (pincer run stops; the workbench denies every tool)\n", p)
+		}
+	}
+	for _, p := range warns {
+		if !shown[p] {
+			fmt.Fprintf(w, "  WARNING %s\n", p)
+		}
 	}
 	return failed
 }

@@ -44,4 +44,10 @@ func TestDoctorConfigAndModel(t *testing.T) {
 	if i := strings.Index(out, "Sandbox:"); i >= 0 && strings.Contains(out[i:], "warning") {
 		t.Errorf("a config warning inside the Sandbox section:\n%s", out[i:])
 	}
+	// A file that parses but that a run refuses (an unknown key): not OK, exit 1 (new user r18).
+	_ = os.WriteFile(filepath.Join(ws, ".pincer", "config.toml"), []byte("[sandbox]\nrequire_landlok = true\n"), 0o644)
+	code, out = run()
+	if code != 1 || strings.Contains(out, ".pincer/config.toml: OK") || !strings.Contains(out, "require_landlok: unknown key") {
+		t.Errorf("a project config with an unknown key: exit %d\n%s", code, out)
+	}
 }
