@@ -182,7 +182,7 @@ func classify(mode Mode, allow []Rule, raw string, parts []bashPart, in Input, r
 			if resolvedRoots == nil {
 				resolvedRoots = resolveAll(roots, in.resolvePath)
 			}
-			if !readsInside(p.reach, roots, resolvedRoots, in.Home, in.AddedDirs, in.resolvePath) && !readsAllowed(userAllow, p.reach, in) {
+			if carriesCode(p.cmd.Words) || !readsInside(p.reach, roots, resolvedRoots, in.Home, in.AddedDirs, in.resolvePath) && !readsAllowed(userAllow, p.reach, in) {
 				p.outside = true
 				partWhole, ruled = wholeOK && !whole.Project, ruled && !r.Project
 			}

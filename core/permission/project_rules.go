@@ -1,5 +1,7 @@
 package permission
 
+import "strings"
+
 // reachesOut reports whether a file tool call names a path outside the
 // workspace roots — as written, or with symlinks resolved (a link in the
 // workspace that leads out is outside) — or a credential path (readsSecret).
@@ -28,4 +30,18 @@ func withoutProject(rules []Rule) []Rule {
 		}
 	}
 	return out
+}
+
+// carriesCode reports whether an argument of words holds white space or a
+// shell metacharacter: a value another program runs as a command line (`git
+// -c alias.x='!cat ../y'`, `--upload-pack='…'`, `tar --to-command='…'`),
+// whose reach no path word shows, so a project's rule does not allow it (red
+// team r18, third round).
+func carriesCode(words []string) bool {
+	for _, w := range words[min(1, len(words)):] {
+		if strings.ContainsAny(w, " \t\n;|&$`!<>()\\'\"") {
+			return true
+		}
+	}
+	return false
 }
