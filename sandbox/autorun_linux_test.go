@@ -15,6 +15,9 @@ var autoRunFiles = []string{
 	".crush.json", "crush.json", ".aider.conf.yml", ".zed/settings.json", ".nvim.lua", ".nvimrc", ".exrc",
 	".vimrc", "mise.toml", ".mise.toml", "lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml",
 	".husky/pre-commit", ".githooks/pre-commit",
+	// the hook managers' other names (red team r18, third round)
+	"mise.local.toml", ".mise.local.toml", ".mise/config.toml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
+	".lefthook.toml", "lefthook.json", ".lefthook.json", "lefthook-local.yml", "lefthook-local.yaml", ".lefthook/pre-commit",
 }
 
 // TestAttackAutoRunFiles (red team r17 F10): every other tool's auto-run

@@ -48,8 +48,9 @@ var ProtectedInWorkspace = []string{
 	".aider.conf.yml",                         // aider: lint-cmd and test-cmd, run after its edits
 	".zed/",                                   // Zed's project settings: tasks and language server binaries, as .vscode/
 	".nvim.lua", ".nvimrc", ".exrc", ".vimrc", // Neovim's and Vim's per-directory scripts ('exrc'), run on opening the editor here
-	"mise.toml", ".mise.toml", // mise: hooks, tasks and env scripts run on entering the directory
-	"lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml", // git hook managers: the commands git runs on commit and push
+	"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", // mise: hooks, tasks and env scripts run on entering the directory
+	"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", // git hook managers: the commands git runs on commit and push
+	"lefthook.json", ".lefthook.json", "lefthook-local.yml", "lefthook-local.yaml", ".lefthook/", ".pre-commit-config.yaml",
 	".husky/", ".githooks/", // hooks kept in the work tree for core.hooksPath: git runs them outside the sandbox
 	// Not protected: .gitattributes (it only selects drivers the person's
 	// own config defines; .git/config, which defines them, is protected),

@@ -72,8 +72,20 @@ var ProtectedPaths = []string{
 	"**/.vimrc",
 	"**/mise.toml",
 	"**/.mise.toml",
+	"**/mise.local.toml",
+	"**/.mise.local.toml",
+	"**/.mise/",
 	"**/lefthook.yml",
 	"**/.lefthook.yml",
+	"**/lefthook.yaml",
+	"**/.lefthook.yaml",
+	"**/lefthook.toml",
+	"**/.lefthook.toml",
+	"**/lefthook.json",
+	"**/.lefthook.json",
+	"**/lefthook-local.yml",
+	"**/lefthook-local.yaml",
+	"**/.lefthook/",
 	"**/.pre-commit-config.yaml",
 	"**/.husky/",
 	"**/.githooks/",
@@ -155,7 +167,11 @@ func protectedRel(c []string) (string, bool) {
 			if last {
 				return whyEditorScript, true
 			}
-		case "mise.toml", ".mise.toml", "lefthook.yml", ".lefthook.yml", ".pre-commit-config.yaml":
+		case ".mise", ".lefthook":
+			return whyAutoRun, true
+		case "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", "lefthook.yml", ".lefthook.yml",
+			"lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json",
+			"lefthook-local.yml", "lefthook-local.yaml", ".pre-commit-config.yaml":
 			if last {
 				return whyAutoRun, true
 			}
