@@ -10,6 +10,7 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/config"
+	"pincer/ui/termtext"
 )
 
 // doctorConfig prints the Config section: each configuration file of this
@@ -87,7 +88,14 @@ func doctorModel(w io.Writer) {
 	if mc.ID() != "" {
 		fmt.Fprintf(w, "  model: %s (provider %s, %s)\n", mc.ID(), mc.Provider, mc.BaseURL)
 	}
+	for _, warn := range mc.Warnings { // a file that did not load may be where the model is named
+		fmt.Fprintf(w, "  config: %s\n", termtext.Line(warn))
+	}
 	if err != nil {
+		if len(mc.Warnings) > 0 {
+			fmt.Fprintf(w, "  not usable: %v (the configuration above did not load: fix it first)\n", err)
+			return
+		}
 		fmt.Fprintf(w, "  not usable: %v\n", err)
 		return
 	}

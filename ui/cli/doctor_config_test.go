@@ -51,3 +51,21 @@ func TestDoctorConfigAndModel(t *testing.T) {
 		t.Errorf("a project config with an unknown key: exit %d\n%s", code, out)
 	}
 }
+
+// TestDoctorModelNamesTheBrokenConfig: a user config with a bad line is why no
+// model resolves; the Model section says so, not only "no model configured"
+// (new user r18).
+func TestDoctorModelNamesTheBrokenConfig(t *testing.T) {
+	ws := userConfig(t, "default_model = \"local/qwen\"\n[providers.local\nkind = \"custom\"\n")
+	for _, k := range []string{"PINCER_MODEL", "PINCER_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY"} {
+		t.Setenv(k, "")
+	}
+	t.Chdir(ws)
+	var out, errb bytes.Buffer
+	code := Main([]string{"doctor"}, strings.NewReader(""), &out, &errb)
+	text := out.String() + errb.String()
+	model := text[strings.Index(text, "Model:"):]
+	if code != 1 || !strings.Contains(model, "config.toml:2") || !strings.Contains(model, "fix it first") {
+		t.Errorf("doctor with a broken user config: exit %d\n%s", code, text)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"pincer/core/app"
+	"pincer/core/prompt"
 )
 
 // printSystemPrompt is --print-system-prompt: the system prompt a new
@@ -13,7 +14,10 @@ import (
 // model key needed. A configuration that does not load falls back to the
 // prompt without the configured parts (app.NewSessionPrompt), saying why on
 // stderr. The MCP servers' block is not in it: it joins each model call once
-// the servers have connected (a note on stderr says so).
+// the servers have connected (a note on stderr says so). The line that marks
+// where the cacheable part ends (prompt.DynamicMarker) is not printed: the
+// parts are joined by a blank line, as a provider without cache breakpoints
+// gets them.
 func printSystemPrompt(opts app.Options, stdout, stderr io.Writer) (int, error) {
 	opts.ModelOptional = true
 	setup, err := app.Prepare(opts)
@@ -23,10 +27,20 @@ func printSystemPrompt(opts app.Options, stdout, stderr io.Writer) (int, error) 
 		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintln(stdout, text)
+		fmt.Fprintln(stdout, readablePrompt(text))
 		return 0, nil
 	}
-	fmt.Fprintln(stdout, setup.SystemPrompt())
+	fmt.Fprintln(stdout, readablePrompt(setup.SystemPrompt()))
 	fmt.Fprintln(stderr, "pincer: note: the # MCP servers block joins each model call once the servers have connected; it is not printed here")
 	return 0, nil
+}
+
+// readablePrompt is a rendered system prompt without its DynamicMarker line:
+// the static part, a blank line, the dynamic part.
+func readablePrompt(text string) string {
+	static, dynamic, ok := prompt.Split(text)
+	if !ok || dynamic == "" {
+		return static
+	}
+	return static + "\n\n" + dynamic
 }

@@ -6,10 +6,14 @@
 // command line — passes through Clean. What it removes cannot move the cursor,
 // set a window or pane title, write the clipboard (OSC 52), ask the terminal a
 // question whose answer is typed into the shell (CSI 6n, DA), or wrap a paste
-// (ESC[200~); all printable text, wide and emoji included, is kept.
+// (ESC[200~); all printable text, wide and emoji included, is kept. The
+// explicit bidirectional controls, which reorder what is shown so that it
+// reads differently from what it is ("Trojan Source", CVE-2021-42574), are
+// shown as ⟦U+202E⟧, as the web panel shows them.
 package termtext
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,9 +29,18 @@ const (
 	c1APC = 0x9f
 )
 
+// isBidiControl reports whether r is an explicit bidirectional embedding,
+// override or isolate (U+202A-U+202E, U+2066-U+2069; Unicode UAX #9): the
+// characters that make text display in an order other than its own. The
+// implicit marks (LRM, RLM, ALM) are ordinary text.
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
 // needsClean reports whether s holds a byte Clean changes: a C0 control other
-// than LF and TAB (ESC and CR included), DEL, or a byte in 0x80-0x9F (a C1
-// control's UTF-8 encoding C2 80-9F, or such a byte on its own).
+// than LF and TAB (ESC and CR included), DEL, a byte in 0x80-0x9F (a C1
+// control's UTF-8 encoding C2 80-9F, or such a byte on its own), or a
+// bidirectional control (isBidiControl).
 func needsClean(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -39,7 +52,7 @@ func needsClean(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r >= 0x80 && r <= 0x9f) || (r == utf8.RuneError && n == 1 && c <= 0x9f) {
+		if (r >= 0x80 && r <= 0x9f) || (r == utf8.RuneError && n == 1 && c <= 0x9f) || isBidiControl(r) {
 			return true
 		}
 		i += n
@@ -56,7 +69,8 @@ func needsClean(s string) bool {
 //     control (U+0080-U+009F), as a rune or as a lone byte;
 //   - C0 controls other than LF and TAB, and DEL. CR is dropped too, so CRLF
 //     becomes LF and a lone CR cannot overwrite a line already printed ("safe\rrm
-//     -rf" shows as "saferm -rf").
+//     -rf" shows as "saferm -rf");
+//   - and it shows each bidirectional control as ⟦U+XXXX⟧ (isBidiControl).
 //
 // A sequence or string that a newline interrupts ends there (the text after the
 // newline is kept), so an unterminated OSC hides at most the rest of its line.
@@ -87,6 +101,9 @@ func Clean(s string) string {
 				i = skipC1(s, i+1, c) // an 8-bit C1 byte on its own
 			case r >= 0x80 && r <= 0x9f:
 				i = skipC1(s, i+n, byte(r))
+			case isBidiControl(r):
+				fmt.Fprintf(&b, "⟦U+%04X⟧", r)
+				i += n
 			default:
 				b.WriteString(s[i : i+n])
 				i += n

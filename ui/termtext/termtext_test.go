@@ -40,6 +40,9 @@ func TestClean(t *testing.T) {
 		{"backspace and BEL and NUL", "a\bb\x07c\x00d\x7fe", "abcde"},
 		{"unterminated OSC ends at newline", "a\x1b]0;title\nvisible", "a\nvisible"},
 		{"unterminated CSI ends at newline", "a\x1b[12\nb", "a\nb"},
+		{"bidi override shown", "evil\u202etxt.exe", "evil⟦U+202E⟧txt.exe"},
+		{"bidi isolates shown", "a\u2066b\u2069c\u202ad", "a⟦U+2066⟧b⟦U+2069⟧c⟦U+202A⟧d"},
+		{"implicit marks kept", "שלום\u200fabc\u200e", "שלום\u200fabc\u200e"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Clean(tc.in)

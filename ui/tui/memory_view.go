@@ -146,6 +146,9 @@ func memoryRows(v memoryView, width int) []mcpRow {
 	if len(v.entries) == 0 {
 		rows = append(rows, mcpRow{text: "No memories yet: /memory add TEXT proposes one (it waits in the approval queue).", style: "muted"})
 	}
+	if len(v.entries) > 0 { // the columns' names: a scope and a type may be the same word ("project")
+		rows = append(rows, mcpRow{text: cutCells(fmt.Sprintf("  %-7s %-9s %s", "scope", "type", "name — description"), width), style: "muted"})
+	}
 	for i, e := range v.entries {
 		mark, name := "  ", termtext.Line(e.File.Name)
 		if i == v.sel {

@@ -36,7 +36,7 @@ func TestMemoryViewEditsAndDeletes(t *testing.T) {
 	b, _, sid, m := memoryBench(t, 160, 50)
 	target := acceptedMemory(t, b, sid, "the deploy script is scripts/ship.sh")
 	b.send("/memory")
-	b.waitText("Memory (1)", "project project   the deploy script is scriptsshipsh")
+	b.waitText("Memory (1)", "scope   type      name — description", "project project   the deploy script is scriptsshipsh")
 	b.typeText("e")
 	b.waitText("Edit project memory “the deploy script is scriptsshipsh”", "The deploy script is scripts/ship.sh.")
 	b.typeText(" Run it with --dry-run first.")

@@ -32,8 +32,11 @@ func TestPrintSystemPromptHasSkills(t *testing.T) {
 	if len(msgs) == 0 || !strings.Contains(msgs[0].Content, "- demo: demo skill MARKER-SKILL") {
 		t.Errorf("the first request's system message lacks the skill the printed prompt has")
 	}
+	if strings.Contains(out, "pincer:dynamic") {
+		t.Errorf("the printed prompt shows the internal cache marker line:\n%s", out)
+	}
 	skills := out[strings.Index(out, "# Skills"):]
-	if i := strings.Index(skills, "<!--"); i >= 0 { // the per-call part's marker
+	if i := strings.Index(skills, "\n# "); i >= 0 { // the next section
 		skills = skills[:i]
 	}
 	skills = strings.TrimSpace(skills)
