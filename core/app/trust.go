@@ -172,19 +172,21 @@ type TrustedHook struct {
 }
 
 // TrustProject reads the project's hook files (.pincer/config.toml,
-// .claude/settings*.json) and, when they parse and did not change while read,
-// records them as trusted until a hook file changes ($data/trusted-projects.json,
-// keyed by the project's real path, with the SHA-256 of its hook files). It
-// returns the hooks trusted (none: nothing recorded) and the project's key. A
-// file that does not parse is a *ConfigFailure.
-func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
+// .claude/settings*.json) and, when they parse, shows their hooks to confirm
+// and, when it returns true, records them as trusted until a hook file changes
+// ($data/trusted-projects.json, keyed by the project's real path, with the
+// SHA-256 of the files as read: what confirm saw is what is trusted). It
+// returns the hooks, the project's key, and whether they were recorded (not
+// when there are none or confirm said no). A file that does not parse is a
+// *ConfigFailure.
+func TrustProject(root string, confirm func([]TrustedHook) (bool, error)) (hooks []TrustedHook, key string, trusted bool, err error) {
 	key = projectKey(root)
 	src := config.Read(config.PathsFrom(os.Getenv), root)
 	var report configReport
 	report.add(src.Errors())
 	runner := hooksFrom(src, nil, &report)
 	if err := report.failure(); err != nil {
-		return nil, key, err
+		return nil, key, false, err
 	}
 	defs := runner.ProjectDefs()
 	for _, ev := range hook.Events {
@@ -194,7 +196,10 @@ func TrustProject(root string) (hooks []TrustedHook, key string, err error) {
 		}
 	}
 	if len(hooks) == 0 {
-		return nil, key, nil
+		return nil, key, false, nil
 	}
-	return hooks, key, recordTrust(root, src.ProjectHookDigest())
+	if ok, err := confirm(hooks); !ok || err != nil {
+		return hooks, key, false, err
+	}
+	return hooks, key, true, recordTrust(root, src.ProjectHookDigest())
 }

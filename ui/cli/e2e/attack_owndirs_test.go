@@ -41,7 +41,7 @@ func TestAttackOwnDirsInWritableRoot(t *testing.T) {
 			// another home, shipped by the repository as payloads.
 			scratch := t.TempDir()
 			person := append(append([]string{}, extra...), "PINCER_HOME="+scratch)
-			for _, args := range [][]string{{"mcp", "approve", "plain"}, {"trust"}} {
+			for _, args := range [][]string{{"mcp", "approve", "plain"}, {"trust", "--yes"}} {
 				if o, er, code := e.runWith(person, args...); code != 0 {
 					t.Fatalf("pincer %v: %d %s %s", args, code, o, er)
 				}

@@ -79,7 +79,7 @@ var faultPoints = []faultPoint{
 				e.t.Fatal(err)
 			}
 			e.write(".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"sleep 20"}]}]}}`)
-			if out, stderr, code := e.run("trust"); code != 0 { // the user trusts this project's hooks
+			if out, stderr, code := e.run("trust", "--yes"); code != 0 { // the user trusts this project's hooks
 				e.t.Fatalf("pincer trust: %s%s", out, stderr)
 			}
 			e.fake.Push(bash("h1", "echo hooked"))

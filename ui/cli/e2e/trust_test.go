@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -96,8 +97,26 @@ func TestTrustProjectHooks(t *testing.T) {
 		t.Errorf("no warning for the changed hook file:\n%s", stderr)
 	}
 
-	// pincer trust lists the hooks and trusts them.
-	tout, terr, code := e.run("trust")
+	// pincer trust lists the hooks and asks: no answer (end of input) or "n" trusts nothing.
+	for _, answer := range []string{"", "n\n", "yes please\n"} {
+		cmd := e.command("trust")
+		var out, errb bytes.Buffer
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(answer), &out, &errb
+		err := cmd.Run()
+		if err == nil || !strings.Contains(out.String(), "echo ran >> "+marker2) || !strings.Contains(out.String(), "[y/N]") ||
+			!strings.Contains(out.String(), "nothing trusted") {
+			t.Fatalf("pincer trust answered %q: %v\n%s\n%s", answer, err, out.String(), errb.String())
+		}
+		if stderr = run(); runs(marker2) != 0 {
+			t.Fatalf("pincer trust answered %q trusted the hooks", answer)
+		}
+	}
+	// y trusts them.
+	cmd := e.command("trust")
+	var yout, yerr bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader("y\n"), &yout, &yerr
+	_ = cmd.Run()
+	tout, terr, code := yout.String(), yerr.String(), cmd.ProcessState.ExitCode()
 	if code != 0 || !strings.Contains(tout, "echo ran >> "+marker2) || !strings.Contains(tout, "pincer: trusted 1 hook(s) of ") {
 		t.Fatalf("pincer trust: exit %d\n%s\n%s", code, tout, terr)
 	}
