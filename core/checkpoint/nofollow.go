@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"pincer/core/smallfile"
 )
 
 // A rewind's changes to the workspace go through directory file
@@ -32,17 +34,21 @@ func (r *Recorder) openParent(rel string, create bool) (int, string, error) {
 			return -1, "", errors.New("not a clean workspace-relative path")
 		}
 	}
-	fd, err := r.rootFD()
+	root, err := r.rootFD()
 	if err != nil {
 		return -1, "", err
 	}
-	for i, name := range parts[:len(parts)-1] {
-		next, err := openDir(fd, name, create)
-		unix.Close(fd)
-		if err != nil {
-			return -1, "", onPath(strings.Join(parts[:i+1], "/"), err)
+	defer unix.Close(root)
+	var mkdir uint32
+	if create {
+		mkdir = 0o755
+	}
+	fd, failed, err := smallfile.WalkDirs(root, parts[:len(parts)-1], mkdir)
+	if err != nil {
+		if errors.Is(err, unix.ENOTDIR) && !create {
+			err = fs.ErrNotExist // a file: nothing can be under it
 		}
-		fd = next
+		return -1, "", onPath(strings.Join(parts[:failed+1], "/"), err)
 	}
 	return fd, parts[len(parts)-1], nil
 }
@@ -58,35 +64,10 @@ func (r *Recorder) rootFD() (int, error) {
 	return unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 }
 
-// openDir opens the directory name in the directory dirfd, a symlink not
-// followed, making it first when create and it is missing.
-func openDir(dirfd int, name string, create bool) (int, error) {
-	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
-	fd, err := unix.Openat(dirfd, name, flags, 0)
-	if errors.Is(err, unix.ENOENT) && create {
-		if err = unix.Mkdirat(dirfd, name, 0o755); err == nil || errors.Is(err, unix.EEXIST) {
-			fd, err = unix.Openat(dirfd, name, flags, 0)
-		}
-	}
-	if err != nil && (errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR)) {
-		var st unix.Stat_t
-		if unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			return -1, errLink
-		}
-		if !create {
-			return -1, fs.ErrNotExist // a file: nothing can be under it
-		}
-	}
-	return fd, err
-}
-
-// errLink is openDir's error for a symlink where a directory is expected.
-var errLink = errors.New("a symlink")
-
 // onPath names the directory dir of a failed walk in its error.
 func onPath(dir string, err error) error {
 	switch {
-	case errors.Is(err, errLink):
+	case errors.Is(err, smallfile.ErrLinkOnPath):
 		return &LinkOnPathError{Dir: dir}
 	case errors.Is(err, unix.ENOENT), errors.Is(err, fs.ErrNotExist):
 		return fs.ErrNotExist

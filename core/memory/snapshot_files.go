@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"pincer/core/smallfile"
 )
 
 // Caps of the memory files' text a Snapshot includes (bytes): each file's
@@ -69,22 +71,15 @@ func indexedFiles(dir, index string, budget *int) []SnapshotFile {
 // dir, opening every component with O_NOFOLLOW (a symlink anywhere below
 // dir is refused) and only a regular file at the end.
 func readBelow(dir, rel string, max int) (string, error) {
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	top, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return "", err
 	}
+	defer unix.Close(top)
 	parts := strings.Split(rel, "/")
-	for _, name := range parts[:len(parts)-1] {
-		if name == "" || name == "." || name == ".." {
-			unix.Close(fd)
-			return "", errors.New("bad link")
-		}
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		unix.Close(fd)
-		if err != nil {
-			return "", err
-		}
-		fd = next
+	fd, _, err := smallfile.WalkDirs(top, parts[:len(parts)-1], 0)
+	if err != nil {
+		return "", err
 	}
 	ffd, err := unix.Openat(fd, parts[len(parts)-1], unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	unix.Close(fd)

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"pincer/core/smallfile"
 )
 
 // place is where one file is written: an anchor directory (pincer's config
@@ -37,23 +39,19 @@ func (p place) openDir() (int, error) {
 	if err := os.MkdirAll(p.anchor, 0o700); err != nil {
 		return -1, err
 	}
-	fd, err := unix.Open(p.anchor, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	anchor, err := unix.Open(p.anchor, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, &os.PathError{Op: "open", Path: p.anchor, Err: err}
 	}
-	at := p.anchor
-	for _, name := range p.rel[:len(p.rel)-1] {
-		at = filepath.Join(at, name)
-		if err := unix.Mkdirat(fd, name, 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
-			unix.Close(fd)
-			return -1, &os.PathError{Op: "mkdir", Path: at, Err: err}
+	defer unix.Close(anchor)
+	dirs := p.rel[:len(p.rel)-1]
+	fd, failed, err := smallfile.WalkDirs(anchor, dirs, 0o700)
+	if err != nil {
+		at := filepath.Join(append([]string{p.anchor}, dirs[:failed+1]...)...)
+		if errors.Is(err, smallfile.ErrLinkOnPath) || errors.Is(err, unix.ENOTDIR) {
+			err = fmt.Errorf("%w (a symlink or not a directory: refused)", err)
 		}
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		unix.Close(fd)
-		if err != nil {
-			return -1, &os.PathError{Op: "open", Path: at, Err: fmt.Errorf("%w (a symlink or not a directory: refused)", err)}
-		}
-		fd = next
+		return -1, &os.PathError{Op: "open", Path: at, Err: err}
 	}
 	return fd, nil
 }
