@@ -58,6 +58,10 @@ type Backend struct {
 	Invoke func(line string) (agent.TurnInput, bool)
 	// ListCommands lists what Invoke knows (Setup.Commands); nil: none.
 	ListCommands func() []Command
+	// RescanCommands discovers the skills and commands again
+	// (Setup.RescanSkills) before NewSession makes a session, returning what
+	// it passed over; nil: the catalog is as at start.
+	RescanCommands func() []string
 	// PluginList are the run's enabled plugins (PluginSummaries of
 	// Setup.Plugins), for /help.
 	PluginList []PluginSummary
@@ -175,6 +179,9 @@ func (b *Backend) SetMode(ctx context.Context, sessionID string, m permission.Mo
 // a worktree tab (backend_tabs.go) is followed by one in the same worktree,
 // on the same agent.
 func (b *Backend) NewSession(ctx context.Context, previous string) (string, error) {
+	if b.RescanCommands != nil {
+		b.RescanCommands() // a problem file was a warning at start; it stays one, unrepeated
+	}
 	ag := b.agentFor(previous)
 	s, err := ag.CreateSession(ctx)
 	if err != nil {

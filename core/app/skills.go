@@ -76,6 +76,21 @@ func (s *Setup) loadSkills() {
 	}
 }
 
+// RescanSkills discovers the skills and commands again (skill.Catalog.Rescan)
+// for the next session: a command file added since start is a /NAME of the
+// session /clear or a new tab makes, and its skill is in that session's
+// index. What it passes over is returned as warnings. The Skill tool is
+// registered at start only: when no skill was there then, one added later
+// is listed for the person (/NAME) but not loadable by the model until a
+// restart; Read reaches only the skill dirs known at start (skillReadRules).
+func (s *Setup) RescanSkills() []string {
+	var warns []string
+	for _, p := range s.Skills.Rescan() {
+		warns = append(warns, p.Error())
+	}
+	return warns
+}
+
 // loadForModel is the Skill tool's answer: a skill the model may load,
 // expanded for it (skill.ForModel: nothing runs, nothing is granted).
 func loadForModel(ctx context.Context, cat *skill.Catalog, name, args, root, home string) (string, error) {

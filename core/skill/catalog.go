@@ -21,18 +21,37 @@ type Source interface {
 }
 
 // Catalog is every invocable of a session: the discovered skills and commands
-// (fixed once Discover returns) and the Sources' (asked each time). Safe for
-// concurrent use.
+// (as Discover found them, until Rescan discovers them again) and the
+// Sources' (asked each time). Safe for concurrent use.
 type Catalog struct {
+	setMu  sync.RWMutex // guards skills, byName and short (Rescan swaps them)
 	skills []Skill
 	byName map[string]int
 	short  []string // the short names addShortNames gave, in order
 	// Problems are the files that contributed nothing and the invocables
-	// passed over for another of their name.
+	// passed over for another of their name, as Discover found them (Rescan
+	// returns its own).
 	Problems []Problem
+	dirs     *Dirs // where Discover looked (nil: NewCatalog's, nothing to rescan)
 
 	mu      sync.Mutex
 	sources []Source
+}
+
+// Rescan discovers the skills and commands again where Discover looked (a
+// file added, changed or removed since is seen from now on: a new session's
+// /NAME and index, as Claude Code sees a new command without a restart) and
+// returns what it passed over. The Sources stay. A catalog NewCatalog made
+// has nothing to rescan.
+func (c *Catalog) Rescan() []Problem {
+	if c == nil || c.dirs == nil {
+		return nil
+	}
+	fresh := Discover(*c.dirs)
+	c.setMu.Lock()
+	defer c.setMu.Unlock()
+	c.skills, c.byName, c.short = fresh.skills, fresh.byName, fresh.short
+	return fresh.Problems
 }
 
 // NewCatalog is a catalog of exactly these skills (tests, and callers that
@@ -57,6 +76,8 @@ func (c *Catalog) Skills() []Skill {
 	if c == nil {
 		return nil
 	}
+	c.setMu.RLock()
+	defer c.setMu.RUnlock()
 	return slices.Clone(c.skills)
 }
 
@@ -65,6 +86,8 @@ func (c *Catalog) Lookup(name string) (Skill, bool) {
 	if c == nil {
 		return Skill{}, false
 	}
+	c.setMu.RLock()
+	defer c.setMu.RUnlock()
 	i, ok := c.byName[strings.TrimPrefix(name, "/")]
 	if !ok {
 		return Skill{}, false
@@ -78,6 +101,8 @@ func (c *Catalog) Entries() []Entry {
 	if c == nil {
 		return nil
 	}
+	c.setMu.RLock()
+	defer c.setMu.RUnlock()
 	var out []Entry
 	for _, s := range c.skills {
 		if s.UserInvocable {

@@ -85,7 +85,7 @@ const maxDepth = 4
 // Place lets it lead (a project's: inside the workspace, never ~/.ssh or
 // /proc/self/environ) and only if it is a plain regular file.
 func Discover(d Dirs) *Catalog {
-	c := &Catalog{byName: map[string]int{}}
+	c := &Catalog{byName: map[string]int{}, dirs: &d}
 	for _, s := range d.Builtin {
 		c.add(s)
 	}

@@ -48,7 +48,7 @@ func openWorkspace(ctx context.Context, s *Server, dir, session string) (*worksp
 	be := &app.Backend{Agent: run.Agent, Store: run.Store, Approvals: queue, MCP: run.MCP,
 		ModelEnv: app.ModelEnvAt(run.Workspace.Root()), ListModels: app.ListModels,
 		SessionModel: app.SessionModelResolver(opts),
-		Invoke:       setup.Invocation, ListCommands: setup.Commands, PluginList: app.PluginSummaries(run.Plugins),
+		Invoke:       setup.Invocation, ListCommands: setup.Commands, RescanCommands: setup.RescanSkills, PluginList: app.PluginSummaries(run.Plugins),
 		AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
 		CommitWorktree: run.WorktreeCommit()}
 	w := &workspace{root: cleanDir(run.Workspace.Root()), run: run, be: be, started: map[string]bool{},
