@@ -25,7 +25,7 @@ func Evaluate(mode Mode, rules RuleSet, in Input) Decision {
 	}
 	in = normalize(in)
 	if in.Tool == "Bash" && strings.TrimSpace(in.Command) != "" {
-		return evalBash(mode, rules, in).decision
+		return projectOnly(mode, rules, in, evalBash(mode, rules, in).decision)
 	}
 	return evalCall(mode, rules, in)
 }
@@ -67,7 +67,7 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 		return d
 	}
 	if mode == ModePlan && writes(in.Kind) {
-		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), byMode(mode), ""}
+		return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s is not allowed in plan mode (read-only): present the plan instead of changing anything", in.Tool), By: byMode(mode)}
 	}
 	if d, ok := protectedEdit(mode, in); ok {
 		return d
@@ -89,30 +89,30 @@ func evalCall(mode Mode, rules RuleSet, in Input) Decision {
 func modeDefault(mode Mode, in Input) Decision {
 	by := byMode(mode)
 	if mode == ModeBypass {
-		return Decision{Allow, "bypassPermissions allows every tool call", by, ""}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions allows every tool call", By: by}
 	}
 	switch in.Kind {
 	case KindRead:
 		if allInside(in.Paths, in.roots()...) && !readsSecret(in) {
-			return Decision{Allow, "reads inside the workspace are allowed", by, ""}
+			return Decision{Behavior: Allow, Reason: "reads inside the workspace are allowed", By: by}
 		}
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval", in.Tool), by, ""})
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s outside the workspace needs approval", in.Tool), By: by})
 	case KindEdit:
 		if mode == ModeAcceptEdits && allInside(in.Paths, in.roots()...) { // no paths: touches no file
-			return Decision{Allow, "acceptEdits allows edits inside the workspace", by, ""}
+			return Decision{Behavior: Allow, Reason: "acceptEdits allows edits inside the workspace", By: by}
 		}
 		if mode == ModeAcceptEdits {
-			return askFor(mode, Decision{Ask, fmt.Sprintf("%s outside the workspace needs approval in acceptEdits mode", in.Tool), by, ""})
+			return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s outside the workspace needs approval in acceptEdits mode", in.Tool), By: by})
 		}
 	case KindFetch:
 		if mode == ModePlan {
-			return Decision{Ask, fmt.Sprintf("%s needs approval", in.Tool), by, ""}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s needs approval", in.Tool), By: by}
 		}
 	}
 	if mode == ModePlan { // writes are denied earlier; here for callers of modeDefault alone
-		return Decision{Deny, fmt.Sprintf("%s is not allowed in plan mode (read-only)", in.Tool), by, ""}
+		return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s is not allowed in plan mode (read-only)", in.Tool), By: by}
 	}
-	return askFor(mode, Decision{Ask, fmt.Sprintf("%s needs approval", in.Tool), by, ""})
+	return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s needs approval", in.Tool), By: by})
 }
 
 // protectedEdit asks, in every mode (dontAsk denies), for an edit of a
@@ -123,16 +123,16 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 		return Decision{}, false
 	}
 	if path, why, ok := protectedIn(in.Paths, in.roots(), in.Home, in.resolvePath); ok {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
-			in.Tool, path, why), "protected", ""}), true
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			in.Tool, path, why), By: "protected"}), true
 	}
 	if path, ok := instructionIn(in.Paths, in); ok {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
-			in.Tool, path, whyImported), "protected", ""}), true
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			in.Tool, path, whyImported), By: "protected"}), true
 	}
 	if len(in.Linked) > 0 {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
-			in.Tool, in.Linked[0]), "protected", ""}), true
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
+			in.Tool, in.Linked[0]), By: "protected"}), true
 	}
 	return Decision{}, false
 }

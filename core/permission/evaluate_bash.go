@@ -50,7 +50,7 @@ func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 		return bashResult{decision: unparseable(mode, rules, raw, a.Err)}
 	}
 	if reason, denied := shell.HardDeny(a, shell.Env{Home: in.Home, Workspace: in.Workspace, Cwd: in.Cwd}); denied {
-		return bashResult{decision: Decision{Deny, "the command is on the hard deny list, which applies in every mode: " + reason, "hard-deny", ""}}
+		return bashResult{decision: Decision{Behavior: Deny, Reason: "the command is on the hard deny list, which applies in every mode: " + reason, By: "hard-deny"}}
 	}
 	parts := buildParts(a, in)
 	if d, ok := restrictive(Deny, mode, rules.Deny, raw, parts, in); ok {
@@ -59,9 +59,8 @@ func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 	if mode == ModePlan {
 		for _, p := range parts {
 			if !p.readOnly || len(p.writes) > 0 {
-				return bashResult{decision: Decision{Deny, fmt.Sprintf(
-					"plan mode is read-only: `%s` is not a read-only command; present the plan instead of running it", shorten(p.full)),
-					byMode(mode), ""}}
+				return bashResult{decision: Decision{Behavior: Deny, Reason: fmt.Sprintf(
+					"plan mode is read-only: `%s` is not a read-only command; present the plan instead of running it", shorten(p.full)), By: byMode(mode)}}
 			}
 		}
 	}
@@ -97,9 +96,9 @@ func unparseable(mode Mode, rules RuleSet, raw string, err error) Decision {
 	reason := fmt.Sprintf("the command could not be parsed (%v), so it cannot be checked", err)
 	switch mode {
 	case ModeDefault, ModeAcceptEdits:
-		return Decision{Ask, reason + " and needs approval", byMode(mode), ""}
+		return Decision{Behavior: Ask, Reason: reason + " and needs approval", By: byMode(mode)}
 	}
-	return Decision{Deny, reason + "; rewrite it in plain shell syntax", byMode(mode), ""}
+	return Decision{Behavior: Deny, Reason: reason + "; rewrite it in plain shell syntax", By: byMode(mode)}
 }
 
 // restrictive applies the deny or ask rules (b) to the raw text and every part;
@@ -285,15 +284,15 @@ func combine(mode Mode, parts []bashPart, risks []string, in Input) Decision {
 		case rule != nil:
 			return ruleDecision(Allow, *rule, "the command is allowed by the rule "+rule.String())
 		case viaMode:
-			return Decision{Allow, "acceptEdits allows file commands and writes inside the workspace", byMode(mode), ""}
+			return Decision{Behavior: Allow, Reason: "acceptEdits allows file commands and writes inside the workspace", By: byMode(mode)}
 		}
-		return Decision{Allow, "read-only commands need no approval", "read-only", ""}
+		return Decision{Behavior: Allow, Reason: "read-only commands need no approval", By: "read-only"}
 	}
 	if mode == ModeBypass {
 		if why := bypassAsks(parts, in); why != "" {
-			return Decision{Ask, why + ", which asks even in bypassPermissions", "bypass-guard", ""}
+			return Decision{Behavior: Ask, Reason: why + ", which asks even in bypassPermissions", By: "bypass-guard"}
 		}
-		return Decision{Allow, "bypassPermissions allows every command not on the hard deny list", byMode(mode), ""}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions allows every command not on the hard deny list", By: byMode(mode)}
 	}
 	reason := "the command needs approval for " + strings.Join(need, ", ")
 	if len(risks) > 0 {
@@ -301,11 +300,11 @@ func combine(mode Mode, parts []bashPart, risks []string, in Input) Decision {
 	}
 	if mode == ModePlan {
 		if onlyReads { // reading outside asks in plan mode, as Read does
-			return Decision{Ask, reason, byMode(mode), ""}
+			return Decision{Behavior: Ask, Reason: reason, By: byMode(mode)}
 		}
-		return Decision{Deny, "plan mode is read-only: " + reason, byMode(mode), ""}
+		return Decision{Behavior: Deny, Reason: "plan mode is read-only: " + reason, By: byMode(mode)}
 	}
-	return askFor(mode, Decision{Ask, reason, byMode(mode), ""})
+	return askFor(mode, Decision{Behavior: Ask, Reason: reason, By: byMode(mode)})
 }
 
 // bypassAsks returns why a command bypassPermissions would allow still asks:
@@ -375,8 +374,8 @@ func readsAllowed(allow []Rule, ts []target, in Input) bool {
 func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 	roots := in.roots()
 	ask := func(what, verb, path, why string) (Decision, bool) {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s %s %s, a protected path (%s); writes to it ask in every mode",
-			what, verb, path, why), "protected", ""}), true
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s %s %s, a protected path (%s); writes to it ask in every mode",
+			what, verb, path, why), By: "protected"}), true
 	}
 	for _, p := range parts {
 		what := fmt.Sprintf("`%s`", shorten(p.full))
@@ -401,14 +400,13 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 		if p.inline != "" {
 			for _, w := range p.cmd.Words[1:] {
 				if name, why, ok := namesProtected(w); ok {
-					return askFor(mode, Decision{Ask, fmt.Sprintf("%s: %s, and its code names %s, a protected path (%s); writes to it ask in every mode",
-						what, p.inline, name, why), "protected", ""}), true
+					return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s: %s, and its code names %s, a protected path (%s); writes to it ask in every mode",
+						what, p.inline, name, why), By: "protected"}), true
 				}
 			}
 		}
 		if p.gitConfig != "" {
-			return askFor(mode, Decision{Ask, fmt.Sprintf("%s: %s, %s; it asks in every mode", what, p.gitConfig, whyGit),
-				"protected", ""}), true
+			return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s: %s, %s; it asks in every mode", what, p.gitConfig, whyGit), By: "protected"}), true
 		}
 	}
 	return Decision{}, false

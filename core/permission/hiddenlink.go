@@ -26,11 +26,11 @@ func hiddenLink(mode Mode, in Input) (Decision, bool) {
 		}
 		switch v, where := sandbox.HardLinkToHidden(fi); v {
 		case sandbox.LinkHidden:
-			return Decision{Deny, fmt.Sprintf("%s of %s was denied: it is a hard link to %s, which the sandbox hides from every command; pincer's file tools never read it, in any mode (ask the user to look at it)",
-				in.Tool, p, where), "protected", ""}, true
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s of %s was denied: it is a hard link to %s, which the sandbox hides from every command; pincer's file tools never read it, in any mode (ask the user to look at it)",
+				in.Tool, p, where), By: "protected"}, true
 		case sandbox.LinkUnknown:
-			return askFor(mode, Decision{Ask, fmt.Sprintf("%s of %s needs approval: it is a file with more than one hard link on the device of %s, a hidden directory too big to check, so it may be one of its files; it asks in every mode",
-				in.Tool, p, where), "protected", ""}), true
+			return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s of %s needs approval: it is a file with more than one hard link on the device of %s, a hidden directory too big to check, so it may be one of its files; it asks in every mode",
+				in.Tool, p, where), By: "protected"}), true
 		}
 	}
 	return Decision{}, false

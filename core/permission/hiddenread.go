@@ -28,15 +28,15 @@ func hiddenRead(in Input) (Decision, bool) {
 	for _, p := range in.Paths {
 		r := in.resolvePath(p)
 		if secretPathIn(p, in.Home, in.AddedDirs) || secretPathIn(r, in.Home, in.AddedDirs) {
-			return Decision{Deny, fmt.Sprintf("%s of %s was denied: it is a credentials location or pincer's own data, which the sandbox hides from every command; pincer's file tools never read it, in any mode (ask the user to look at it, or to add it with --add-dir)",
-				in.Tool, p), "protected", ""}, true
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s of %s was denied: it is a credentials location or pincer's own data, which the sandbox hides from every command; pincer's file tools never read it, in any mode (ask the user to look at it, or to add it with --add-dir)",
+				in.Tool, p), By: "protected"}, true
 		}
 		if allInside([]string{r}, in.roots()...) {
 			continue
 		}
 		if h, ok := holdsHidden(r, in.Home, in.AddedDirs); ok {
-			return Decision{Deny, fmt.Sprintf("%s of %s was denied: it holds %s, a credentials location or pincer's own data that pincer's file tools never read; search a narrower directory",
-				in.Tool, p, h), "protected", ""}, true
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("%s of %s was denied: it holds %s, a credentials location or pincer's own data that pincer's file tools never read; search a narrower directory",
+				in.Tool, p, h), By: "protected"}, true
 		}
 	}
 	return Decision{}, false

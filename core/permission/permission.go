@@ -172,6 +172,12 @@ type Decision struct {
 	Reason   string
 	By       string
 	Rule     string
+	// ProjectOnly says an allowed Bash command is allowed only by a rule read
+	// from a workspace file (Rule.Project): the person's own rules and the
+	// mode would not allow it (see projectOnly). Its reads must then be
+	// confined to the workspace (sandbox.Policy.ConfineReads), since what it
+	// runs may read where its words do not show.
+	ProjectOnly bool
 }
 
 // Decide applies mode to req with no rules: Evaluate with an empty RuleSet.

@@ -1,6 +1,9 @@
 package permission
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // reachesOut reports whether a file tool call names a path outside the
 // workspace roots — as written, or with symlinks resolved (a link in the
@@ -44,4 +47,22 @@ func carriesCode(words []string) bool {
 		}
 	}
 	return false
+}
+
+// projectOnly marks d, the decision on the Bash command of in, ProjectOnly
+// when it allows the command and, without the project's allow rules, the
+// person's rules and the mode would not: a repository's rule alone lets it
+// run. Its reason says so, for the audit trail.
+func projectOnly(mode Mode, rules RuleSet, in Input, d Decision) Decision {
+	if d.Behavior != Allow || !slices.ContainsFunc(rules.Allow, func(r Rule) bool { return r.Project }) {
+		return d
+	}
+	person := rules
+	person.Allow = withoutProject(rules.Allow)
+	if evalBash(mode, person, in).decision.Behavior == Allow {
+		return d
+	}
+	d.ProjectOnly = true
+	d.Reason += " (a repository's rule alone: the command's reads are confined to the workspace)"
+	return d
 }

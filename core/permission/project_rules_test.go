@@ -72,3 +72,48 @@ func TestProjectRulesOpenNoNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectOnly: a Bash command allowed by a repository's rule and by
+// nothing of the person's — no rule of theirs, no mode that allows it — is
+// marked ProjectOnly (its reads get confined); the person's own rule, a mode
+// that allows it anyway, or the read-only set leave it unmarked.
+func TestProjectOnly(t *testing.T) {
+	cases := []struct {
+		name    string
+		mode    Mode
+		project []string
+		user    []string
+		cmd     string
+		want    bool
+	}{
+		{"project rule alone", ModeDefault, []string{"Bash(npm test:*)"}, nil, "npm test", true},
+		{"xargs from stdin", ModeDefault, []string{"Bash(xargs:*)"}, nil, "echo ../x | xargs cat", true},
+		{"project rule, auto mode", ModeAuto, []string{"Bash(make:*)"}, nil, "make", true},
+		{"one part by the person, one by the project", ModeDefault, []string{"Bash(make:*)"}, []string{"Bash(git status)"}, "git status && make", true},
+		{"the person's rule too", ModeDefault, []string{"Bash(npm test:*)"}, []string{"Bash(npm test:*)"}, "npm test", false},
+		{"bypassPermissions allows it anyway", ModeBypass, []string{"Bash(npm test:*)"}, nil, "npm test", false},
+		{"acceptEdits allows a file command anyway", ModeAcceptEdits, []string{"Bash(cp:*)"}, nil, "cp a.go b.go", false},
+		{"read-only inside needs no rule", ModeDefault, []string{"Bash(cat:*)"}, nil, "cat a.go", false},
+		{"no project rule", ModeDefault, nil, []string{"Bash(npm test:*)"}, "npm test", false},
+	}
+	for _, c := range cases {
+		var rs RuleSet
+		for i, list := range [][]string{c.project, c.user} {
+			for _, s := range list {
+				r, err := ParseRule(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.Project, r.Source = i == 0, "test"
+				rs = rs.Add(Allow, r)
+			}
+		}
+		d := Evaluate(c.mode, rs, bash(c.cmd))
+		if d.Behavior != Allow {
+			t.Errorf("%s: %s (%s), want allow", c.name, d.Behavior, d.Reason)
+		}
+		if d.ProjectOnly != c.want {
+			t.Errorf("%s: ProjectOnly %v, want %v (%s)", c.name, d.ProjectOnly, c.want, d.Reason)
+		}
+	}
+}
