@@ -23,6 +23,9 @@ func (e *Executor) plan() (execPlan, error) {
 	r := probe(helper)
 	pol := e.Policy
 	spec := helperSpec{CPUSeconds: pol.cpuSeconds(), FileSize: pol.fileSize(), MaxProcesses: pol.maxProcesses()}
+	if err := readConfineCheck(pol, r); err != nil {
+		return execPlan{report: r}, err
+	}
 	if !pol.Enabled {
 		return execPlan{spec: spec, report: r}, nil
 	}
@@ -71,6 +74,10 @@ func (e *Executor) plan() (execPlan, error) {
 	hidden := hiddenFor(hide, e.visible(trees), treePaths(trees))
 	sealed := e.gitSeals(trees)
 	unpinSealed(spec.Trees, sealed)
+	if pol.ConfineReads {
+		spec.ConfineReads, spec.RequireLandlock = true, true
+		spec.ReadDirs, spec.ReadFiles = e.confinedReads(trees, sealed)
+	}
 	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 || len(sealed) > 0 {
 		if r.MountNamespace {
 			spec.MountNS = true

@@ -45,7 +45,8 @@ func describeLandlockError(err error) error {
 }
 
 // applyLandlock restricts the helper (and so the command it executes, and all
-// their children) to reading everywhere and writing only where grants say, the
+// their children) to reading everywhere (with spec.ConfineReads: only what
+// readRules lists) and writing only where grants say, the
 // device files and directories above, and — per the spec — no TCP, no
 // abstract UNIX sockets and no signals to processes outside the sandbox.
 //
@@ -71,15 +72,10 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 		cfg.Scoped |= ll.ScopeAbstractUnixSocket
 	}
 
-	readAll := landlock.RODirs("/")
-	if spec.Network {
-		readAll = readAll.WithResolveUnix()
-	}
-	rules := []landlock.Rule{
-		readAll,
+	rules := append(readRules(spec),
 		landlock.RWFiles(deviceFiles...).WithIoctlDev().IgnoreIfMissing(),
 		landlock.PathAccess(deviceDirRights(abi), deviceDirs...).IgnoreIfMissing(),
-	}
+	)
 	for _, g := range grants {
 		if !g.dir {
 			rules = append(rules, landlock.RWFiles(g.path).IgnoreIfMissing())
@@ -97,6 +93,26 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 		return fmt.Errorf("applying Landlock: %w", err)
 	}
 	return nil
+}
+
+// readRules are the Landlock rules of what spec lets a command read: the
+// whole file system, or with spec.ConfineReads its ReadDirs and ReadFiles and
+// the names in /dev (its device files are deviceFiles and deviceDirs only, so
+// that no disk is read raw). With spec.Network the directories allow
+// connecting to the Unix sockets in them.
+func readRules(spec helperSpec) []landlock.Rule {
+	dirs := landlock.RODirs("/")
+	if spec.ConfineReads {
+		dirs = landlock.RODirs(spec.ReadDirs...).IgnoreIfMissing()
+	}
+	if spec.Network {
+		dirs = dirs.WithResolveUnix()
+	}
+	if !spec.ConfineReads {
+		return []landlock.Rule{dirs}
+	}
+	return []landlock.Rule{dirs, landlock.ROFiles(spec.ReadFiles...).IgnoreIfMissing(),
+		landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), "/dev").IgnoreIfMissing()}
 }
 
 // writableDirRights are the rights on a writable tree: everything RWDirs

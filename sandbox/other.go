@@ -35,6 +35,9 @@ func probeWith([]string) Report {
 // plan runs commands directly: no helper, no rlimits, no OS sandbox.
 func (e *Executor) plan() (execPlan, error) {
 	r := probeWith(nil)
+	if err := readConfineCheck(e.Policy, r); err != nil {
+		return execPlan{report: r}, err
+	}
 	if e.Policy.Enabled && e.Policy.RequireLandlock {
 		return execPlan{report: r}, fmt.Errorf("sandbox: the policy requires Landlock: %v", errNotLinux)
 	}

@@ -124,6 +124,15 @@ type Policy struct {
 	// RequireLandlock refuses to run commands when Landlock cannot be enforced on
 	// this machine, instead of running them unconfined with a notice.
 	RequireLandlock bool
+	// ConfineReads confines what commands may read, with Landlock, to the
+	// trees they may write, the workspace's directories, the system trees,
+	// the person's git configuration, the PATH and the toolchains (see
+	// confinedReads); everything else — the rest of the home directory, other
+	// users' trees — is unreadable for them. It is for a command a
+	// repository's rule alone allowed (permission.Decision.ProjectOnly).
+	// It needs Enabled and Landlock: without them Executor.Run fails with
+	// ErrReadsNotConfined and runs nothing (see Executor.CanConfineReads).
+	ConfineReads bool
 	// NoCacheRoots keeps the toolchain caches (Go, npm, pip, cargo, the XDG cache
 	// dir) read-only; by default they are writable so that builds and tests work.
 	NoCacheRoots bool

@@ -32,6 +32,11 @@ type helperSpec struct {
 	Landlock bool `json:"landlock,omitempty"`
 	// RequireLandlock makes a missing Landlock an error instead of a no-op.
 	RequireLandlock bool `json:"requireLandlock,omitempty"`
+	// ConfineReads limits reading to ReadDirs and ReadFiles (and the
+	// writable trees) instead of everywhere; RequireLandlock comes with it.
+	ConfineReads bool     `json:"confineReads,omitempty"`
+	ReadDirs     []string `json:"readDirs,omitempty"`
+	ReadFiles    []string `json:"readFiles,omitempty"`
 	// Trees are the writable trees, each with the paths inside it that stay
 	// read-only.
 	Trees []treeSpec `json:"trees,omitempty"`

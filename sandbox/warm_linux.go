@@ -213,6 +213,7 @@ func worldPrint(spec helperSpec) string {
 		paths = append(paths, hp.Pin...)
 	}
 	paths = append(paths, spec.Sealed...)
+	paths = append(append(paths, spec.ReadDirs...), spec.ReadFiles...)
 	h := sha256.New()
 	var st syscall.Stat_t
 	for _, p := range paths {
