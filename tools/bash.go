@@ -133,14 +133,17 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if env.SpillDir != "" {
 		cmd.MaxOutput = BashSpillBytes // the full output goes to a file the model can read
 	}
+	pol, err := bashPolicy(env)
+	if err != nil {
+		return Result{}, err
+	}
 	var res sandbox.Result
-	var err error
-	if env.Sandbox != nil {
+	if pol != nil {
 		// The helper is pincer itself (sandbox.DefaultHelper); a test binary
 		// answers for it through sandbox.RunHelperIfRequested in TestMain.
 		// Warm: the next Bash call under the same policy finds its helper
 		// started and confined (sandbox/warm_linux.go).
-		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace, Warm: true}
+		ex := &sandbox.Executor{Policy: *pol, Workspace: env.Workspace, Warm: true}
 		res, err = ex.Run(ctx, cmd)
 	} else {
 		res, err = sandbox.Run(ctx, cmd)
@@ -185,7 +188,7 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if res.Notice != "" {
 		text += "\n[" + res.Notice + "]"
 	}
-	r := Result{Output: text, IsError: status != ""}
+	r := Result{Output: withConfinedNote(env, text), IsError: status != ""}
 	if out != whole && res.OmittedBytes == 0 { // cut here, from the whole output (the runner dropped nothing)
 		r.OutputLines = strings.Count(whole, "\n") + 1
 	}

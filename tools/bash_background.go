@@ -27,6 +27,10 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	if env.Shells == nil {
 		return Result{}, errors.New("background shells are not available here: run the command in the foreground")
 	}
+	pol, err := bashPolicy(env)
+	if err != nil {
+		return Result{}, err
+	}
 	slot, err := env.Shells.admit()
 	if err != nil {
 		return Result{}, err
@@ -39,8 +43,8 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 		MaxProcesses: env.Shells.Quota().PerShell(), RequireProcessLimit: true,
 	}
 	var proc *sandbox.Process
-	if env.Sandbox != nil {
-		ex := &sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
+	if pol != nil {
+		ex := &sandbox.Executor{Policy: *pol, Workspace: env.Workspace}
 		proc, err = ex.Start(ctx, cmd)
 	} else {
 		proc, err = sandbox.Start(ctx, cmd)
@@ -60,5 +64,5 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	if n := proc.Notice(); n != "" {
 		text += "\n[" + n + "]"
 	}
-	return Result{Output: text}, nil
+	return Result{Output: withConfinedNote(env, text)}, nil
 }

@@ -184,6 +184,11 @@ type Env struct {
 	// for the tool call), and otherwise fails with ErrChangedSinceApproval,
 	// writing nothing — what was approved lands, or nothing does.
 	ApprovedPreview bool
+	// ConfineReads says only a repository's rule allowed this call
+	// (permission.Decision.ProjectOnly): Bash runs its command with reads
+	// confined to the workspace (sandbox.Policy.ConfineReads), fails without
+	// a sandbox, and says so in its result (ConfinedReadsNote).
+	ConfineReads bool
 	// ContextWindow is the model's context window in tokens (0: unknown): Read
 	// keeps its result to a share of it (ReadResultCap).
 	ContextWindow int64

@@ -102,6 +102,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 		d = permission.Decision{Behavior: permission.Allow, Reason: hookReason("allowed by a PreToolUse hook", pre.Reason), By: "hook"}
 	}
 	d = t.classify(ctx, bg, p, in, d)
+	d = confinable(env, d)
 	if p.tool.Spec().AskAlways && d.Behavior == permission.Allow {
 		// No rule, mode or hook answers for a person here (ConfigEdit).
 		d = permission.Decision{Behavior: permission.Ask, By: "tool",
@@ -146,6 +147,9 @@ func (t *turn) ask(ctx, bg context.Context, p *prepared, in permission.Input, d 
 		ans = t.a.cfg.Approver.Approve(ctx, t.sess.ID, requestID, in, d)
 	default:
 		ans.Decision = permission.HeadlessDenial(t.a.Mode(), in)
+		if d.By == confineBy { // say why a rule's allow was not enough
+			ans.Decision.Reason = d.Reason + "; " + ans.Decision.Reason
+		}
 	}
 	if ans.Decision.Behavior != permission.Allow { // an approver that could not decide denies
 		ans.Decision.Behavior = permission.Deny

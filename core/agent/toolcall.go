@@ -233,7 +233,8 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 			p.summary = tools.Summary(p.tool, p.input)
 		}
 	}
-	if d := t.permit(ctx, bg, env, p, pre); d.Behavior != permission.Allow {
+	d := t.permit(ctx, bg, env, p, pre)
+	if d.Behavior != permission.Allow {
 		if p.cannotSucceed != "" {
 			return outcome{text: failedPrefix + p.cannotSucceed, isError: true}
 		}
@@ -252,6 +253,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv := *env
 	callEnv.ToolCallID = p.call.ToolCallID
 	callEnv.ApprovedPreview = p.approvedPreview
+	callEnv.ConfineReads = d.ProjectOnly // only a repository's rule allowed it
 	ck := t.checkpointBefore(ctx, &callEnv, p)
 	start := time.Now()
 	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)
