@@ -201,3 +201,17 @@ func benchWarm(b *testing.B, helper []string, ready bool) {
 	// (the host's bound sockets changed since the pre-start) started one.
 	b.ReportMetric(100*float64(warmCounts.pooled.Load()-pooled)/float64(b.N), "%pooled")
 }
+
+// BenchmarkSandboxedTrueConfineReads is BenchmarkSandboxedTrue with
+// ConfineReads (a command only a repository's rule allowed): the read list
+// computed and resolved for each command, and one Landlock rule per entry.
+func BenchmarkSandboxedTrueConfineReads(b *testing.B) {
+	ws, err := NewWorkspace(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	pol := DefaultPolicy()
+	pol.ConfineReads = true
+	e := &Executor{Policy: pol, Workspace: ws}
+	benchRun(b, e.Run)
+}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,9 +120,9 @@ func readConfineCheck(pol Policy, r Report) error {
 	case !pol.ConfineReads:
 		return nil
 	case !pol.Enabled:
-		return errors.Join(ErrReadsNotConfined, errors.New("the OS sandbox is off"))
+		return fmt.Errorf("%w: the OS sandbox is off", ErrReadsNotConfined)
 	case r.LandlockABI == 0:
-		return errors.Join(ErrReadsNotConfined, errors.New("Landlock is unavailable: "+r.LandlockError))
+		return fmt.Errorf("%w: Landlock is unavailable (%s)", ErrReadsNotConfined, r.LandlockError)
 	}
 	return nil
 }

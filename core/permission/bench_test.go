@@ -51,3 +51,32 @@ func BenchmarkEvaluateBashRealWorkspace(b *testing.B) {
 		_ = Evaluate(ModeDefault, rules, in)
 	}
 }
+
+// BenchmarkEvaluateBashProjectOnly is the decision on a command a
+// repository's rule allows, against BenchmarkEvaluateBash's rules read from
+// a workspace file: allowed, then decided again without them (projectOnly).
+func BenchmarkEvaluateBashProjectOnly(b *testing.B) {
+	rules := benchRules(b)
+	for i := range rules.Allow {
+		rules.Allow[i].Project = true
+	}
+	in := Input{Tool: "Bash", Kind: KindExecute, Workspace: "/w", Command: "go test ./... && git log --oneline -5"}
+	if d := Evaluate(ModeDefault, rules, in); !d.ProjectOnly {
+		b.Fatalf("not ProjectOnly: %+v", d)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Evaluate(ModeDefault, rules, in)
+	}
+}
+
+// BenchmarkEvaluateBashPersonRule is BenchmarkEvaluateBashProjectOnly's
+// command with the rules the person's own: one evaluation.
+func BenchmarkEvaluateBashPersonRule(b *testing.B) {
+	rules := benchRules(b)
+	in := Input{Tool: "Bash", Kind: KindExecute, Workspace: "/w", Command: "go test ./... && git log --oneline -5"}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Evaluate(ModeDefault, rules, in)
+	}
+}

@@ -35,8 +35,8 @@ var confinedReadForms = []attackForm{
 // confinedReadRules are the repository's rules the forms run by.
 var confinedReadRules = []string{"Bash(git:*)", "Bash(xargs:*)", "Bash(npm test:*)", "Bash(make:*)", "Bash(cat:*)", "Bash(echo:*)", "Bash(ln:*)"}
 
-// confinedReadScene is a workspace whose package.json and Makefile the model
-// rewrote (as an earlier call would have) to read the secret outside, with a
+// confinedReadScene is a workspace whose .claude/settings.json allows
+// confinedReadRules, whose package.json and Makefile the model rewrote (as an earlier call would have) to read the secret outside, with a
 // committed link to it missing from the work tree; it returns the secret and
 // the forms with their placeholders filled in.
 func confinedReadScene(t *testing.T, a *attackEnv, secret string) []attackForm {
@@ -56,6 +56,7 @@ func confinedReadScene(t *testing.T, a *attackEnv, secret string) []attackForm {
 	if err := os.Remove(filepath.Join(a.repo, "lnk2")); err != nil {
 		t.Fatal(err)
 	}
+	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", confinedReadRules), 0o644)
 	pkg, _ := json.Marshal(map[string]any{"name": "x", "version": "1.0.0", "scripts": map[string]string{"test": "cat " + target}})
 	mustWrite(t, filepath.Join(a.repo, "package.json"), string(pkg)+"\n", 0o644)
 	mustWrite(t, filepath.Join(a.repo, "Makefile"), "peek:\n\tcat "+target+"\nshc:\n\tsh -c 'cat "+target+"'\nup:\n\tcd .. && cat "+filepath.Join(up, "secret.txt")+"\n", 0o644)
@@ -80,7 +81,6 @@ func TestAttackProjectRulesConfinedReads(t *testing.T) {
 	a := newAttackEnv(t)
 	secret := "RT-SECRET-CONFINED"
 	forms := confinedReadScene(t, a, secret)
-	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", confinedReadRules), 0o644)
 	r := a.runForms("pcf", forms, "--permission-mode", "default")
 	for _, c := range r.Results {
 		t.Run(c.Form.Name, func(t *testing.T) {
@@ -122,7 +122,6 @@ func TestProjectRuleReadsPersonsChoice(t *testing.T) {
 			a := newAttackEnv(t)
 			secret := "PERSON-ALLOWED-" + tc.name
 			forms := confinedReadScene(t, a, secret)
-			mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", confinedReadRules), 0o644)
 			if tc.user {
 				mustWrite(t, filepath.Join(a.home, "config.toml"), ruleFile("toml", confinedReadRules), 0o644)
 			}
@@ -144,7 +143,6 @@ func TestProjectRuleReadsFailClosed(t *testing.T) {
 	a := newAttackEnv(t)
 	secret := "RT-SECRET-UNCONFINED"
 	forms := confinedReadScene(t, a, secret)
-	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", confinedReadRules), 0o644)
 	mustWrite(t, filepath.Join(a.home, "config.toml"), "[sandbox]\nenabled = false\n", 0o644)
 	r := a.runForms("pfc", pickForms(forms, "xargs-stdin"), "--permission-mode", "default")
 	expectBlocked(t, r)
