@@ -88,6 +88,7 @@ type Workbench struct {
 	keys   *KeyMap
 	app    *tview.Application
 	screen *pasteScreen
+	send   *sendScreen // inside screen: what reaches the terminal, the cursor's drawing (cursor.go)
 	pump   *pump
 
 	// Widgets: created in New, touched only on the event loop.
@@ -157,7 +158,8 @@ func New(opts Options) (*Workbench, error) {
 	if lerr != nil {
 		w.Notify("warning", "layout: "+lerr.Error())
 	}
-	w.screen = &pasteScreen{Screen: markScreen{newSendScreen(screen)}, onError: func() { w.pump.stop() }, initialised: initialised}
+	w.send = newSendScreen(screen)
+	w.screen = &pasteScreen{Screen: markScreen{w.send}, onError: func() { w.pump.stop() }, initialised: initialised}
 	w.app.SetScreen(w.screen)
 	// After SetScreen: on a screen of our own, earlier calls do not take effect.
 	w.app.EnablePaste(true)

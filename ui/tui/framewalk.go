@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"slices"
+
+	"github.com/gdamore/tcell/v2"
+)
 
 // showOwn writes this frame's changed cells to the terminal with the frame
 // writer (frameout.go) and reports whether it did. It does not when tcell
@@ -32,22 +36,14 @@ func (s *sendScreen) showOwn() bool {
 	if ws, err := o.tty.WindowSize(); err != nil || ws.Width != w || ws.Height != h {
 		return false // resized and tcell not told yet (its Show asks the device every frame, as this)
 	}
-	changed, first, ok := s.ownable(w, h)
-	if !ok {
+	o.forget()
+	s.placeMark(w, h)
+	cx, cy := s.terminalCursor()
+	if !s.drawChanged(tb, w, h, cx, cy) {
+		o.flush() // the cells drawn so far are on the terminal and in given: tcell draws the rest
 		return false
 	}
-	o.forget()
-	if changed >= syncOutCells && !o.caps.syncOut && o.shown != 0 {
-		o.buf = append(o.buf, o.caps.ti.HideCursor...) // no synchronized output: hide the cursor's travels
-		o.shown = 0
-	}
-	if first >= 0 && first != o.y*w+o.x {
-		_, st, _ := s.frame.Get(first%w, first/w)
-		p, _ := o.caps.penOf(s.resolve(st))
-		o.save(s.curX, s.curY, p)
-	}
-	s.drawChanged(tb, w, h)
-	o.cursor(s.curX, s.curY, w, h, s.shape, s.curColour)
+	o.cursor(cx, cy, w, h, s.shape, s.curColour)
 	o.flush()
 	return true
 }
@@ -59,60 +55,72 @@ func (s *sendScreen) changedCell(i int, str string, style tcell.Style) bool {
 	return !g.known || g.stale || g.str != str || g.style != style
 }
 
-// ownable counts the cells that changed, returns the first one's index (-1:
-// none) and reports whether the writer can state the style of each and of
-// the two cells after each (which a wide character's change may make it
-// redraw).
-func (s *sendScreen) ownable(w, h int) (changed, first int, ok bool) {
-	first = -1
-	var last tcell.Style
-	lastOK := false
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			str, style, _ := s.frame.Get(x, y)
-			if !s.changedCell(y*w+x, str, style) {
-				continue
-			}
-			if changed++; first < 0 {
-				first = y*w + x
-			}
-			for k := x; k < min(x+3, w); k++ {
-				_, st, _ := s.frame.Get(k, y)
-				if lastOK && st == last {
-					continue
-				}
-				if _, ok := s.out.caps.penOf(s.resolve(st)); !ok {
-					return changed, first, false
-				}
-				last, lastOK = st, true
-			}
-		}
-	}
-	return changed, first, true
-}
-
 // drawChanged draws every changed cell in tcell's order (row by row, a wide
-// character's right half skipped); the cell under a right half takes the
-// frame's content in given and tcell's buffer, undrawn and (as tcell leaves
-// it) dirty.
-func (s *sendScreen) drawChanged(tb *tcell.CellBuffer, w, h int) {
-	s.out.cellsDrawn = 0
+// character's right half skipped), in one pass over the frame; the cell
+// under a right half takes the frame's content in given and tcell's buffer,
+// undrawn and (as tcell leaves it) dirty. Before the first changed cell it
+// saves the terminal's cursor, shown at (cx, cy), if that will be shorter
+// than moving back (save). It stops and reports false at a changed cell
+// whose style, or that of one of the two cells after it (which a wide
+// character's change may make it redraw), the writer cannot state: the cells
+// before it are drawn and recorded, tcell is to draw the rest. A frame of
+// syncOutCells cells or more on a terminal without synchronized output
+// hides the cursor first, so its travels do not show.
+func (s *sendScreen) drawChanged(tb *tcell.CellBuffer, w, h, cx, cy int) bool {
+	o := s.out
+	o.cellsDrawn, o.saved = 0, false
+	var pens statedPens
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := y*w + x
-			str, style, width := s.frame.Get(x, y)
+			str, style, width := s.cell(x, y)
 			if s.changedCell(i, str, style) {
+				if !s.statable(&pens, x, y, w) {
+					return false
+				}
+				if o.cellsDrawn == 0 && (o.x != x || o.y != y) {
+					p, _ := o.caps.penOf(s.resolve(style))
+					o.save(cx, cy, p)
+				}
 				s.drawCell(tb, x, y, w, str, style, width)
 			}
 			if width > 1 && x+1 < w {
 				x++
-				cs, cst, _ := s.frame.Get(x, y)
+				cs, cst, _ := s.cell(x, y)
 				s.given[i+1] = givenCell{str: cs, style: cst, width: 1, known: true}
 				tb.Put(x, y, cs, cst)
 				tb.SetDirty(x, y, true)
 			}
 		}
 	}
+	if o.cellsDrawn >= syncOutCells && !o.caps.syncOut && o.shown != 0 {
+		o.buf = slices.Insert(o.buf, 0, []byte(o.caps.ti.HideCursor)...)
+		o.shown = 0
+	}
+	return true
+}
+
+// statedPens remembers the last style the writer found it can state, so a
+// run of cells in one style is checked once.
+type statedPens struct {
+	style tcell.Style
+	known bool
+}
+
+// statable reports whether the writer can state the pens of the cells x to
+// x+2 of row y (w wide).
+func (s *sendScreen) statable(pens *statedPens, x, y, w int) bool {
+	for k := x; k < min(x+3, w); k++ {
+		_, st, _ := s.cell(k, y)
+		if pens.known && st == pens.style {
+			continue
+		}
+		if _, ok := s.out.caps.penOf(s.resolve(st)); !ok {
+			return false
+		}
+		pens.style, pens.known = st, true
+	}
+	return true
 }
 
 // drawCell draws the grapheme str (width cells, as the CellBuffer measured
@@ -184,28 +192,6 @@ func (s *sendScreen) resolve(st tcell.Style) tcell.Style {
 		return s.defStyle
 	}
 	return st
-}
-
-// ShowCursor shows the cursor at (x, y) from the next frame on.
-func (s *sendScreen) ShowCursor(x, y int) {
-	s.mu.Lock()
-	s.curX, s.curY = x, y
-	s.mu.Unlock()
-	s.Screen.ShowCursor(x, y)
-}
-
-// HideCursor hides the cursor from the next frame on.
-func (s *sendScreen) HideCursor() { s.ShowCursor(-1, -1) }
-
-// SetCursorStyle sets the cursor's shape and (optionally) colour.
-func (s *sendScreen) SetCursorStyle(cs tcell.CursorStyle, colours ...tcell.Color) {
-	s.mu.Lock()
-	s.shape, s.curColour = cs, tcell.ColorNone
-	if len(colours) > 0 {
-		s.curColour = colours[0]
-	}
-	s.mu.Unlock()
-	s.Screen.SetCursorStyle(cs, colours...)
 }
 
 // SetStyle sets the style cells in StyleDefault are drawn in.

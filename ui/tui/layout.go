@@ -103,6 +103,7 @@ func (w *Workbench) boxOf(i int) *tview.Box {
 func (r *rootView) Draw(screen tcell.Screen) {
 	w := r.w
 	w.syncFrame() // every frame, tview's own after a key too, shows what was posted (the transcript too)
+	w.send.SetCursorDrawn(w.cursorDrawn())
 	_, _, width, height := r.GetRect()
 	inputLines := strings.Count(w.input.GetText(), "\n") + 1
 	if w.reasonFor != "" {

@@ -40,11 +40,13 @@ type sendScreen struct {
 	out        *frameOut // pincer's writer of incremental frames; nil: tcell draws every frame
 	outChecked bool      // out was decided for this initialisation of the screen
 	// The cursor and default style as the workbench last set them (also
-	// handed to Screen, for tcell's own redraws).
-	curX, curY int // -1: hidden
-	shape      tcell.CursorStyle
-	curColour  tcell.Color
-	defStyle   tcell.Style
+	// handed to Screen, for tcell's own redraws; cursor.go).
+	curX, curY   int // -1: hidden
+	shape        tcell.CursorStyle
+	curColour    tcell.Color
+	defStyle     tcell.Style
+	drawn        bool // the cursor is drawn as a cell, the terminal's hidden (a turn runs)
+	markX, markY int  // this frame's cell drawn as the cursor; -1: none
 }
 
 // givenCell is what one cell of the screen underneath was last handed by Put.
@@ -58,7 +60,7 @@ type givenCell struct {
 
 // newSendScreen wraps s.
 func newSendScreen(s tcell.Screen) *sendScreen {
-	return &sendScreen{Screen: s, curX: -1, curY: -1, curColour: tcell.ColorNone}
+	return &sendScreen{Screen: s, curX: -1, curY: -1, markX: -1, markY: -1, curColour: tcell.ColorNone}
 }
 
 // Init initialises the screen underneath and forgets what it was given (a
@@ -188,10 +190,11 @@ func (s *sendScreen) handOn() int {
 	defer s.mu.Unlock()
 	s.fit()
 	w, h := s.frame.Size()
+	s.placeMark(w, h)
 	n := 0
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
-			str, style, width := s.frame.Get(x, y)
+			str, style, width := s.cell(x, y)
 			g := &s.given[y*w+x]
 			drawn := int8(min(width, w-x))
 			if g.known && !g.stale && g.str == str && g.style == style && g.width == drawn {

@@ -152,12 +152,20 @@ func newTTYPairFor(t *testing.T, term string, w, h int) *ttyPair {
 // fails unless both terminals show the same; it returns the bytes each sent.
 func (p *ttyPair) frame(t *testing.T, draw func(s tcell.Screen)) (direct, send int) {
 	t.Helper()
+	return p.framePair(t, draw, draw)
+}
+
+// framePair is frame with what is drawn directly (the expected terminal)
+// and what is drawn through sendScreen given apart.
+func (p *ttyPair) framePair(t *testing.T, drawDirect, drawSend func(s tcell.Screen)) (direct, send int) {
+	t.Helper()
 	p.frames++
-	for _, s := range []tcell.Screen{p.direct, p.send} {
-		s.Clear()
-		draw(s)
-		s.Show()
-	}
+	p.direct.Clear()
+	drawDirect(p.direct)
+	p.direct.Show()
+	p.send.Clear()
+	drawSend(p.send)
+	p.send.Show()
 	dout, sout := p.dtty.bytes(), p.stty.bytes()
 	p.dvt.feed(dout[p.dfed:])
 	p.svt.feed(sout[p.sfed:])
