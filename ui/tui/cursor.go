@@ -90,14 +90,19 @@ func (s *sendScreen) placeMark(w, h int) {
 }
 
 // cell is the frame's cell at (x, y) as the terminal is to show it: the
-// cell drawn as the cursor in reverse video (reverse text shown plain).
-// Called with mu held.
+// cell drawn as the cursor in reverse video (markStyle). Called with mu held.
 func (s *sendScreen) cell(x, y int) (string, tcell.Style, int) {
 	str, style, width := s.frame.Get(x, y)
 	if x == s.markX && y == s.markY {
-		style = s.resolve(style)
-		_, _, attrs := style.Decompose()
-		style = style.Reverse(attrs&tcell.AttrReverse == 0)
+		style = s.markStyle(style)
 	}
 	return str, style, width
+}
+
+// markStyle is the style of the cell drawn as the cursor, style in reverse
+// video (reverse text shown plain).
+func (s *sendScreen) markStyle(style tcell.Style) tcell.Style {
+	style = s.resolve(style)
+	_, _, attrs := style.Decompose()
+	return style.Reverse(attrs&tcell.AttrReverse == 0)
 }

@@ -201,3 +201,30 @@ func TestFrameCapsTerminals(t *testing.T) {
 		})
 	}
 }
+
+// TestPenBlankAlike: a blank is drawn in the terminal's pen when it would
+// look the same in its own (no SGR for a margin's muted blanks), not when
+// its background, underline, strike-through or reverse video (which shows
+// the foreground) differ.
+func TestPenBlankAlike(t *testing.T) {
+	text, muted := pen{fg: "38;2;216;222;233"}, pen{fg: "38;2;123;132;148"}
+	cases := []struct {
+		name string
+		p, q pen
+		want bool
+	}{
+		{"another foreground", text, muted, true},
+		{"bold, dim, italic, blink", text, pen{fg: muted.fg, attrs: tcell.AttrBold | tcell.AttrDim | tcell.AttrItalic | tcell.AttrBlink}, true},
+		{"another background", text, pen{fg: text.fg, bg: "44"}, false},
+		{"underlined", text, pen{fg: text.fg, attrs: tcell.AttrUnderline}, false},
+		{"struck through", text, pen{fg: text.fg, attrs: tcell.AttrStrikeThrough}, false},
+		{"reverse video, the same foreground", pen{fg: "91", attrs: tcell.AttrReverse}, pen{fg: "91", attrs: tcell.AttrReverse | tcell.AttrBold}, true},
+		{"reverse video, another foreground", pen{fg: "91", attrs: tcell.AttrReverse}, pen{fg: "92", attrs: tcell.AttrReverse}, false},
+		{"reverse video against none", text, pen{fg: text.fg, attrs: tcell.AttrReverse}, false},
+	}
+	for _, c := range cases {
+		if got := c.p.blankAlike(c.q); got != c.want {
+			t.Errorf("%s: %+v.blankAlike(%+v) = %v, want %v", c.name, c.p, c.q, got, c.want)
+		}
+	}
+}

@@ -140,6 +140,9 @@ func (s *sendScreen) drawCell(tb *tcell.CellBuffer, x, y, w int, str string, sty
 	}
 	p, _ := o.caps.penOf(s.resolve(style))
 	o.moveTo(x, y, s.advance(x, y, w))
+	if text == " " && o.penKnown && o.pen.blankAlike(p) {
+		p = o.pen // a blank looks the same in the terminal's pen: no SGR (a margin's muted blanks between streamed rows)
+	}
 	o.setPen(p)
 	if dw > 1 && x+dw < w {
 		o.buf = append(o.buf, "  \b\b"...) // tcell's guard for terminals that keep the second cell's old image

@@ -28,6 +28,18 @@ var sgrAttrs = []struct {
 	{tcell.AttrStrikeThrough, "9", "29"},
 }
 
+// blankShows are the attributes a blank cell shows: a line through or
+// under it, or its colours swapped.
+const blankShows = tcell.AttrUnderline | tcell.AttrReverse | tcell.AttrStrikeThrough
+
+// blankAlike reports whether a blank printed in p looks as one printed in q:
+// the same background and blankShows attributes, and in reverse video the
+// same foreground (shown as the background). A blank's foreground, bold,
+// dim, italic and blink do not show.
+func (p pen) blankAlike(q pen) bool {
+	return p.bg == q.bg && p.attrs&blankShows == q.attrs&blankShows && (p.attrs&tcell.AttrReverse == 0 || p.fg == q.fg)
+}
+
 // params returns p's parameters from a reset (SGR 0) on, ";"-joined.
 func (p pen) params() string {
 	var b []string

@@ -103,8 +103,8 @@ func TestTerminalOutputDrawnCursorWhileStreaming(t *testing.T) {
 		})
 		p.settleOn(t, text)
 		t.Logf("delta %q: %d bytes, %d cells", d, bytes, cells)
-		if cells != len(d) {
-			t.Errorf("delta %q: %d cells sent, want its %d", d, cells, len(d))
+		if cells > len(d) { // (its blank, printed over a blank that looks the same, is not counted)
+			t.Errorf("delta %q: %d cells sent, more than its %d", d, cells, len(d))
 		}
 		if i > 0 { // the first moves from where the turn's start left the cursor (the status line) and states its pen
 			worst = max(worst, bytes-len(d))

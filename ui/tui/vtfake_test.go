@@ -219,15 +219,18 @@ func (v *vtFake) text(s string) {
 		if v.x+width > v.w {
 			continue
 		}
-		row := v.grid[v.y]
-		if old := row[v.x]; old.str == g && old.pen == v.pen && !old.cont && (width == 1 || v.x+1 < v.w && row[v.x+1].cont) {
+		row, pen := v.grid[v.y], v.pen
+		if g == " " {
+			pen = v.rend.blank().String()
+		}
+		if old := row[v.x]; old.str == g && old.pen == pen && !old.cont && (width == 1 || v.x+1 < v.w && row[v.x+1].cont) {
 			v.again++
 		}
 		v.split(v.x, v.y)
 		if last := v.x + width - 1; last+1 < v.w && row[last+1].cont {
 			row[last+1] = vtCell{str: " "} // the right half of a wide character overwritten
 		}
-		row[v.x] = vtCell{str: g, pen: v.pen}
+		row[v.x] = vtCell{str: g, pen: pen}
 		if width == 2 {
 			row[v.x+1] = vtCell{cont: true}
 		}

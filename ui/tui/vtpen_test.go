@@ -29,6 +29,21 @@ func (p vtPen) String() string {
 	return b.String()
 }
 
+// blank is how p looks on a blank cell: its background, underline,
+// reverse video (with the foreground, then shown) and strike-through; a
+// blank's foreground, bold, dim, italic and blink do not show, so cells
+// compare as a person sees them.
+func (p vtPen) blank() vtPen {
+	b := vtPen{bg: p.bg}
+	for _, a := range []int{4, 7, 9} {
+		b.attrs[a] = p.attrs[a]
+	}
+	if p.attrs[7] {
+		b.fg = p.fg
+	}
+	return b
+}
+
 // sgr applies one SGR sequence's parameters (";"-separated, ":" sub-
 // parameters kept with theirs) as xterm does.
 func (v *vtFake) sgr(params string) {
