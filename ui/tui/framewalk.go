@@ -73,7 +73,10 @@ func (s *sendScreen) drawChanged(tb *tcell.CellBuffer, w, h, cx, cy int) bool {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			i := y*w + x
-			str, style, width := s.cell(x, y)
+			str, style, width := s.frame.Get(x, y) // s.cell, inlined: this loop is most of a frame's cost
+			if x == s.markX && y == s.markY {
+				style = s.markStyle(style)
+			}
 			if s.changedCell(i, str, style) {
 				if !s.statable(&pens, x, y, w) {
 					return false
