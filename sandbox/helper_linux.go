@@ -60,13 +60,14 @@ func HelperMain(args []string, stderr io.Writer) int {
 	if err := confine(spec); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
-	return runCommand(spec, argv, stderr, nil)
+	return runCommand(spec, argv, stderr, nil, nil)
 }
 
 // runCommand is step 6 of HelperMain, once the helper is confined. As PID 1,
 // report (when not nil) is called with the command's status once the
-// command has ended (see runAsInit).
-func runCommand(spec helperSpec, argv []string, stderr io.Writer, report func(int)) int {
+// command has ended, and sigs (when not nil) already receives the forwarded
+// signals (see runAsInit).
+func runCommand(spec helperSpec, argv []string, stderr io.Writer, report func(int), sigs chan os.Signal) int {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		code := ExitNotFound
@@ -76,7 +77,7 @@ func runCommand(spec helperSpec, argv []string, stderr io.Writer, report func(in
 		return helperFail(stderr, code, err)
 	}
 	if spec.PidNS && os.Getpid() == 1 {
-		return runAsInit(path, argv, stderr, report)
+		return runAsInit(path, argv, stderr, report, sigs)
 	}
 	err = syscall.Exec(path, argv, os.Environ())
 	code := ExitNotExecutable
@@ -95,18 +96,29 @@ var forwardedSignals = []os.Signal{
 	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH,
 }
 
+// notifyForwarded returns a channel notified of forwardedSignals, which
+// from then on no longer have their default action.
+func notifyForwarded() chan os.Signal {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwardedSignals...)
+	return sigs
+}
+
 // runAsInit is step 6 as PID 1: fork and exec path (on this locked thread, so
 // the child gets its dropped capabilities and Landlock domain), forward
-// signals, reap, and return the child's status once it has ended. With
+// signals, reap, and return the child's status once it has ended. sigs is
+// the channel notified of forwardedSignals (nil: one is made now; the warm
+// helper makes it before it waits). With
 // report, everything else in the namespace is killed and reaped, the
 // standard streams closed and report called with the status before it
 // returns: the caller learns the status without waiting for the kernel to
 // tear the namespaces down (the exit of the last process of a mount and
 // network namespace takes milliseconds), and nothing the command started is
 // left when it does.
-func runAsInit(path string, argv []string, stderr io.Writer, report func(int)) int {
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, forwardedSignals...)
+func runAsInit(path string, argv []string, stderr io.Writer, report func(int), sigs chan os.Signal) int {
+	if sigs == nil {
+		sigs = notifyForwarded()
+	}
 	// Nobody in the namespace may ptrace the helper or read its memory (it
 	// still holds capabilities on its other threads).
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)

@@ -72,6 +72,13 @@ func warmMain(spec helperSpec, stderr io.Writer) int {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return helperFail(stderr, ExitSetupFailed, fmt.Errorf("making the helper non-dumpable: %w", err))
 	}
+	// The forwarded signals are caught from here on (see runAsInit): the
+	// first Notify waits for the os/signal package's own thread, half a
+	// millisecond that is better spent before the command is asked for.
+	var sigs chan os.Signal
+	if spec.PidNS && os.Getpid() == 1 {
+		sigs = notifyForwarded()
+	}
 	if err := writeByte(warmCtlFD, warmReady); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
@@ -90,6 +97,14 @@ func warmMain(spec helperSpec, stderr io.Writer) int {
 			unix.Close(fd)
 		}
 	}
+	// A signal relayed while the helper waited has no command to go to;
+	// without the handler it would have ended the helper, so the request
+	// is refused (pincer runs it through a classic helper). One relayed
+	// from here on is the command's and is forwarded to it, as the classic
+	// helper forwards what comes between its Notify and its fork.
+	if s, ok := waitedSignal(sigs); ok {
+		return helperFail(stderr, ExitSetupFailed, fmt.Errorf("signal %v while waiting for the command", s))
+	}
 	if err := writeByte(warmCtlFD, warmTaken); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
@@ -106,7 +121,23 @@ func warmMain(spec helperSpec, stderr io.Writer) int {
 	if err := os.Chdir(req.Dir); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
-	return runCommand(spec, req.Argv, stderr, reportStatus)
+	return runCommand(spec, req.Argv, stderr, reportStatus, sigs)
+}
+
+// waitedSignal empties sigs (nil: nothing to empty) and returns the first
+// signal in it whose default action is not to be ignored (SIGWINCH's is).
+func waitedSignal(sigs chan os.Signal) (os.Signal, bool) {
+	var first os.Signal
+	for {
+		select {
+		case s := <-sigs:
+			if first == nil && s != unix.SIGWINCH {
+				first = s
+			}
+		default:
+			return first, first != nil
+		}
+	}
 }
 
 // reportStatus sends the command's status on the control socket (4 bytes,

@@ -218,17 +218,14 @@ func worldPrint(spec helperSpec) string {
 	var st syscall.Stat_t
 	for _, p := range paths {
 		h.Write([]byte(p))
-		for _, stat := range []func(string, *syscall.Stat_t) error{syscall.Lstat, syscall.Stat} {
-			if err := stat(p, &st); err != nil {
-				h.Write([]byte{'-'})
-				continue
-			}
-			var b [20]byte
-			binary.BigEndian.PutUint64(b[:], st.Dev)
-			binary.BigEndian.PutUint64(b[8:], st.Ino)
-			binary.BigEndian.PutUint32(b[16:], st.Mode&syscall.S_IFMT)
-			h.Write(b[:])
+		// The path itself, then what it leads to: the same file unless it
+		// is a symlink (one lstat says so), else the link's target.
+		err := syscall.Lstat(p, &st)
+		writeIdentity(h, st, err)
+		if err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+			err = syscall.Stat(p, &st)
 		}
+		writeIdentity(h, st, err)
 	}
 	if mi, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
 		h.Write(mi)
@@ -236,6 +233,20 @@ func worldPrint(spec helperSpec) string {
 		h.Write([]byte(err.Error()))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeIdentity writes the device, inode and type of st to h, or "-" when
+// err says there is no st.
+func writeIdentity(h io.Writer, st syscall.Stat_t, err error) {
+	if err != nil {
+		h.Write([]byte{'-'})
+		return
+	}
+	var b [20]byte
+	binary.BigEndian.PutUint64(b[:], st.Dev)
+	binary.BigEndian.PutUint64(b[8:], st.Ino)
+	binary.BigEndian.PutUint32(b[16:], st.Mode&syscall.S_IFMT)
+	h.Write(b[:])
 }
 
 // prestartWarm starts, in the background, a warm helper for wt's next
