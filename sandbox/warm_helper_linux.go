@@ -50,9 +50,10 @@ type warmRequest struct {
 // socket is made close-on-exec (no command ever inherits it) and the helper
 // non-dumpable (nothing may ptrace it or read its memory) before anything
 // else; then it confines itself exactly as the classic helper does (mounts,
-// /proc, loopback, rlimits, Landlock, capabilities, no_new_privs), reports
-// warmReady and waits for one request. It then takes the request's standard
-// streams as its own, reports warmTaken, takes the
+// /proc, loopback, rlimits, Landlock, capabilities, no_new_privs), catches
+// the signals it forwards as PID 1, reports warmReady and waits for one
+// request. It then takes the request's standard streams as its own, refuses
+// the request if a signal came while it waited, reports warmTaken, takes the
 // request's environment and directory, and runs the command as the classic
 // helper does (runCommand). Any failure before warmTaken exits with
 // ExitSetupFailed and nothing run: pincer sees the socket close without
