@@ -18,6 +18,11 @@ var autoRunFiles = []string{
 	// the hook managers' other names (red team r18, third round)
 	"mise.local.toml", ".mise.local.toml", ".mise/config.toml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
 	".lefthook.toml", "lefthook.json", ".lefthook.json", "lefthook-local.yml", "lefthook-local.yaml", ".lefthook/pre-commit",
+	// under .config/ and per environment (round 19)
+	".config/lefthook.yml", ".config/lefthook.yaml", ".config/lefthook.toml", ".config/lefthook.json",
+	".config/lefthook-local.yml", "lefthook.jsonc", ".lefthook-local.yml", "lefthook-local.toml", ".lefthook-local/pre-commit",
+	".config/mise.toml", ".config/mise.staging.toml", ".config/mise/config.toml", ".config/mise/conf.d/tools.toml",
+	".config/mise/config.ci.toml", "mise.staging.toml", ".mise.ci.toml", "mise/config.toml", "mise/config.dev.toml",
 }
 
 // TestAttackAutoRunFiles (red team r17 F10): every other tool's auto-run

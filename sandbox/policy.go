@@ -50,7 +50,11 @@ var ProtectedInWorkspace = []string{
 	".nvim.lua", ".nvimrc", ".exrc", ".vimrc", // Neovim's and Vim's per-directory scripts ('exrc'), run on opening the editor here
 	"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", // mise: hooks, tasks and env scripts run on entering the directory
 	"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", // git hook managers: the commands git runs on commit and push
-	"lefthook.json", ".lefthook.json", "lefthook-local.yml", "lefthook-local.yaml", ".lefthook/", ".pre-commit-config.yaml",
+	"lefthook.json", ".lefthook.json", "lefthook.jsonc", ".lefthook.jsonc", "lefthook-local.*", ".lefthook-local.*",
+	".lefthook/", ".lefthook-local/", ".pre-commit-config.yaml",
+	".config/lefthook.*", ".config/lefthook-local.*", // lefthook also looks in .config/ for its names without the dot
+	"mise.*.toml", ".mise.*.toml", "mise/config.toml", "mise/config.*.toml", // mise's per-environment (MISE_ENV) and mise/ configs
+	".config/mise.toml", ".config/mise.*.toml", ".config/mise/", // and under .config/: config.toml, config.NAME.toml, conf.d/*.toml
 	".husky/", ".githooks/", // hooks kept in the work tree for core.hooksPath: git runs them outside the sandbox
 	// Not protected: .gitattributes (it only selects drivers the person's
 	// own config defines; .git/config, which defines them, is protected),

@@ -83,9 +83,21 @@ var ProtectedPaths = []string{
 	"**/.lefthook.toml",
 	"**/lefthook.json",
 	"**/.lefthook.json",
-	"**/lefthook-local.yml",
-	"**/lefthook-local.yaml",
+	"**/lefthook.jsonc",
+	"**/.lefthook.jsonc",
+	"**/lefthook-local.*",
+	"**/.lefthook-local.*",
 	"**/.lefthook/",
+	"**/.lefthook-local/",
+	"**/.config/lefthook.*",
+	"**/.config/lefthook-local.*",
+	"**/mise.*.toml",
+	"**/.mise.*.toml",
+	"**/mise/config.toml",
+	"**/mise/config.*.toml",
+	"**/.config/mise.toml",
+	"**/.config/mise.*.toml",
+	"**/.config/mise/",
 	"**/.pre-commit-config.yaml",
 	"**/.husky/",
 	"**/.githooks/",
@@ -167,12 +179,24 @@ func protectedRel(c []string) (string, bool) {
 			if last {
 				return whyEditorScript, true
 			}
-		case ".mise", ".lefthook":
+		case ".mise", ".lefthook", ".lefthook-local":
 			return whyAutoRun, true
+		case ".config":
+			if hookManagerConfig(c[i+1:]) {
+				return whyAutoRun, true
+			}
+		case "mise":
+			if len(c) == i+2 && (c[i+1] == "config.toml" || envToml(c[i+1], "config.")) {
+				return whyAutoRun, true
+			}
 		case "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", "lefthook.yml", ".lefthook.yml",
 			"lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml", "lefthook.json", ".lefthook.json",
-			"lefthook-local.yml", "lefthook-local.yaml", ".pre-commit-config.yaml":
+			".pre-commit-config.yaml":
 			if last {
+				return whyAutoRun, true
+			}
+		default:
+			if last && hookManagerName(name) {
 				return whyAutoRun, true
 			}
 		case ".mcp.json":
@@ -198,6 +222,40 @@ func protectedRel(c []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hookManagerName reports whether name (lower-cased) is one of the hook
+// managers' file names that has a pattern in ProtectedPaths: mise's
+// per-environment mise.NAME.toml and .mise.NAME.toml, lefthook's
+// lefthook-local.EXT and .lefthook-local.EXT, lefthook.jsonc.
+func hookManagerName(name string) bool {
+	return envToml(name, "mise.") || envToml(name, ".mise.") || name == "lefthook.jsonc" || name == ".lefthook.jsonc" ||
+		strings.HasPrefix(name, "lefthook-local.") || strings.HasPrefix(name, ".lefthook-local.")
+}
+
+// envToml reports whether name is PREFIX + NAME + ".toml" with a NAME of at
+// least one character (mise.NAME.toml, config.NAME.toml).
+func envToml(name, prefix string) bool {
+	return len(name) > len(prefix)+len(".toml") && strings.HasPrefix(name, prefix) && strings.HasSuffix(name, ".toml")
+}
+
+// hookManagerConfig reports whether rest (the components below a .config
+// directory, lower-cased) is a hook manager's configuration there: mise's
+// .config/mise/ (config.toml, config.NAME.toml, conf.d/*.toml),
+// .config/mise.toml and .config/mise.NAME.toml, lefthook's
+// .config/lefthook.EXT and .config/lefthook-local.EXT.
+func hookManagerConfig(rest []string) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	if rest[0] == "mise" {
+		return true
+	}
+	if len(rest) != 1 {
+		return false
+	}
+	n := rest[0]
+	return n == "mise.toml" || envToml(n, "mise.") || strings.HasPrefix(n, "lefthook.") || strings.HasPrefix(n, "lefthook-local.")
 }
 
 // gitProtected reports whether rest (the components below a .git directory,

@@ -20,12 +20,19 @@ func TestProtected(t *testing.T) {
 		"/w/.mcp.json", "/w/.claude.json", "/w/.envrc", "/w/sub/.envrc", "/w/.vscode/tasks.json", "/w/.idea/x.xml", "/w/AGENTS.md",
 		"/w/docs/AGENTS.md", "/w/CLAUDE.md", "/w/CLAUDE.local.md", "/w/AGENTS.override.md", "/w/.GIT/CONFIG",
 		"/w/Agents.md", "/w/a/../.envrc", "/extra/.git/config", "/tmp/repo/.git/hooks/x", "/w/.Pincer/x",
+		// the hook managers' names under .config/ and per environment (round 19)
+		"/w/.config/lefthook.yml", "/w/.config/lefthook-local.jsonc", "/w/lefthook-local.yml", "/w/.lefthook-local.toml",
+		"/w/.lefthook-local/pre-commit", "/w/lefthook.jsonc", "/w/.config/mise.toml", "/w/.config/mise.ci.toml",
+		"/w/.config/mise/config.toml", "/w/.config/mise/conf.d/a.toml", "/w/mise.staging.toml", "/w/.mise.ci.local.toml",
+		"/w/mise/config.toml", "/w/mise/config.dev.toml", "/w/sub/.config/mise",
 	}
 	no := []string{
 		"/w", "/w/a.go", "/w/.git/objects/ab/cd", "/w/.git/refs/heads/main", "/w/.git/index", "/w/.git/HEAD",
 		"/w/.git/logs/HEAD", "/w/.git/COMMIT_EDITMSG", "/w/.gitignore", "/w/.github/workflows/ci.yml", "/w/agents.go",
 		"/w/AGENTS.md.bak", "/w/docs/CLAUDE.txt", "/w/.git/configx", "/w/.git/worktrees/wt/HEAD", "/w/.envrc.example",
 		"/w/.git/modules/lib/objects/x", "relative/.git/config", "",
+		"/w/.config/other.toml", "/w/.config/lefthookish.yml", "/w/mise.toml.bak", "/w/mise..toml", "/w/mise/tasks/build",
+		"/w/mise/config.toml/x", "/w/lefthook-notes.md",
 	}
 	for _, p := range yes {
 		if why, ok := Protected(p, roots); !ok || why == "" {
