@@ -100,6 +100,13 @@ type Policy struct {
 	// protects nothing (and lets the whole workspace be written even where no
 	// mount namespace is available).
 	ReadOnlyInWorkspace []string
+	// TrustedCode are more paths relative to each workspace root, read-only as
+	// ReadOnlyInWorkspace's (mounted when they exist, quarantined when a
+	// command creates them), found when the session starts: what code pincer
+	// or git trusts runs from the workspace outside the sandbox (the directory
+	// core.hooksPath names, the scripts of the person's hooks and MCP servers;
+	// core/app/trusted_code.go). A trailing "/" is a directory.
+	TrustedCode []string
 	// Network allows network access. When false (the default, as Codex's
 	// workspace-write mode), commands run in a new network namespace with only
 	// a loopback device of their own, and a command that fails for lack of
@@ -166,9 +173,9 @@ func limitOr[T int | int64](v, def T) T {
 // readOnly returns the protected workspace-relative paths in effect.
 func (p Policy) readOnly() []string {
 	if p.ReadOnlyInWorkspace == nil {
-		return append(slices.Clone(DefaultReadOnlyInWorkspace), gitRedirects...)
+		return append(append(slices.Clone(DefaultReadOnlyInWorkspace), gitRedirects...), p.TrustedCode...)
 	}
-	return slices.Clone(p.ReadOnlyInWorkspace)
+	return append(slices.Clone(p.ReadOnlyInWorkspace), p.TrustedCode...)
 }
 
 // cpuSeconds returns the RLIMIT_CPU value in seconds, 0 meaning no limit.

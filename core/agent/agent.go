@@ -78,6 +78,11 @@ type Config struct {
 	// Sandbox is the OS sandbox policy for commands (nil: process group and env
 	// allowlist only).
 	Sandbox *sandbox.Policy
+	// TrustedCode are the workspace paths that trusted code runs outside the
+	// sandbox (core.hooksPath's directory, the scripts of the person's hooks
+	// and approved MCP servers), found at start: every edit and command that
+	// writes one asks in every mode (permission.Input.TrustedCode).
+	TrustedCode []permission.TrustedCode
 	// ShellQuota is the background-shell budget the sessions of this Agent
 	// draw on (shells running at once, processes each); agents of one Run
 	// share one (core/app passes the first agent's ShellQuota on). nil makes

@@ -33,6 +33,7 @@ func (t *turn) permissionInput(env *tools.Env, p *prepared) permission.Input {
 	}
 	if k := p.tool.Spec().Kind; k == tools.KindEdit || k == tools.KindExecute {
 		in.Instructions = t.a.importedInstructions()
+		in.TrustedCode = t.a.cfg.TrustedCode
 	}
 	in.URL = fields.URL
 	if _, ok := p.tool.(*agentTool); ok {

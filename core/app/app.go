@@ -108,6 +108,10 @@ type Setup struct {
 	// and commands in the catalog.
 	Plugins []*plugin.Plugin
 	Sandbox *sandbox.Policy // nil: commands run without the OS sandbox
+	// TrustedCode are the workspace paths trusted code runs outside the
+	// sandbox (trusted_code.go): protected paths of this session, read-only in
+	// Sandbox (its TrustedCode).
+	TrustedCode []permission.TrustedCode
 	// LSP are the language servers in force and the diagnostics wait (lsp.go).
 	LSP lspSetup
 	// Checkpoints is the user's [checkpoints] table (checkpoints.go): off, or
@@ -350,7 +354,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 	ag, err := agent.New(agent.Config{
 		Observers: observers,
 		Store:     store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
+		Tools: registry, Workspace: ws, Sandbox: s.Sandbox, TrustedCode: s.TrustedCode,
 		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
 		Instructions:   func() string { return instructionsText(ws) },

@@ -48,6 +48,7 @@ func (s *Setup) readConfig() error {
 	s.MemorySet = memoryFrom(src, &report)
 	s.Warnings = append(s.Warnings, report.warnings...)
 	s.Rules, s.Hooks = rules, hooks
+	s.protectTrustedCode()
 	if err := report.failure(); err != nil {
 		if !opts.FailClosed {
 			return err

@@ -77,7 +77,7 @@ func (r *Run) DeriveAgent(spec AgentSpec) (*agent.Agent, error) {
 	home, _ := os.UserHomeDir()
 	ag, err := agent.New(agent.Config{
 		Store: r.Store, Log: r.Agent.Log(), Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
-		Tools: registry, Workspace: ws, Sandbox: s.Sandbox,
+		Tools: registry, Workspace: ws, Sandbox: s.Sandbox, TrustedCode: s.TrustedCode,
 		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
 		Instructions:   func() string { return instructionsText(ws) },

@@ -386,6 +386,9 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 			if path, ok := instructionIn(t.paths, in); ok {
 				return ask(what, "writes", path, whyImported)
 			}
+			if path, why, ok := trustedCodeIn(t.paths, in); ok {
+				return ask(what, "writes", path, why)
+			}
 		}
 		for _, ts := range [][]target{p.fileArgs, p.mayWrite} {
 			for _, t := range ts {
@@ -394,6 +397,9 @@ func protectedWrites(mode Mode, parts []bashPart, in Input) (Decision, bool) {
 				}
 				if path, ok := instructionIn(t.paths, in); ok {
 					return ask(what, "may write (it names it and is not read-only)", path, whyImported)
+				}
+				if path, why, ok := trustedCodeIn(t.paths, in); ok {
+					return ask(what, "may write (it names it and is not read-only)", path, why)
 				}
 			}
 		}

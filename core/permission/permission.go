@@ -145,6 +145,10 @@ type Input struct {
 	// write to one asks in every mode, as for a protected path: the next session
 	// gives its text to the model.
 	Instructions []string
+	// TrustedCode are the workspace paths that trusted code runs outside the
+	// sandbox (TrustedCode: core.hooksPath's directory, the scripts of the
+	// person's hooks and MCP servers). A write to one asks in every mode.
+	TrustedCode []TrustedCode
 	// AgentType is the subagent type of an Agent call ("Explore"), which an
 	// Agent(TYPE) or Task(TYPE) rule matches, case-insensitively, as Claude
 	// Code's; "" for other tools.

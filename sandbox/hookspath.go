@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// GitHooks is what the person's own git, run in a workspace, takes its hooks
+// and configuration from, as GitHooksOf read it with git's own reader.
+type GitHooks struct {
+	// HooksDir is the directory core.hooksPath names (absolute and clean; a
+	// relative value is taken from the top of the work tree, as git runs
+	// hooks there, "~/" from $HOME), "" when it is not set: git then runs the
+	// hooks of the git dir, .git/hooks, a protected path.
+	HooksDir string
+	// ConfigFiles are the config files git read (absolute and clean): the
+	// system's, the user's, the repository's and every file they include
+	// (include.path, includeIf), in git's order.
+	ConfigFiles []string
+}
+
+// GitHooksTimeout bounds the two git commands of GitHooksOf.
+const GitHooksTimeout = 2 * time.Second
+
+// GitHooksOf reads, for a session in dir, where the person's git finds its
+// hooks: `git rev-parse --show-toplevel` (the work tree, "" outside one) then
+// `git config --null --show-origin --list` there, with the person's
+// environment less its secrets (WithoutSecrets) and no override of pincer's,
+// so the system's and the user's config files count, and the files they
+// include. No helper program runs: git config runs none. Outside a repository
+// the user's and the system's settings still count (a global core.hooksPath
+// applies to every repository). No git on PATH is no hooks (nothing runs
+// them). Errors: git failing on the configuration (a line it cannot parse, a
+// repository it refuses, the timeout) — the caller fails closed.
+func GitHooksOf(ctx context.Context, dir string) (GitHooks, error) {
+	ctx, cancel := context.WithTimeout(ctx, GitHooksTimeout)
+	defer cancel()
+	if _, err := exec.LookPath("git"); err != nil {
+		return GitHooks{}, nil
+	}
+	base := dir
+	if _, top, ok := findRepo(dir); ok && top != "" {
+		out, err := gitAsPerson(ctx, dir, "rev-parse", "--show-toplevel")
+		if err != nil {
+			return GitHooks{}, err
+		}
+		base = strings.TrimSuffix(out, "\n")
+	}
+	out, err := gitAsPerson(ctx, base, "config", "--null", "--show-origin", "--list")
+	if err != nil {
+		return GitHooks{}, err
+	}
+	return parseGitHooks(out, base, os.Getenv("HOME")), nil
+}
+
+// gitAsPerson runs git ARGS in dir as the person's git would run (their
+// environment less secrets) and returns its standard output. An exit status of
+// 1 from git config (nothing set) is an empty output.
+func gitAsPerson(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = WithoutSecrets(os.Environ())
+	cmd.WaitDelay = 200 * time.Millisecond
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 && args[0] == "config" && ctx.Err() == nil {
+			return "", nil
+		}
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		if ctx.Err() != nil {
+			msg = "timed out after " + GitHooksTimeout.String()
+		}
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, msg)
+	}
+	return string(b), nil
+}
+
+// parseGitHooks reads the output of `git config --null --show-origin --list`
+// run in base: pairs of "ORIGIN" and "KEY\nVALUE" (a key alone when it has
+// no value), NUL-terminated. Relative file origins are relative to base; only
+// "file:" origins are files (not "command line:", "blob:", "standard input:").
+func parseGitHooks(out, base, home string) GitHooks {
+	var g GitHooks
+	fields := strings.Split(out, "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		origin, entry := fields[i], fields[i+1]
+		if f, ok := strings.CutPrefix(origin, "file:"); ok && f != "" {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(base, f)
+			}
+			if f = filepath.Clean(f); !slices.Contains(g.ConfigFiles, f) {
+				g.ConfigFiles = append(g.ConfigFiles, f)
+			}
+		}
+		key, value, _ := strings.Cut(entry, "\n")
+		if strings.ToLower(key) == "core.hookspath" {
+			g.HooksDir = hooksDirOf(value, base, home) // the last one wins, as in git
+		}
+	}
+	return g
+}
+
+// hooksDirOf is the directory core.hooksPath = value names for a work tree
+// at base: "~/" from home, relative from base; "" when value is empty or
+// names another user's home ("~NAME/").
+func hooksDirOf(value, base, home string) string {
+	switch {
+	case value == "":
+		return ""
+	case value == "~" || strings.HasPrefix(value, "~/"):
+		if home == "" {
+			return ""
+		}
+		value = filepath.Join(home, strings.TrimPrefix(value, "~"))
+	case strings.HasPrefix(value, "~"):
+		return ""
+	case !filepath.IsAbs(value):
+		value = filepath.Join(base, value)
+	}
+	return filepath.Clean(value)
+}
