@@ -131,8 +131,8 @@ func protectedEdit(mode Mode, in Input) (Decision, bool) {
 			in.Tool, path, whyImported), By: "protected"}), true
 	}
 	if path, why, ok := trustedCodeIn(in.Paths, in); ok {
-		return askFor(mode, Decision{Ask, fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
-			in.Tool, path, why), "protected", ""}), true
+		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s writes %s, a protected path (%s); writes to it ask in every mode",
+			in.Tool, path, why), By: "protected"}), true
 	}
 	if len(in.Linked) > 0 {
 		return askFor(mode, Decision{Behavior: Ask, Reason: fmt.Sprintf("%s writes %s, a file with more than one hard link (its other names may be outside the workspace); it asks in every mode",
