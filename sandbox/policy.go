@@ -34,6 +34,9 @@ const defaultMaxProcesses = DefaultMaxProcesses
 // `git add` and `git commit` work.
 var ProtectedInWorkspace = []string{
 	".git/config", ".git/config.worktree", ".git/hooks/", ".git/info/",
+	// objects/info/alternates names other object stores git then reads from, a read-only
+	// `git show HASH` included (red team r19 H3); the objects themselves stay writable
+	".git/objects/info/alternates", ".git/objects/info/http-alternates",
 	".git/modules/**/config", ".git/modules/**/hooks/", ".git/modules/**/info/",
 	".git/worktrees/*/config*",
 	".pincer/", ".claude/", ".mcp.json", ".claude.json", ".envrc", ".vscode/", ".idea/",

@@ -31,6 +31,8 @@ var ProtectedPaths = []string{
 	"**/.git/commondir",
 	"**/.git/hooks/",
 	"**/.git/info/",
+	"**/.git/objects/info/alternates",
+	"**/.git/objects/info/http-alternates",
 	"**/.git/modules",
 	"**/.git/modules/**/config",
 	"**/.git/modules/**/config.worktree",
@@ -269,6 +271,8 @@ func gitProtected(rest []string) bool {
 		return len(rest) == 1
 	case "hooks", "info":
 		return true
+	case "objects": // alternates: git reads objects from the directories it names (red team r19 H3)
+		return len(rest) == 3 && rest[1] == "info" && (rest[2] == "alternates" || rest[2] == "http-alternates")
 	case "modules": // modules/<name>/ is a git dir of its own (a name may hold slashes)
 		for j, c := range rest[1:] {
 			if c == "hooks" || c == "info" || j == len(rest)-2 && (c == "config" || c == "config.worktree" || c == "commondir") {

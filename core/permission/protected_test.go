@@ -25,6 +25,8 @@ func TestProtected(t *testing.T) {
 		"/w/.lefthook-local/pre-commit", "/w/lefthook.jsonc", "/w/.config/mise.toml", "/w/.config/mise.ci.toml",
 		"/w/.config/mise/config.toml", "/w/.config/mise/conf.d/a.toml", "/w/mise.staging.toml", "/w/.mise.ci.local.toml",
 		"/w/mise/config.toml", "/w/mise/config.dev.toml", "/w/sub/.config/mise",
+		// git's alternates (red team r19 H3)
+		"/w/.git/objects/info/alternates", "/w/.git/objects/info/http-alternates", "/w/sub/.git/objects/info/alternates",
 	}
 	no := []string{
 		"/w", "/w/a.go", "/w/.git/objects/ab/cd", "/w/.git/refs/heads/main", "/w/.git/index", "/w/.git/HEAD",
@@ -32,7 +34,7 @@ func TestProtected(t *testing.T) {
 		"/w/AGENTS.md.bak", "/w/docs/CLAUDE.txt", "/w/.git/configx", "/w/.git/worktrees/wt/HEAD", "/w/.envrc.example",
 		"/w/.git/modules/lib/objects/x", "relative/.git/config", "",
 		"/w/.config/other.toml", "/w/.config/lefthookish.yml", "/w/mise.toml.bak", "/w/mise..toml", "/w/mise/tasks/build",
-		"/w/mise/config.toml/x", "/w/lefthook-notes.md",
+		"/w/mise/config.toml/x", "/w/lefthook-notes.md", "/w/.git/objects/info/packs", "/w/.git/objects/info/commit-graph",
 	}
 	for _, p := range yes {
 		if why, ok := Protected(p, roots); !ok || why == "" {
