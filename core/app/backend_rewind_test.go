@@ -92,6 +92,21 @@ func (r *rewindRig) next(t *testing.T) event.PermissionRequestedData {
 	return d
 }
 
+// resolve answers the request id once its approver holds it: the request's
+// event is emitted before the approver registers it (agent.turn.ask), so an
+// answer sent the moment the event arrives may find nothing pending yet (a CI
+// flake of TestRewindSessionDenyAndForce). It tries for up to 5 s.
+func (r *rewindRig) resolve(id string, a permission.Behavior) error {
+	var err error
+	for i := 0; i < 500; i++ {
+		if err = r.be.Resolve(id, a, permission.ScopeSession, ""); err == nil || !strings.Contains(err.Error(), "no pending") {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return err
+}
+
 func (r *rewindRig) read(name string) string {
 	b, err := os.ReadFile(filepath.Join(r.root, name))
 	if err != nil {
@@ -191,7 +206,7 @@ func TestRewindSessionDenyAndForce(t *testing.T) {
 			done <- err
 		}()
 		for _, a := range answers {
-			if err := r.be.Resolve(r.next(t).RequestID, a, permission.ScopeSession, ""); err != nil {
+			if err := r.resolve(r.next(t).RequestID, a); err != nil {
 				t.Fatal(err)
 			}
 		}
