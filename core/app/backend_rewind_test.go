@@ -93,18 +93,17 @@ func (r *rewindRig) next(t *testing.T) event.PermissionRequestedData {
 }
 
 // resolve answers the request id once its approver holds it: the request's
-// event is emitted before the approver registers it (agent.turn.ask), so an
-// answer sent the moment the event arrives may find nothing pending yet (a CI
-// flake of TestRewindSessionDenyAndForce). It tries for up to 5 s.
-func (r *rewindRig) resolve(id string, a permission.Behavior) error {
-	var err error
-	for i := 0; i < 500; i++ {
-		if err = r.be.Resolve(id, a, permission.ScopeSession, ""); err == nil || !strings.Contains(err.Error(), "no pending") {
-			return err
-		}
-		time.Sleep(10 * time.Millisecond)
+// event is emitted before Approve registers it (askRewind), and an answer
+// given in between is kept for Approve yet reported as ErrNoSuchRequest (the
+// queue's early answer, which a subagent's remote path relies on). Retrying
+// on that error answered twice and failed for 5 s (a CI flake of
+// TestRewindSessionDenyAndForce), so it waits for Waiting, then answers once.
+func (r *rewindRig) resolve(id string, a permission.Behavior, scope permission.Scope, reason string) error {
+	q := r.be.Approvals
+	for i := 0; i < 1000 && !q.Waiting(id); i++ {
+		time.Sleep(5 * time.Millisecond)
 	}
-	return err
+	return r.be.Resolve(id, a, scope, reason)
 }
 
 func (r *rewindRig) read(name string) string {
@@ -141,7 +140,7 @@ func TestRewindSessionAsksAndKeepsHandEdits(t *testing.T) {
 	if r.read("g.txt") != "gee\n" {
 		t.Fatal("the rewind changed a file before it was allowed")
 	}
-	if err := r.be.Resolve(first.RequestID, permission.Allow, permission.ScopeOnce, ""); err != nil {
+	if err := r.resolve(first.RequestID, permission.Allow, permission.ScopeOnce, ""); err != nil {
 		t.Fatal(err)
 	}
 	second := r.next(t)
@@ -152,7 +151,7 @@ func TestRewindSessionAsksAndKeepsHandEdits(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(r.root, "g.txt")); !os.IsNotExist(err) {
 		t.Errorf("g.txt not removed once the first request was allowed: %v", err)
 	}
-	if err := r.be.Resolve(second.RequestID, permission.Deny, permission.ScopeOnce, "mine"); err != nil {
+	if err := r.resolve(second.RequestID, permission.Deny, permission.ScopeOnce, "mine"); err != nil {
 		t.Fatal(err)
 	}
 	res := <-done
@@ -206,7 +205,7 @@ func TestRewindSessionDenyAndForce(t *testing.T) {
 			done <- err
 		}()
 		for _, a := range answers {
-			if err := r.resolve(r.next(t).RequestID, a); err != nil {
+			if err := r.resolve(r.next(t).RequestID, a, permission.ScopeSession, ""); err != nil {
 				t.Fatal(err)
 			}
 		}
