@@ -154,6 +154,8 @@ type Setup struct {
 	// Options.FailClosed turned them into denials.
 	Warnings     []string
 	ConfigErrors []string
+
+	rescan rescanSaid // what RescanSkills has said, so each problem is said once
 }
 
 // Run is a started session: the agent over an open store.

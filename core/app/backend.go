@@ -177,15 +177,21 @@ func (b *Backend) SetMode(ctx context.Context, sessionID string, m permission.Mo
 // runs the SessionEnd hooks of previous and the SessionStart hooks of the new
 // one (both with reason "clear"), and returns its ID. A previous session of
 // a worktree tab (backend_tabs.go) is followed by one in the same worktree,
-// on the same agent.
+// on the same agent. What RescanCommands passes over that was not said
+// before (a command file added since, shadowed by a built-in) is a notice
+// (warning, source "skills") on the new session.
 func (b *Backend) NewSession(ctx context.Context, previous string) (string, error) {
+	var warns []string
 	if b.RescanCommands != nil {
-		b.RescanCommands() // a problem file was a warning at start; it stays one, unrepeated
+		warns = b.RescanCommands() // only problems not said before
 	}
 	ag := b.agentFor(previous)
 	s, err := ag.CreateSession(ctx)
 	if err != nil {
 		return "", err
+	}
+	for _, w := range warns {
+		_, _ = ag.Log().Emit(ctx, event.Notice, s.ID, "", event.NoticeData{Level: "warning", Source: "skills", Message: w})
 	}
 	if err := b.inheritRoute(ctx, previous, s); err != nil {
 		return "", err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"pincer/core/agent"
 	"pincer/core/config"
@@ -79,16 +80,37 @@ func (s *Setup) loadSkills() {
 // RescanSkills discovers the skills and commands again (skill.Catalog.Rescan)
 // for the next session: a command file added since start is a /NAME of the
 // session /clear or a new tab makes, and its skill is in that session's
-// index. What it passes over is returned as warnings. The Skill tool is
-// registered at start only: when no skill was there then, one added later
-// is listed for the person (/NAME) but not loadable by the model until a
-// restart; Read reaches only the skill dirs known at start (skillReadRules).
+// index. What it passes over that was not said before (at start, as a
+// warning, or by an earlier rescan) is returned as warnings, one line each:
+// a project command added since and shadowed by a built-in (/review) is said
+// once, not dropped. The Skill tool is registered at start only: when no
+// skill was there then, one added later is listed for the person (/NAME) but
+// not loadable by the model until a restart; Read reaches only the skill dirs
+// known at start (skillReadRules).
 func (s *Setup) RescanSkills() []string {
+	problems := s.Skills.Rescan()
+	s.rescan.mu.Lock()
+	defer s.rescan.mu.Unlock()
+	if s.rescan.said == nil {
+		s.rescan.said = map[string]bool{}
+		for _, p := range s.Skills.Problems { // said at start (loadSkills)
+			s.rescan.said[p.Error()] = true
+		}
+	}
 	var warns []string
-	for _, p := range s.Skills.Rescan() {
-		warns = append(warns, p.Error())
+	for _, p := range problems {
+		if msg := p.Error(); !s.rescan.said[msg] {
+			s.rescan.said[msg] = true
+			warns = append(warns, msg)
+		}
 	}
 	return warns
+}
+
+// rescanSaid is the set of problems RescanSkills has said.
+type rescanSaid struct {
+	mu   sync.Mutex
+	said map[string]bool
 }
 
 // loadForModel is the Skill tool's answer: a skill the model may load,
