@@ -51,7 +51,7 @@ func protectedState(root, p string, r Report) string {
 		}
 		return "absent, created empty and kept read-only by Landlock at the next command"
 	case err != nil:
-		return "absent, guarded by quarantine (moved away if a command creates it)"
+		return QuarantinedState
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return "a symlink: its target is protected, and the link is put back if a command replaces it"
 	case r.MountNamespace:
@@ -61,6 +61,11 @@ func protectedState(root, p string, r Report) string {
 	}
 	return "present, NOT protected (no mount namespace, no Landlock)"
 }
+
+// QuarantinedState is DescribeProtected's state of a protected path that is
+// absent and guarded by the quarantine after each command; doctor counts
+// these lines rather than listing them (--verbose lists them).
+const QuarantinedState = "absent, guarded by quarantine (moved away if a command creates it)"
 
 // isDirPath reports whether p is a directory, not following a final symlink.
 func isDirPath(p string) bool {

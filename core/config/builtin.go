@@ -69,6 +69,24 @@ func BuiltinNames() []string {
 	return out
 }
 
+// BuiltinKeyEnv lists, sorted and once each, the environment variables the
+// built-in providers read their API keys from, PINCER_API_KEY first (every
+// provider reads it): what `pincer doctor` looks for.
+func BuiltinKeyEnv() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, b := range builtins {
+		for _, k := range b.keyEnv {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return append([]string{"PINCER_API_KEY"}, out...)
+}
+
 // KeyEnv lists the environment variables a provider's API key is read from (after
 // PINCER_API_KEY): the built-in ones, else NAME_API_KEY in upper case with '-' as
 // '_' ("my-vllm" → MY_VLLM_API_KEY).

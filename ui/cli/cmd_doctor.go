@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pincer/core/app"
+	"pincer/core/config"
 	"pincer/core/lsp"
 	"pincer/sandbox"
 )
@@ -60,14 +61,14 @@ func cmdDoctor(stdout io.Writer, verbose bool) int {
 	doctorCheckpoints(stdout, u, err)
 	fmt.Fprintln(stdout, "\nAPI keys in the environment:")
 	any := false
-	for _, k := range []string{"PINCER_API_KEY", "OPENAI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY"} {
+	for _, k := range config.BuiltinKeyEnv() {
 		if os.Getenv(k) != "" {
 			fmt.Fprintf(stdout, "  %s is set\n", k)
 			any = true
 		}
 	}
 	if !any {
-		fmt.Fprintln(stdout, "  none (pincer run needs one, except for ollama/ and lmstudio/ models)")
+		fmt.Fprintln(stdout, "  none (a built-in provider's models need one; ollama/, lmstudio/ and a custom provider or --base-url server that asks for no key do not; keys saved with `pincer model set` are in the keyring: see Model above)")
 	}
 	if failed {
 		return 1
@@ -112,7 +113,20 @@ func doctorSandboxPolicy(w io.Writer, r sandbox.Report, verbose bool) {
 		fmt.Fprintf(w, "    and %d more paths, absent here (--verbose lists them)\n", absent)
 	}
 	fmt.Fprintf(w, "  protected paths in %s:\n", cwd)
+	quarantined, none := 0, 0
 	for _, line := range sandbox.DescribeProtected(cwd, p.ReadOnlyInWorkspace, r) {
+		switch {
+		case verbose:
+		case strings.HasSuffix(line, ": "+sandbox.QuarantinedState):
+			quarantined++
+			continue
+		case strings.HasSuffix(line, ": none"):
+			none++
+			continue
+		}
 		fmt.Fprintf(w, "    %s\n", line)
+	}
+	if quarantined+none > 0 {
+		fmt.Fprintf(w, "    and %d more paths, absent here and guarded by quarantine: moved away if a command creates one (--verbose lists them)\n", quarantined+none)
 	}
 }

@@ -29,6 +29,13 @@ func TestDoctorSandboxPolicy(t *testing.T) {
 			t.Errorf("doctor lacks %q:\n%s", want, out)
 		}
 	}
+	b.Reset() // without --verbose the absent, quarantined ones are a count (new user r19: ~60 lines)
+	doctorSandboxPolicy(&b, sandbox.Report{LandlockABI: 7, MountNamespace: true, NetNamespace: true, PIDNamespace: true}, false)
+	out = b.String()
+	if !strings.Contains(out, ".git/config: present, mounted read-only") || strings.Contains(out, ".claude: absent") ||
+		!strings.Contains(out, "more paths, absent here and guarded by quarantine") {
+		t.Errorf("doctor without --verbose:\n%s", out)
+	}
 	ws = userConfig(t, "[sandbox]\nnetwork = true\n")
 	t.Chdir(ws)
 	b.Reset()
