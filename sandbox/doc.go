@@ -83,6 +83,10 @@
 //     kernel lists as bound (BoundSockets, /proc/net/unix, read by the
 //     parent) outside the workspace roots, but AllowedSockets with the
 //     network on (foreignSockets): a tmux -S anywhere.
+//   - /dev/shm: an empty tmpfs of the command's own (privateDevShm), so
+//     shared memory works but the host's is neither read nor changed; every
+//     command gets a mount namespace for it when the machine allows one
+//     (without: the host's, reported as degraded).
 //   - Network false (the default, as Codex's workspace-write mode): a network
 //     namespace with only its own loopback (up). Without one, Landlock's TCP
 //     rules (ABI 4+) block TCP connect and bind; both degradations are

@@ -78,13 +78,16 @@ func (e *Executor) plan() (execPlan, error) {
 		spec.ConfineReads, spec.RequireLandlock = true, true
 		spec.ReadDirs, spec.ReadFiles = e.confinedReads(trees, sealed)
 	}
-	if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 || len(sealed) > 0 {
-		if r.MountNamespace {
-			spec.MountNS = true
-			spec.Hidden = hidden
-			spec.Sealed = sealed
-			flags |= syscall.CLONE_NEWNS
-		} else {
+	// With a mount namespace every command gets one, if only for its
+	// private /dev/shm (privateDevShm).
+	if r.MountNamespace {
+		spec.MountNS = true
+		spec.Hidden = hidden
+		spec.Sealed = sealed
+		flags |= syscall.CLONE_NEWNS
+	} else {
+		r.Degraded = append(r.Degraded, fmt.Sprintf("no mount namespace (%s): /dev/shm is the host's, readable and writable by commands", r.MountNamespaceError))
+		if slices.ContainsFunc(trees, func(t treeSpec) bool { return t.Mount && len(t.ReadOnly) > 0 }) || len(hidden) > 0 || len(sealed) > 0 {
 			if len(sealed) > 0 {
 				spec.Trees, _ = carvePincerDirs(spec.Trees, sealed)
 				r.Degraded = append(r.Degraded, fmt.Sprintf("the main repository %s of this worktree lies in a writable root: without a mount namespace it is kept read-only by Landlock rules alone, so the directories on the way there accept no new entries", strings.Join(sealed, ", ")))

@@ -21,7 +21,8 @@ import (
 //
 //  1. in a mount namespace of its own: read-only bind mounts for protected
 //     paths (see protectWithMounts), an empty read-only tmpfs (or /dev/null)
-//     over each hidden path, and — in a PID namespace too — a fresh /proc and
+//     over each hidden path, an empty private tmpfs on /dev/shm (see
+//     privateDevShm), and — in a PID namespace too — a fresh /proc and
 //     the namespace's pid_max (the process limit, which binds root too); then
 //     a fresh chdir so that the working directory sees the mounts;
 //  2. in a network namespace of its own: the loopback device up;
@@ -209,6 +210,9 @@ func confine(spec helperSpec) error {
 			return err
 		}
 		if err := hidePaths(spec.Hidden); err != nil {
+			return err
+		}
+		if err := privateDevShm(spec.Trees); err != nil {
 			return err
 		}
 		// The working directory still refers to the directory below the new
