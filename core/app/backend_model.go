@@ -240,7 +240,8 @@ func (b *Backend) switchModel(ctx context.Context, env *modelflow.Env, io ModelI
 }
 
 // hasConfiguredModel reports whether the session's model (else the default)
-// names a configured provider, so a bare /model can offer its models to pick
+// names a configured provider, or one the session runs on without
+// configuration (--base-url), so a bare /model can offer its models to pick
 // from rather than the setup flow.
 func (b *Backend) hasConfiguredModel(ctx context.Context, env *modelflow.Env, sessionID string) bool {
 	current := b.sessionModel(ctx, sessionID)
@@ -251,8 +252,14 @@ func (b *Backend) hasConfiguredModel(ctx context.Context, env *modelflow.Env, se
 	if !ok {
 		return false
 	}
-	_, known := env.Config.Lookup(prov)
-	return known
+	if _, known := env.Config.Lookup(prov); known {
+		return true
+	}
+	// A provider the run was given on the command line (--base-url), not in
+	// the configuration: its session still picks among its models (the
+	// current one at least) rather than being sent to the setup flow (new
+	// user r19: a bare /model opened the provider list).
+	return b.agentFor(sessionID).HasProvider()
 }
 
 // CatalogModel resolves a model ID ("openai/gpt-4.1") with the model catalog

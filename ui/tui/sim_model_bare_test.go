@@ -31,13 +31,26 @@ func TestBareModelSwitchesWhenConfigured(t *testing.T) {
 	b.waitText("fake/m2 · default · " + shortID(sid))
 }
 
-// TestBareModelSetsUpWhenNothingIsConfigured: with no provider configured,
-// a bare /model opens the setup flow.
+// TestBareModelSetsUpWhenNothingIsConfigured: with no provider configured
+// and none to run on, a bare /model opens the setup flow.
 func TestBareModelSetsUpWhenNothingIsConfigured(t *testing.T) {
+	_, hooks := modelHome(t)
+	b, _ := modelBench(t, nil, hooks)
+	b.slash("/model")
+	b.waitText("Provider")
+	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+	b.waitText("cancelled: nothing was saved")
+}
+
+// TestBareModelPicksForAnUnconfiguredProvider: a session running on a
+// provider the configuration does not name (pincer --base-url URL --model
+// myvllm/foo) picks among its models, the current one listed, rather than
+// opening the provider setup (new user r19: the provider list opened).
+func TestBareModelPicksForAnUnconfiguredProvider(t *testing.T) {
 	_, hooks := modelHome(t)
 	b, _ := modelBench(t, &providertest.Scripted{}, hooks)
 	b.slash("/model")
-	b.waitText("Provider")
+	b.waitText("Model for this session (fake)", "m · current")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone)
 	b.waitText("cancelled: nothing was saved")
 }

@@ -14,6 +14,7 @@ import (
 	"pincer/core/config"
 	"pincer/core/config/modelflow"
 	"pincer/core/event"
+	"pincer/core/provider"
 	"pincer/core/provider/providertest"
 	"pincer/core/secret"
 )
@@ -40,8 +41,9 @@ func modelHome(t *testing.T) (string, func() (*modelflow.Env, []error)) {
 	return home, env
 }
 
-// modelBench is attached() with a backend that runs /model commands on env.
-func modelBench(t *testing.T, prov *providertest.Scripted, env func() (*modelflow.Env, []error)) (*simBench, string) {
+// modelBench is attached() with a backend that runs /model commands on env;
+// prov nil: a session with no model to run on.
+func modelBench(t *testing.T, prov provider.Provider, env func() (*modelflow.Env, []error)) (*simBench, string) {
 	t.Helper()
 	b := startBench(t, 140, 50, Options{})
 	ag, _ := newTestAgent(t, prov)
@@ -100,7 +102,7 @@ func TestModelConfigureThroughOverlay(t *testing.T) {
 	b, sid := modelBench(t, &providertest.Scripted{}, hooks)
 	cfgPath := filepath.Join(home, "config.toml")
 
-	b.slash("/model")
+	b.slash("/model configure") // a bare /model picks: the session runs on a provider
 	b.waitText("Provider", "another OpenAI-compatible endpoint")
 	b.typeText("G")
 	b.enter()
