@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"strings"
-
 	"pincer/core/app"
 )
 
@@ -44,14 +42,21 @@ func catalogHelpLines(list []app.Command) []string {
 	return lines
 }
 
-// catalogHint is the help bar's rows for a command being typed: the catalog's
-// names it starts, described.
-func catalogHint(list []app.Command, text string) []string {
-	var items []string
-	for _, e := range list {
-		if _, taken := lookupSlash(e.Name); !taken && strings.HasPrefix(e.Name, text) {
-			items = append(items, describeCommand(e))
-		}
+// slashHints is the key bar's line while a slash command is typed (text: one
+// word starting with "/"): the one command it starts, described, or the
+// names of all it starts (what Tab completes among, completeSlashText's
+// candidates), so that several fit on the line (new user r19: "/re" showed
+// /resume alone, its description filling the line).
+func slashHints(text string, list []app.Command) []string {
+	_, names, _ := completeSlashText(text, list)
+	if len(names) != 1 {
+		return names
 	}
-	return items
+	if c, ok := lookupSlash(names[0]); ok {
+		return []string{c.name + " " + c.help}
+	}
+	if e, ok := findCommand(list, names[0]); ok {
+		return []string{describeCommand(e)}
+	}
+	return names
 }

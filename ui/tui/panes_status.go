@@ -154,12 +154,7 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 		return
 	}
 	if text := w.input.GetText(); w.focus == paneInput && strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \n") {
-		for _, c := range slashCommands {
-			if strings.HasPrefix(c.name, text) {
-				items = append(items, c.name+" "+c.help)
-			}
-		}
-		items = append(items, catalogHint(w.commands(), text)...)
+		items = slashHints(text, w.commands())
 	}
 	if w.focus == paneInput && len(items) == 0 {
 		items = modelHints(w.input.GetText())
