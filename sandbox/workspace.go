@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -28,6 +29,8 @@ type Workspace struct {
 	asked []string            // every directory given to AddDir, resolved (GrantedDirs)
 	roots map[string]*os.Root // opened lazily by rootOf, keyed by w.root or an added dir
 	git   *GitShare           // ShareGit's: the main repository's git dir parts commands may write
+
+	tainted atomic.Bool // TaintReads
 }
 
 // NewWorkspace returns a workspace rooted at root, which is made absolute and has

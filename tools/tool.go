@@ -189,6 +189,12 @@ type Env struct {
 	// confined to the workspace (sandbox.Policy.ConfineReads), fails without
 	// a sandbox, and says so in its result (ConfinedReadsNote).
 	ConfineReads bool
+	// ConfineTainted says ConfineReads is set not because of this call's own
+	// rule but because a command only a repository's rule allowed ran
+	// earlier in the workspace (sandbox.Workspace.ReadsTainted) and the
+	// person did not allow this call themselves: its result ends with
+	// TaintedReadsNote instead of ConfinedReadsNote.
+	ConfineTainted bool
 	// ContextWindow is the model's context window in tokens (0: unknown): Read
 	// keeps its result to a share of it (ReadResultCap).
 	ContextWindow int64

@@ -19,15 +19,23 @@ func confinable(env *tools.Env, d permission.Decision) permission.Decision {
 	if d.Behavior != permission.Allow || !d.ProjectOnly {
 		return d
 	}
-	why := "the sandbox is off"
-	if env != nil && env.Sandbox != nil {
-		ex := sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
-		err := ex.CanConfineReads()
-		if err == nil {
-			return d
-		}
-		why = err.Error()
+	why := unconfinable(env)
+	if why == "" {
+		return d
 	}
 	return permission.Decision{Behavior: permission.Ask, By: confineBy,
 		Reason: "only a repository's rule (" + d.Rule + ") allows the command, so its reads must be confined to the workspace, and they cannot be here (" + why + "): it needs approval"}
+}
+
+// unconfinable returns why a command's reads cannot be confined to the
+// workspace under env's sandbox, or "" when they can.
+func unconfinable(env *tools.Env) string {
+	if env == nil || env.Sandbox == nil {
+		return "the sandbox is off"
+	}
+	ex := sandbox.Executor{Policy: *env.Sandbox, Workspace: env.Workspace}
+	if err := ex.CanConfineReads(); err != nil {
+		return err.Error()
+	}
+	return ""
 }

@@ -104,6 +104,9 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	}
 	d = t.classify(ctx, bg, p, in, d)
 	d = confinable(env, d)
+	if taintConfines(t.a.cfg.Workspace, in.Tool, d, personsRule(t.rules, d)) {
+		d = confinableTainted(env, d)
+	}
 	if p.tool.Spec().AskAlways && d.Behavior == permission.Allow {
 		// No rule, mode or hook answers for a person here (ConfigEdit).
 		d = permission.Decision{Behavior: permission.Ask, By: "tool",
@@ -124,6 +127,10 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 		} else {
 			d, scope = t.ask(ctx, bg, p, in, d, pv)
 		}
+	}
+	p.personal = d.Behavior == permission.Allow && (asked || personsRule(t.rules, d))
+	if d.Behavior == permission.Allow && d.ProjectOnly {
+		t.a.cfg.Workspace.TaintReads() // before it runs: it may run on in the background
 	}
 	t.audit(bg, p, in, d, scope)
 	grantOutside(env, p.tool.Spec().Kind, p.call.ToolCallID, in, d, asked)

@@ -52,6 +52,10 @@ type prepared struct {
 	// because the call's preview showed it cannot succeed: the call fails with
 	// it as its tool result, as Run would.
 	cannotSucceed string
+	// personal is set when the person allowed this call themselves: they
+	// approved it, or one of their own allow rules did (personsRule). Such a
+	// call is not confined by a tainted workspace (taintConfines).
+	personal bool
 }
 
 // prepare runs the checks that need no permission and touch nothing: lookup,
@@ -254,6 +258,10 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv.ToolCallID = p.call.ToolCallID
 	callEnv.ApprovedPreview = p.approvedPreview
 	callEnv.ConfineReads = d.ProjectOnly // only a repository's rule allowed it
+	// or such a command ran earlier here (checked again now: it may have been
+	// allowed since this call's decision)
+	callEnv.ConfineTainted = taintConfines(t.a.cfg.Workspace, p.tool.Spec().Name, d, p.personal)
+	callEnv.ConfineReads = callEnv.ConfineReads || callEnv.ConfineTainted
 	ck := t.checkpointBefore(ctx, &callEnv, p)
 	start := time.Now()
 	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)

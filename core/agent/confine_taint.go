@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"slices"
+
+	"pincer/core/permission"
+	"pincer/sandbox"
+	"pincer/tools"
+)
+
+// A command only a repository's rule allows runs with its reads confined
+// (confinable), but it can leave behind — or, in the background, keep making
+// — a symlink or a gitfile (`sub/.git`: `gitdir: /outside/repo/.git`) that a
+// later read-only command, decided on the paths it saw, follows outside (red
+// team r19 H1, H2). So once such a command has been allowed in a workspace,
+// the workspace is tainted for the rest of the process
+// (sandbox.Workspace.TaintReads, shared by every session and subagent on it),
+// and every later Bash call there that the person did not allow themselves
+// runs with its reads confined as well (tools.Env.ConfineTainted).
+
+// taintConfines reports whether a call of tool, allowed by d, must run with
+// its reads confined because ws is tainted: a Bash command allowed by
+// anything but the person's own say (personal: their approval or their own
+// rule) — the read-only set, a mode's default, a hook, the classifier. A
+// ProjectOnly decision confines the call by itself (confinable). Such a call
+// reads only inside the workspace by its decision, so confining it never
+// contradicts the decision.
+func taintConfines(ws *sandbox.Workspace, tool string, d permission.Decision, personal bool) bool {
+	return ws != nil && ws.ReadsTainted() && tool == "Bash" &&
+		d.Behavior == permission.Allow && !d.ProjectOnly && !personal
+}
+
+// personsRule reports whether d allows by one of the person's own allow
+// rules in rules (not a rule read from a workspace file: Rule.Project).
+func personsRule(rules permission.RuleSet, d permission.Decision) bool {
+	return d.Behavior == permission.Allow && d.Rule != "" && slices.ContainsFunc(rules.Allow, func(r permission.Rule) bool {
+		return !r.Project && r.String() == d.Rule
+	})
+}
+
+// confinableTainted returns d, or an ask in its place when the reads of the
+// call d allows must be confined because its workspace is tainted
+// (taintConfines) and cannot be confined here: fail closed, as confinable.
+func confinableTainted(env *tools.Env, d permission.Decision) permission.Decision {
+	why := unconfinable(env)
+	if why == "" {
+		return d
+	}
+	return permission.Decision{Behavior: permission.Ask, By: confineBy,
+		Reason: "a command only a repository's rule allowed ran earlier in this workspace, so this command's reads must be confined to the workspace, and they cannot be here (" + why + "): it needs approval"}
+}
