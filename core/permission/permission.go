@@ -204,33 +204,50 @@ func HeadlessDenial(mode Mode, req Input) Decision {
 				req.Tool, p, req.Workspace)}
 		}
 	}
-	flag := "--permission-mode bypassPermissions"
-	if req.Kind == KindEdit && mode != ModeAcceptEdits {
-		flag = "--permission-mode acceptEdits (or bypassPermissions)"
-	}
 	return Decision{
 		Behavior: Deny,
 		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s, or allow it with %s",
-			req.Tool, flag, allowFlag(mode, req)),
+			req.Tool, modeFlag(mode, req), allowFlag(mode, req)),
 		By: "headless",
 	}
+}
+
+// modeFlag is the --permission-mode value that would allow req: acceptEdits
+// for an edit, and for a Bash command acceptEdits allows (one whose only
+// approval is writing workspace files: `echo hi > out.txt`, `mkdir build`),
+// else bypassPermissions.
+func modeFlag(mode Mode, req Input) string {
+	if mode != ModeAcceptEdits && mode != ModeBypass &&
+		(req.Kind == KindEdit || req.Tool == "Bash" && Evaluate(ModeAcceptEdits, RuleSet{}, req).Behavior == Allow) {
+		return "--permission-mode acceptEdits (or bypassPermissions)"
+	}
+	return "--permission-mode bypassPermissions"
 }
 
 // allowFlag is the --allowed-tools value that would allow req next time: the
 // exact rules an "always allow" answer saves (AlwaysRules, so the workbench's
 // answer and the headless hint name the same rules), shell-quoted —
-// `--allowed-tools mcp__ev__echo`, `--allowed-tools 'Bash(npm test)'` — or the
-// bare flag when no rule can be named.
+// `--allowed-tools mcp__ev__echo`, `--allowed-tools 'Bash(npm test)'`, saying
+// what an Edit rule in a Bash command's is for — or the bare flag when no rule
+// can be named.
 func allowFlag(mode Mode, req Input) string {
 	rules := AlwaysRules(mode, RuleSet{}, req)
 	if len(rules) == 0 {
 		return "--allowed-tools"
 	}
 	parts := make([]string, len(rules))
+	files := false
 	for i, r := range rules {
 		parts[i] = r.String()
+		files = files || r.Tool != req.Tool
 	}
-	return "--allowed-tools " + shellWord(strings.Join(parts, " "))
+	flag := "--allowed-tools " + shellWord(strings.Join(parts, " "))
+	if req.Tool == "Bash" && files {
+		// pincer asks for a file a command writes (a redirect, cp's
+		// target) by its Edit rules: a Bash rule alone would not allow it.
+		flag += " (an Edit rule allows the file the command writes, which no Bash rule does)"
+	}
+	return flag
 }
 
 // shellWord is s as one POSIX shell word: as is when it needs no quoting,

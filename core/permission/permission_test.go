@@ -105,3 +105,27 @@ func TestAddedDirsCountAsWorkspace(t *testing.T) {
 		t.Errorf("acceptEdits in an added dir: %+v", d)
 	}
 }
+
+// A Bash command whose only approval is a workspace file it writes names
+// acceptEdits, and its hint says what the Edit rule is for; a command
+// acceptEdits does not allow names bypassPermissions.
+func TestHeadlessDenialBashWrites(t *testing.T) {
+	ws := t.TempDir()
+	for _, c := range []struct {
+		command, mode string
+		edit          bool
+	}{
+		{"echo hi > out.txt", "--permission-mode acceptEdits (or bypassPermissions)", true},
+		{"mkdir build", "--permission-mode acceptEdits (or bypassPermissions)", false},
+		{"npm install left-pad", "--permission-mode bypassPermissions,", false},
+		{"npm test > log.txt", "--permission-mode bypassPermissions,", true},
+	} {
+		d := HeadlessDenial(ModeDefault, Input{Tool: "Bash", Kind: KindExecute, Command: c.command, Workspace: ws, Cwd: ws})
+		if !strings.Contains(d.Reason, c.mode) {
+			t.Errorf("%q: %q; want %q", c.command, d.Reason, c.mode)
+		}
+		if got := strings.Contains(d.Reason, "an Edit rule allows the file the command writes"); got != c.edit {
+			t.Errorf("%q: %q; Edit rule explained %v, want %v", c.command, d.Reason, got, c.edit)
+		}
+	}
+}

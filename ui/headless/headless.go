@@ -60,6 +60,10 @@ type Result struct {
 	// Candidates are the memory and skill candidates the turn proposed
 	// (pending for a person's review: `pincer memory approve ID`).
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// PermissionDenials are the tool calls the turn's permission decisions
+	// (or hooks) refused, in order (claude -p's permission_denials). A turn
+	// with denials still completed: isError false and exit 0, as claude -p.
+	PermissionDenials []Denial `json:"permissionDenials,omitempty"`
 }
 
 // WriteFailure prints, for the json and stream-json formats, the result object of
@@ -90,8 +94,11 @@ type Options struct {
 }
 
 // Run submits input to the session and prints the outcome in opts.Format. It returns
-// the process exit code: 0 when the turn completed, 1 when it failed, was cancelled,
-// or could not start (the reason is one line on stderr).
+// the process exit code: 0 when the turn completed (also when tool calls were
+// denied, as claude -p: each is one line on stderr, `pincer: denied SUMMARY (BY):
+// WHY` with the flag or rule that would allow it, and listed in the result's
+// permissionDenials), 1 when it failed, was cancelled, or could not start (the
+// reason is one line on stderr).
 func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Options) int {
 	start := time.Now()
 	// Text and notices are for a person; JSON keeps every character, escaped.
@@ -107,8 +114,11 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	enc := json.NewEncoder(opts.Stdout)
 	var printed atomic.Uint64 // the last sequence handled
 	var proposed candidates   // handle runs on the follower, then (once it ended) here
+	var denied denials        // the same
 	handle := func(ev event.Event) error {
 		proposed.see(ev)
+		// Every format says a refused call on stderr, one line each.
+		denied.see(ev, opts.Stderr)
 		// stream-json prints every event; the other formats show notices on stderr.
 		if opts.Format == FormatStreamJSON {
 			if err := enc.Encode(ev); err != nil {
@@ -163,7 +173,7 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	failed := res.Outcome != agent.OutcomeCompleted
 	out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
 		StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
-		Usage: res.Usage, CostUSD: res.Usage.CostUSD, Candidates: proposed.list}
+		Usage: res.Usage, CostUSD: res.Usage.CostUSD, Candidates: proposed.list, PermissionDenials: denied.list}
 	switch {
 	case res.Outcome == agent.OutcomeCancelled:
 		out.Error = "cancelled by user"

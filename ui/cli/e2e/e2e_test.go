@@ -251,7 +251,7 @@ func TestRunJSONAndDenial(t *testing.T) {
 	reqs := e.fake.Requests()
 	msgs := reqs[1]["messages"].([]any)
 	last := msgs[len(msgs)-1].(map[string]any)
-	if last["role"] != "tool" || !strings.Contains(last["content"].(string), "--permission-mode bypassPermissions") {
+	if last["role"] != "tool" || !strings.Contains(last["content"].(string), "--permission-mode acceptEdits (or bypassPermissions)") {
 		t.Errorf("denial result sent to the model: %v", last)
 	}
 }
