@@ -31,6 +31,7 @@ type Workspace struct {
 	git   *GitShare           // ShareGit's: the main repository's git dir parts commands may write
 
 	tainted atomic.Bool // TaintReads
+	taint   taintHolds  // HoldUnconfined's running commands
 }
 
 // NewWorkspace returns a workspace rooted at root, which is made absolute and has

@@ -133,6 +133,8 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if env.SpillDir != "" {
 		cmd.MaxOutput = BashSpillBytes // the full output goes to a file the model can read
 	}
+	ctx, env, done := holdForeground(ctx, env)
+	defer done()
 	pol, err := bashPolicy(env)
 	if err != nil {
 		return Result{}, err
@@ -168,6 +170,8 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	switch {
 	case res.TimedOut:
 		status = fmt.Sprintf("Command timed out after %d ms", timeoutMs)
+	case res.Canceled && endedByTaint(ctx):
+		status = TaintEndedNote
 	case res.Canceled:
 		status = "Command was interrupted"
 	case res.ExitCode != 0:

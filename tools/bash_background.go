@@ -27,8 +27,11 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	if env.Shells == nil {
 		return Result{}, errors.New("background shells are not available here: run the command in the foreground")
 	}
+	env = confineBackground(env)
+	hold, env := holdBackground(env)
 	pol, err := bashPolicy(env)
 	if err != nil {
+		hold.cancel()
 		return Result{}, err
 	}
 	slot, err := env.Shells.admit()
@@ -51,11 +54,17 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	}
 	if err != nil {
 		slot()
+		hold.cancel()
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}
 	info, err := env.Shells.add(proc, in.Command, in.Description, env.ToolCallID, slot)
 	if err != nil {
+		hold.cancel()
 		return Result{}, err
+	}
+	if !hold.started(info.ID) {
+		_ = env.Shells.endFor(info.ID, ShellTainted)
+		return Result{Output: "bash_id: " + info.ID + "\n" + TaintEndedNote, IsError: true}, nil
 	}
 	text := "Command running in background.\nbash_id: " + info.ID + "\nRead its output with BashOutput and end it with KillShell; it ends with the session at the latest."
 	if env.Sandbox != nil && env.Sandbox.Enabled && !env.Sandbox.Network {

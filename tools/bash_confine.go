@@ -45,6 +45,8 @@ func withConfinedNote(env *Env, text string) string {
 		return text
 	case env.ConfineTainted:
 		return text + "\n" + TaintedReadsNote
+	case env.Unvouched: // a background shell (confineBackground)
+		return text + "\n" + BackgroundReadsNote
 	}
 	return text + "\n" + ConfinedReadsNote
 }

@@ -100,16 +100,19 @@ func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result
 	if r.Notice != "" {
 		b.WriteString("\n[" + r.Notice + "]")
 	}
+	if r.Info.Reason == ShellTainted {
+		b.WriteString("\n[" + TaintEndedNote + "]")
+	}
 	return Result{Output: b.String()}, nil
 }
 
 // shellStatus is the status word of a shell: running, completed (exit 0),
-// failed (another status), killed (KillShell or the session's end).
+// failed (another status), killed (KillShell, the session's end, a taint).
 func shellStatus(i ShellInfo) string {
 	switch {
 	case i.Running:
 		return "running"
-	case i.Reason == ShellKilled || i.Reason == ShellSessionEnded:
+	case i.Reason == ShellKilled || i.Reason == ShellSessionEnded || i.Reason == ShellTainted:
 		return "killed"
 	case i.ExitCode == 0:
 		return "completed"

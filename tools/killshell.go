@@ -74,6 +74,8 @@ func endedHow(i ShellInfo) string {
 		return "been killed"
 	case ShellSessionEnded:
 		return "ended with its session"
+	case ShellTainted:
+		return "been ended by pincer (its workspace was tainted while it read unconfined)"
 	default:
 		return "exited"
 	}

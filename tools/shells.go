@@ -22,6 +22,7 @@ const (
 	ShellExited       = "exited"        // its command exited by itself
 	ShellKilled       = "killed"        // KillShell (or a person) ended it
 	ShellSessionEnded = "session_ended" // the session's process ended it
+	ShellTainted      = "tainted"       // pincer ended it: its workspace was tainted while it read unconfined (TaintEndedNote)
 )
 
 // ShellInfo describes one background shell of a session.
@@ -37,7 +38,7 @@ type ShellInfo struct {
 	// Started is when it started.
 	Started time.Time
 	// Running is true until it has ended; then Reason says why (ShellExited,
-	// ShellKilled, ShellSessionEnded) and ExitCode is its status (128+N for
+	// ShellKilled, ShellSessionEnded, ShellTainted) and ExitCode is its status (128+N for
 	// signal N, -1 when unknown).
 	Running  bool
 	Reason   string
@@ -286,12 +287,32 @@ func filterLines(s string, re *regexp.Regexp) (string, int) {
 // reason ShellKilled and returns its info once it has ended. A shell that
 // had ended already is left as it was. It fails with ErrNoShell.
 func (s *Shells) Kill(id string) (ShellInfo, error) {
-	sh, err := s.get(id)
-	if err != nil {
+	if err := s.endFor(id, ShellKilled); err != nil {
 		return ShellInfo{}, err
 	}
-	s.end(sh, ShellKilled)
 	return s.Info(id)
+}
+
+// endFor ends shell id with reason, as Kill does, returning once it has
+// ended; it fails with ErrNoShell.
+func (s *Shells) endFor(id, reason string) error {
+	sh, err := s.get(id)
+	if err != nil {
+		return err
+	}
+	s.end(sh, reason)
+	return nil
+}
+
+// onEnd arranges for f to run once shell id's process has ended (at once
+// when it has, or when there is no such shell); f must not block for long.
+func (s *Shells) onEnd(id string, f func()) {
+	sh, err := s.get(id)
+	if err != nil {
+		f()
+		return
+	}
+	sh.proc.OnExit(func(sandbox.Result) { f() })
 }
 
 // end kills sh's process with reason (unless it has ended) and waits for

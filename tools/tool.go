@@ -195,6 +195,16 @@ type Env struct {
 	// person did not allow this call themselves: its result ends with
 	// TaintedReadsNote instead of ConfinedReadsNote.
 	ConfineTainted bool
+	// Unvouched says the person did not allow this call themselves (neither
+	// their approval nor their own rule, nor bypassPermissions): the read-only
+	// set, a mode, a hook or the classifier allowed it on the paths it named,
+	// which a later command may re-aim (a link moved or swapped, a gitfile
+	// planted). Where ConfineReads is not set, Bash then runs a background
+	// shell with its reads confined when the sandbox can confine them
+	// (BackgroundReadsNote; red team r20 F2), and holds whatever it runs
+	// unconfined in sandbox.Workspace.HoldUnconfined, so that a taint of the
+	// workspace while it runs ends it (red team r20 F1).
+	Unvouched bool
 	// ContextWindow is the model's context window in tokens (0: unknown): Read
 	// keeps its result to a share of it (ReadResultCap).
 	ContextWindow int64

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"slices"
 
 	"pincer/core/permission"
@@ -26,8 +27,44 @@ import (
 // reads only inside the workspace by its decision, so confining it never
 // contradicts the decision.
 func taintConfines(ws *sandbox.Workspace, tool string, d permission.Decision, personal bool) bool {
-	return ws != nil && ws.ReadsTainted() && tool == "Bash" &&
-		d.Behavior == permission.Allow && !d.ProjectOnly && !personal
+	return ws != nil && ws.ReadsTainted() && unvouched(tool, d, personal)
+}
+
+// unvouched reports whether a call of tool, allowed by d, is a Bash command
+// allowed by anything but the person's own say and not confined by its own
+// decision (ProjectOnly): what a taint confines, and what tools.Env.Unvouched
+// guards while it runs (a background shell confined, an unconfined command
+// ended by a later taint: red team r20 F1, F2).
+func unvouched(tool string, d permission.Decision, personal bool) bool {
+	return tool == "Bash" && d.Behavior == permission.Allow && !d.ProjectOnly && !personal
+}
+
+// taints reports whether allowing the prepared call p by d taints its
+// workspace: a command only a repository's rule allows (d.ProjectOnly), or
+// an unvouched background shell that is not read-only (anything but the
+// read-only set allowed it: acceptEdits' mv, a hook) — it can re-aim a path
+// (a link moved or swapped) while a later call runs on the paths its
+// decision saw: acceptEdits' `{ echo go; mv a/b/x y; } > ff` in the
+// background, then a read-only `cat ff y/m.txt` (TestAttackUnvouchedBackgroundWriter).
+// A foreground command ends before the next call's decision, which sees
+// what it left.
+func taints(p *prepared, d permission.Decision) bool {
+	if d.Behavior != permission.Allow {
+		return false
+	}
+	if d.ProjectOnly {
+		return true
+	}
+	return unvouched(p.tool.Spec().Name, d, p.personal) && d.By != permission.ByReadOnly && inBackground(p.input)
+}
+
+// inBackground reports whether a Bash call's input asks for a background
+// shell (run_in_background, tools.BashInput).
+func inBackground(input json.RawMessage) bool {
+	var in struct {
+		RunInBackground bool `json:"run_in_background"`
+	}
+	return json.Unmarshal(input, &in) == nil && in.RunInBackground
 }
 
 // personsRule reports whether d allows by one of the person's own allow

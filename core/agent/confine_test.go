@@ -15,7 +15,7 @@ import (
 
 // confineProbe is a Bash stand-in that records whether its call was told to
 // confine its reads (tools.Env.ConfineReads).
-type confineProbe struct{ confined []bool }
+type confineProbe struct{ confined, unvouched []bool }
 
 func (c *confineProbe) Spec() tools.Spec {
 	return tools.Spec{Name: "Bash", Description: "records", Kind: tools.KindExecute,
@@ -25,6 +25,7 @@ func (c *confineProbe) Summary(in json.RawMessage) string          { return "Bas
 func (c *confineProbe) Paths(*tools.Env, json.RawMessage) []string { return nil }
 func (c *confineProbe) Run(_ context.Context, env *tools.Env, _ json.RawMessage) (tools.Result, error) {
 	c.confined = append(c.confined, env.ConfineReads)
+	c.unvouched = append(c.unvouched, env.Unvouched)
 	return tools.Result{Output: "ran"}, nil
 }
 

@@ -104,7 +104,7 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 	}
 	d = t.classify(ctx, bg, p, in, d)
 	d = confinable(env, d)
-	if taintConfines(t.a.cfg.Workspace, in.Tool, d, personsRule(t.rules, d)) {
+	if taintConfines(t.a.cfg.Workspace, in.Tool, d, t.personsOwn(d)) {
 		d = confinableTainted(env, d)
 	}
 	if p.tool.Spec().AskAlways && d.Behavior == permission.Allow {
@@ -128,8 +128,8 @@ func (t *turn) permit(ctx, bg context.Context, env *tools.Env, p *prepared, pre 
 			d, scope = t.ask(ctx, bg, p, in, d, pv)
 		}
 	}
-	p.personal = d.Behavior == permission.Allow && (asked || personsRule(t.rules, d))
-	if d.Behavior == permission.Allow && d.ProjectOnly {
+	p.personal = d.Behavior == permission.Allow && (asked || t.personsOwn(d))
+	if taints(p, d) {
 		t.a.cfg.Workspace.TaintReads() // before it runs: it may run on in the background
 	}
 	t.audit(bg, p, in, d, scope)
@@ -237,4 +237,12 @@ func hookReason(def, reason string) string {
 		return def
 	}
 	return fmt.Sprintf("%s: %s", def, reason)
+}
+
+// personsOwn reports whether d allows by the person's own say without asking:
+// one of their own rules (personsRule), or the bypassPermissions mode they
+// chose — by it the model may read anywhere, so neither a taint nor a
+// background shell's confinement would guard anything there.
+func (t *turn) personsOwn(d permission.Decision) bool {
+	return d.Behavior == permission.Allow && (personsRule(t.rules, d) || t.a.Mode() == permission.ModeBypass)
 }

@@ -53,8 +53,9 @@ type prepared struct {
 	// it as its tool result, as Run would.
 	cannotSucceed string
 	// personal is set when the person allowed this call themselves: they
-	// approved it, or one of their own allow rules did (personsRule). Such a
-	// call is not confined by a tainted workspace (taintConfines).
+	// approved it, or one of their own allow rules or bypassPermissions did
+	// (turn.personsOwn). Such a call is not confined by a tainted workspace
+	// (taintConfines) nor guarded as unvouched (tools.Env.Unvouched).
 	personal bool
 }
 
@@ -262,6 +263,7 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	// allowed since this call's decision)
 	callEnv.ConfineTainted = taintConfines(t.a.cfg.Workspace, p.tool.Spec().Name, d, p.personal)
 	callEnv.ConfineReads = callEnv.ConfineReads || callEnv.ConfineTainted
+	callEnv.Unvouched = unvouched(p.tool.Spec().Name, d, p.personal)
 	ck := t.checkpointBefore(ctx, &callEnv, p)
 	start := time.Now()
 	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)

@@ -52,7 +52,9 @@ type ShellStartedData struct {
 
 // ShellExitedData is the payload of shell.exited: background shell ShellID
 // ended. Reason is "exited" (ExitCode is its status), "killed" (KillShell),
-// "session_ended" (the session's process ended it), or "process_ended"
+// "session_ended" (the session's process ended it), "tainted" (pincer ended
+// it: a command only a repository's rule allows started in its workspace
+// while it read unconfined; tools.ShellTainted), or "process_ended"
 // (recorded by a later process: the one that ran it stopped without
 // recording its end, as kill -9 does); ExitCode is -1 when
 // it was killed by a signal.

@@ -286,7 +286,7 @@ func combine(mode Mode, parts []bashPart, risks []string, in Input) Decision {
 		case viaMode:
 			return Decision{Behavior: Allow, Reason: "acceptEdits allows file commands and writes inside the workspace", By: byMode(mode)}
 		}
-		return Decision{Behavior: Allow, Reason: "read-only commands need no approval", By: "read-only"}
+		return Decision{Behavior: Allow, Reason: "read-only commands need no approval", By: ByReadOnly}
 	}
 	if mode == ModeBypass {
 		if why := bypassAsks(parts, in); why != "" {

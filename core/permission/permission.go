@@ -167,6 +167,10 @@ type Request struct {
 	AddedDirs []string
 }
 
+// ByReadOnly is the By of a Bash command allowed because every part of it
+// only reads (the read-only set), on the paths it names.
+const ByReadOnly = "read-only"
+
 // Decision is what Evaluate returned and why. By names the deciding authority:
 // "rule Bash(npm test:*) from .pincer/config.toml", "mode:acceptEdits",
 // "hard-deny" or "read-only". Rule is the matching rule in canonical form ("" when

@@ -15,7 +15,7 @@ type ShellEntry struct {
 	// model wrote it; ToolCallID the Bash call that started it.
 	ID, Command, ToolCallID string
 	// Running is true until its shell.exited; then Reason says why
-	// (exited, killed, session_ended) and ExitCode is its status.
+	// (exited, killed, session_ended, tainted) and ExitCode is its status.
 	Running  bool
 	Reason   string
 	ExitCode int
@@ -45,13 +45,15 @@ func (m *Model) shellExited(ev event.Event, d event.ShellExitedData) {
 }
 
 // shellEnd says how a shell ended: "exited (code 0)", "killed", "ended with
-// the session".
+// the session", "ended by pincer (…)" (tools.ShellTainted).
 func shellEnd(reason string, code int) string {
 	switch reason {
 	case "killed":
 		return "killed"
 	case "session_ended":
 		return "ended with the session"
+	case "tainted":
+		return "ended by pincer (a repository's rule ran a command while it read unconfined)"
 	}
 	return fmt.Sprintf("exited (code %d)", code)
 }
