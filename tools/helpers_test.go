@@ -12,12 +12,17 @@ import (
 )
 
 // newTestEnv returns an Env over a fresh temporary workspace and its root.
+// The warm helpers are stopped before the workspace is removed: one
+// pre-started for a next command creates the absent protected paths in it
+// (an empty .pincer, .claude, ...), which raced the removal ("directory not
+// empty", TestBashBinaryOutput under load).
 func newTestEnv(t testing.TB) (*Env, string) {
 	t.Helper()
 	ws, err := sandbox.NewWorkspace(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(sandbox.StopWarm) // runs before the TempDir's removal (cleanups run last first)
 	return &Env{Workspace: ws, Files: NewFileState(), SessionID: "s1", ToolCallID: "c1"}, ws.Root()
 }
 
