@@ -19,18 +19,9 @@ import (
 // changes.
 func TestTaintConfinesLaterCalls(t *testing.T) {
 	rules := func(person string) permission.RuleSet {
-		r, err := permission.ParseRule("Bash(npm test:*)")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Project, r.Source = true, "test"
-		rs := permission.RuleSet{}.Add(permission.Allow, r)
+		rs := allowRule(t, permission.RuleSet{}, "Bash(npm test:*)", true)
 		if person != "" {
-			p, err := permission.ParseRule(person)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs = rs.Add(permission.Allow, p)
+			rs = allowRule(t, rs, person, false)
 		}
 		return rs
 	}

@@ -42,12 +42,7 @@ func (allowAll) Approve(context.Context, string, string, permission.Input, permi
 // one to ask, run unconfined once the person approves it.
 func TestProjectOnlyConfinesReads(t *testing.T) {
 	rule := func(project bool) permission.RuleSet {
-		r, err := permission.ParseRule("Bash(npm test:*)")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Project, r.Source = project, "test"
-		return permission.RuleSet{}.Add(permission.Allow, r)
+		return allowRule(t, permission.RuleSet{}, "Bash(npm test:*)", project)
 	}
 	on := sandbox.DefaultPolicy()
 	cases := []struct {
@@ -86,4 +81,16 @@ func TestProjectOnlyConfinesReads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// allowRule returns rs with the allow rule s added, read from a workspace
+// file when project (permission.Rule.Project), the person's own otherwise.
+func allowRule(t *testing.T, rs permission.RuleSet, s string, project bool) permission.RuleSet {
+	t.Helper()
+	r, err := permission.ParseRule(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Project, r.Source = project, "test"
+	return rs.Add(permission.Allow, r)
 }

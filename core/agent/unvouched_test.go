@@ -16,14 +16,7 @@ import (
 // person's rule, their approval, bypassPermissions and a repository's rule
 // (confined by itself) are not.
 func TestUnvouchedCalls(t *testing.T) {
-	rule := func(s string, project bool) permission.RuleSet {
-		r, err := permission.ParseRule(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Project, r.Source = project, "test"
-		return permission.RuleSet{}.Add(permission.Allow, r)
-	}
+	rule := func(s string, project bool) permission.RuleSet { return allowRule(t, permission.RuleSet{}, s, project) }
 	on := sandbox.DefaultPolicy()
 	cases := []struct {
 		name     string

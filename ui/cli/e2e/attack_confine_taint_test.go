@@ -112,11 +112,7 @@ func TestAttackConfinedTaintsLaterReads(t *testing.T) {
 			if strings.Count(read.Output, confinedMark) != 1 {
 				t.Errorf("the read does not say once that its reads were confined\n  %s", read.describe())
 			}
-			for i, req := range a.fake.Requests() {
-				if b, _ := json.Marshal(req); strings.Contains(string(b), tc.read.Leak) {
-					t.Errorf("LEAK: request %d to the model carries the outside content", i)
-				}
-			}
+			a.checkNoLeak(t, tc.read.Leak)
 		})
 	}
 }

@@ -401,3 +401,14 @@ func gitIn(t *testing.T, dir string, args ...string) string {
 	}
 	return string(out)
 }
+
+// checkNoLeak fails t when any request pincer sent to the model carries
+// secret (an outside file's content reached a tool result).
+func (a *attackEnv) checkNoLeak(t *testing.T, secret string) {
+	t.Helper()
+	for i, req := range a.fake.Requests() {
+		if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
+			t.Errorf("LEAK: request %d to the model carries the outside content", i)
+		}
+	}
+}

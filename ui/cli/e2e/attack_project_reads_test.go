@@ -93,11 +93,7 @@ func TestAttackProjectRulesConfinedReads(t *testing.T) {
 			}
 		})
 	}
-	for i, req := range a.fake.Requests() {
-		if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
-			t.Errorf("LEAK: request %d to the model carries the outside secret", i)
-		}
-	}
+	a.checkNoLeak(t, secret)
 }
 
 // confinedMark is what a confined call's result says (tools.ConfinedReadsNote).

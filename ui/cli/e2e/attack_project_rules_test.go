@@ -81,11 +81,7 @@ func TestAttackProjectAllowRulesStayInside(t *testing.T) {
 					t.Errorf("LEAK: %s returned the outside file's content\n  %s", c.Form.Name, c.describe())
 				}
 			}
-			for i, req := range a.fake.Requests() {
-				if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
-					t.Errorf("LEAK: request %d to the model carries the outside secret", i)
-				}
-			}
+			a.checkNoLeak(t, secret)
 		})
 	}
 }
@@ -151,11 +147,7 @@ func TestAttackProjectCommandAllowedToolsStayInside(t *testing.T) {
 					t.Errorf("LEAK: %s returned the outside file's content\n  %s", c.Form.Name, c.describe())
 				}
 			}
-			for i, req := range a.fake.Requests() {
-				if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
-					t.Errorf("LEAK: request %d to the model carries the outside secret", i)
-				}
-			}
+			a.checkNoLeak(t, secret)
 		})
 	}
 }
@@ -208,11 +200,7 @@ func TestAttackProjectRulesCommandsReachingOut(t *testing.T) {
 			t.Errorf("LEAK: %s returned the outside secret\n  %s", c.Form.Name, c.describe())
 		}
 	}
-	for i, req := range a.fake.Requests() {
-		if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
-			t.Errorf("LEAK: request %d to the model carries the outside secret", i)
-		}
-	}
+	a.checkNoLeak(t, secret)
 	inside := a.runForms("pci", []attackForm{
 		{Name: "git-log-inside", Cmd: `git log --format=%s`},
 		{Name: "find-exec-inside", Cmd: `find . -name hello.txt -exec cat {} +`},
@@ -261,9 +249,5 @@ func TestAttackProjectRulesCodeInArguments(t *testing.T) {
 			t.Errorf("LEAK: %s returned the outside secret\n  %s", c.Form.Name, c.describe())
 		}
 	}
-	for i, req := range a.fake.Requests() {
-		if b, _ := json.Marshal(req); strings.Contains(string(b), secret) {
-			t.Errorf("LEAK: request %d to the model carries the outside secret", i)
-		}
-	}
+	a.checkNoLeak(t, secret)
 }

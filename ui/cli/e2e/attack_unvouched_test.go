@@ -101,11 +101,7 @@ func TestAttackUnvouchedBackgroundReads(t *testing.T) {
 			if !strings.Contains(start.Output, confinedMark) {
 				t.Errorf("the background shell does not say its reads are confined\n  %s", start.describe())
 			}
-			for i, req := range a.fake.Requests() {
-				if b, _ := json.Marshal(req); strings.Contains(string(b), unvouchedSecret) {
-					t.Errorf("LEAK: request %d to the model carries the outside content", i)
-				}
-			}
+			a.checkNoLeak(t, unvouchedSecret)
 		})
 	}
 }
@@ -152,9 +148,5 @@ func TestAttackUnvouchedBackgroundWriter(t *testing.T) {
 	if !strings.Contains(read.Output, confinedMark) {
 		t.Errorf("the read after an unvouched background writer started does not say its reads are confined\n  %s", read.describe())
 	}
-	for i, req := range a.fake.Requests() {
-		if b, _ := json.Marshal(req); strings.Contains(string(b), unvouchedSecret) {
-			t.Errorf("LEAK: request %d to the model carries the outside content", i)
-		}
-	}
+	a.checkNoLeak(t, unvouchedSecret)
 }
