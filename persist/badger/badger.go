@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"sync"
 	"time"
@@ -210,9 +211,30 @@ func (b *Store) update(ctx context.Context, op string, fn func(txn *dgbadger.Txn
 		case fnErr != nil:
 			return fnErr
 		case errors.Is(err, dgbadger.ErrConflict) && attempt < maxTxnRetries:
+			if err := conflictBackoff(ctx, attempt); err != nil {
+				return err
+			}
 			continue
 		}
 		return b.dbErr(op, err)
+	}
+}
+
+// conflictBackoff waits before retry attempt+1 of a conflicted transaction:
+// a random wait up to 100 µs << attempt, at most 20 ms, so that racing
+// writers stop colliding (retried at once, four appenders each reading and
+// trimming a 1,000-prompt history under the race detector starved one past
+// maxTxnRetries: a prompt lost in CI). It returns ctx's error when ctx ends
+// first.
+func conflictBackoff(ctx context.Context, attempt int) error {
+	limit := min(100*time.Microsecond<<min(attempt, 8), 20*time.Millisecond)
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(limit)) + 1))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
