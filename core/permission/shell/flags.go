@@ -40,18 +40,24 @@ type flagRule struct {
 // writes anything (checked per program in readonly_test.go). git is
 // checked by gitReadOnly on top of gitFlags.
 var readOnlyFlags = map[string]flagRule{
-	"cat": {}, "head": {}, "tail": {}, "pwd": {}, "echo": {}, "stat": {}, "which": {}, "diff": {},
+	"cat": {}, "head": {}, "tail": {}, "pwd": {}, "echo": {}, "stat": {}, "which": {},
 	// Options that follow symbolic links while recursing, or read a list of
 	// file names from a file: the permission engine resolves the paths it
 	// sees in the words, not links met below them or names inside a list, so
 	// these could read outside the workspace unasked.
 	//   grep -R / --dereference-recursive (plain -r follows only the named paths);
 	//   ls -L / --dereference (with -R, every link below); du -L / --dereference;
-	//   wc and du --files0-from=F (names to read, taken from F).
-	"ls":   {exact: []string{"--dereference"}, short: "L", shortArg: "ITw"},
-	"grep": {exact: []string{"--dereference-recursive"}, short: "R", shortArg: "efmABCdD"},
-	"du":   {exact: []string{"--dereference", "--files0-from"}, short: "L", shortArg: "BdtX"},
-	"wc":   {exact: []string{"--files0-from"}},
+	//   wc and du --files0-from=F (names to read, taken from F);
+	//   diff -r / --recursive (GNU diff follows every link it meets below the
+	//   named directories: red team r21 F1).
+	// GNU getopt_long takes any unambiguous prefix of a long option
+	// (grep --deref is --dereference-recursive, wc --files0=F is
+	// --files0-from=F: red team r21 F1, F5), so their prefixes disqualify too.
+	"ls":   {exact: []string{"--dereference"}, short: "L", shortArg: "ITw", abbrev: true},
+	"grep": {exact: []string{"--dereference-recursive"}, short: "R", shortArg: "efmABCdD", abbrev: true},
+	"du":   {exact: []string{"--dereference", "--files0-from"}, short: "L", shortArg: "BdtX", abbrev: true},
+	"wc":   {exact: []string{"--files0-from"}, abbrev: true},
+	"diff": {exact: []string{"--recursive"}, short: "r", shortArg: "xXIFSDLWCU", abbrev: true},
 	"true": {}, "false": {}, ":": {}, "test": {}, "[": {}, "[[": {}, "((": {},
 	// rg: --pre runs a preprocessor on every file (--pre-glob selects the
 	// files for it), --hostname-bin runs a program to get the host name,

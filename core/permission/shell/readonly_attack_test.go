@@ -204,6 +204,13 @@ func TestReadOnlyFlagTables(t *testing.T) {
 		{"du -aL .", false}, {"du -L .", false}, {"du --dereference .", false}, {"du --files0-from=l", false},
 		{"du -sh .", true}, {"du -d 1 .", true},
 		{"wc --files0-from=l", false}, {"wc --files0-from l", false}, {"wc -l a", true},
+		// GNU long options by any unambiguous prefix (red team r21 F1, F5); diff -r follows every link below
+		{"grep --deref . q2", false}, {"grep --dereference-rec . q2", false}, {"grep --de x .", false},
+		{"grep --devices=skip x f", true}, {"grep --directories=skip x f", true},
+		{"wc --files0=l", false}, {"wc --files=l", false}, {"du --files0=l", false}, {"du --deref .", false},
+		{"du --dereference-args x", true}, {"ls --deref x", false}, {"ls --dereference-command-line x", true},
+		{"diff -r q r", false}, {"diff -ur q r", false}, {"diff -Nr q r", false}, {"diff --recursive q r", false},
+		{"diff --recur q r", false}, {"diff -x r a b", true}, {"diff -u a b", true}, {"diff -q a b", true},
 		// find
 		{"find . -exec rm {} \\;", false}, {"find . -execdir ls \\;", false}, {"find . -ok rm {} \\;", false},
 		{"find . -okdir rm {} \\;", false}, {"find . -delete", false}, {"find . -fprint out", false},
@@ -242,7 +249,7 @@ func TestReadOnlyFlagTables(t *testing.T) {
 		{"tail -F --pid 1 f", true}, {"wc --files0-from=list", false}, {"grep -f pats -r --include='*.go' x .", true},
 		{"grep -P 'x(?=y)' f", true}, {"pwd -P", true}, {"echo -e 'a\\n'", true}, {"stat --printf=%s f", true},
 		{"du --files0-from=list -a", false}, {"which -a go", true}, {"diff --to-file=a b c", true},
-		{"diff -r --from-file=x y", true}, {"true --help", true}, {"false x", true}, {": x y", true},
+		{"diff -r --from-file=x y", false}, {"true --help", true}, {"false x", true}, {": x y", true},
 		// programs kept out of the set
 		{"sed -n p f", false}, {"sed -i s/a/b/ f", false}, {"sed 'e id' f", false}, {"sed 'w out' f", false},
 		{"sort f", false}, {"sort -o out f", false}, {"awk '{print}' f", false}, {"awk 'BEGIN{system(\"id\")}'", false},
