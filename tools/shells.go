@@ -65,6 +65,7 @@ type Shells struct {
 	shells map[string]*bgShell
 	order  []string
 	closed bool
+	before int // shells the session's earlier processes numbered (ContinueAfter)
 }
 
 // errEnding is the error of a shell started while the set closes.
@@ -142,7 +143,7 @@ func (s *Shells) add(proc *sandbox.Process, command, description, callID string,
 		slot()
 		return ShellInfo{}, errEnding
 	}
-	sh.info.ID = fmt.Sprintf("bash_%d", len(s.order)+1)
+	sh.info.ID = fmt.Sprintf("bash_%d", s.before+len(s.order)+1)
 	s.shells[sh.info.ID] = sh
 	s.order = append(s.order, sh.info.ID)
 	info := sh.info
@@ -291,6 +292,18 @@ func (s *Shells) Kill(id string) (ShellInfo, error) {
 		return ShellInfo{}, err
 	}
 	return s.Info(id)
+}
+
+// ContinueAfter makes the set number its shells after bash_n: a resumed
+// session's earlier processes gave out bash_1 to bash_n (their shells ended
+// with them), and the transcript the model reads names those, so an ID is
+// never given twice in one session (a new user, r21: a second bash_1 after
+// --continue made BashOutput and KillShell ambiguous). Call it before the
+// first shell starts; a smaller n than before changes nothing.
+func (s *Shells) ContinueAfter(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.before = max(s.before, n)
 }
 
 // endFor ends shell id with reason, as Kill does, returning once it has

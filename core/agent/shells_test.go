@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pincer/core/event"
+	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 	"pincer/tools"
@@ -99,5 +100,39 @@ func TestCloseShellsEndsTheSessions(t *testing.T) {
 	h.submit(context.Background(), "start another")
 	if r := h.toolResults()["b2"]; !r.IsError || !strings.Contains(r.Text, "ending") {
 		t.Errorf("a shell started after CloseShells: %q", r.Text)
+	}
+}
+
+// TestShellIDsContinueAfterEarlierProcesses: a session an earlier process
+// ran gave out bash_1 and bash_2 (shell.started in its log); this process's
+// first background shell is bash_3, not a second bash_1 (new user r21).
+func TestShellIDsContinueAfterEarlierProcesses(t *testing.T) {
+	ctx := context.Background()
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"true","run_in_background":true}`)),
+		providertest.Text("done"),
+	}}
+	h := newHarness(t, prov, permission.ModeBypass, shellTools()...)
+	earlier := message.NewText(message.RoleUser, "earlier")
+	earlier.SessionID = h.sess.ID
+	if _, err := h.store.AppendMessage(ctx, earlier); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []any{
+		event.ShellStartedData{ShellID: "bash_1", Command: "sleep 1"},
+		event.ShellExitedData{ShellID: "bash_1", Reason: "exited"},
+		event.ShellStartedData{ShellID: "bash_2", Command: "sleep 2"},
+	} {
+		typ := event.ShellStarted
+		if _, ok := d.(event.ShellExitedData); ok {
+			typ = event.ShellExited
+		}
+		if _, err := h.ag.Log().Emit(ctx, typ, h.sess.ID, "", d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.submit(ctx, "start a shell")
+	if got := h.toolResults()["b1"].Text; !strings.Contains(got, "bash_id: bash_3") {
+		t.Errorf("the first shell of this process: %q, want bash_3", got)
 	}
 }

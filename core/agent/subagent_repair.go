@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"pincer/core/event"
 )
@@ -42,6 +44,7 @@ func (a *Agent) closeAbandonedChildren(ctx context.Context, parentID string) {
 	if err != nil {
 		return
 	}
+	a.shellSet(parentID).ContinueAfter(shellsNumbered(evs))
 	for _, sh := range a.closeDeadShells(ctx, parentID, evs) {
 		a.Remind(parentID, fmt.Sprintf("Background shell %s (%s) ended with the pincer process that ran it, which stopped before this one started: "+
 			"it is no longer running, and BashOutput cannot read it. Start it again if it is still needed.", sh.ShellID, sh.Command))
@@ -102,6 +105,25 @@ func (a *Agent) closeDeadShells(ctx context.Context, id string, evs []event.Even
 		_, _ = a.log.Emit(ctx, event.ShellExited, id, "", event.ShellExitedData{ShellID: sh.ShellID, ExitCode: -1, Reason: ShellProcessEnded})
 	}
 	return open
+}
+
+// shellsNumbered is the highest N of the background shells bash_N that
+// shell.started events of evs name (0 when none).
+func shellsNumbered(evs []event.Event) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type != event.ShellStarted {
+			continue
+		}
+		var d event.ShellStartedData
+		if ev.Decode(&d) != nil {
+			continue
+		}
+		if k, err := strconv.Atoi(strings.TrimPrefix(d.ShellID, "bash_")); err == nil && strings.HasPrefix(d.ShellID, "bash_") {
+			n = max(n, k)
+		}
+	}
+	return n
 }
 
 // ShellProcessEnded is the shell.exited reason of a background shell that
