@@ -428,7 +428,8 @@ const endSubagentsWait = 10 * time.Second
 
 // Close cancels the Run's running subagents (and waits, endSubagentsWait at
 // most, until each recorded its end), ends the background shells of
-// the Run's agents (closeShells), stops the MCP servers and closes the store
+// the Run's agents (closeShells) and the waiting warm helpers
+// (sandbox.StopWarm), stops the MCP servers and closes the store
 // (a SharedStore's is left open: its owner closes it).
 func (r *Run) Close() error {
 	if r.Agent != nil {
@@ -438,6 +439,11 @@ func (r *Run) Close() error {
 		cancel()
 	}
 	r.closeShells()
+	// The helper pre-started for a next command creates the workspace's
+	// absent protected paths; one still starting as pincer exited raced the
+	// removal of the workspace (e2e: "directory not empty"). Another Run of
+	// the process only finds its next helper cold.
+	sandbox.StopWarm()
 	if r.MCP != nil {
 		r.MCP.Close()
 	}
