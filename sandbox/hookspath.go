@@ -24,6 +24,11 @@ type GitHooks struct {
 	// system's, the user's, the repository's and every file they include
 	// (include.path, includeIf), in git's order.
 	ConfigFiles []string
+	// ReadFiles are the files outside the repository the configuration
+	// makes git read for every command: core.excludesFile and
+	// core.attributesFile (absolute and clean, "~/" from $HOME; the last
+	// value of each), the ones set.
+	ReadFiles []string
 }
 
 // GitHooksTimeout bounds the two git commands of GitHooksOf.
@@ -88,8 +93,11 @@ func gitAsPerson(ctx context.Context, dir string, args ...string) (string, error
 // run in base: pairs of "ORIGIN" and "KEY\nVALUE" (a key alone when it has
 // no value), NUL-terminated. Relative file origins are relative to base; only
 // "file:" origins are files (not "command line:", "blob:", "standard input:").
+// core.excludesFile and core.attributesFile are read as core.hooksPath is
+// (hooksDirOf: a path of the same forms).
 func parseGitHooks(out, base, home string) GitHooks {
 	var g GitHooks
+	var excludes, attributes string
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		origin, entry := fields[i], fields[i+1]
@@ -102,8 +110,18 @@ func parseGitHooks(out, base, home string) GitHooks {
 			}
 		}
 		key, value, _ := strings.Cut(entry, "\n")
-		if strings.ToLower(key) == "core.hookspath" {
+		switch strings.ToLower(key) {
+		case "core.hookspath":
 			g.HooksDir = hooksDirOf(value, base, home) // the last one wins, as in git
+		case "core.excludesfile":
+			excludes = hooksDirOf(value, base, home)
+		case "core.attributesfile":
+			attributes = hooksDirOf(value, base, home)
+		}
+	}
+	for _, f := range []string{excludes, attributes} {
+		if f != "" {
+			g.ReadFiles = append(g.ReadFiles, f)
 		}
 	}
 	return g

@@ -147,6 +147,12 @@ type Policy struct {
 	// It needs Enabled and Landlock: without them Executor.Run fails with
 	// ErrReadsNotConfined and runs nothing (see Executor.CanConfineReads).
 	ConfineReads bool
+	// GitReads are files outside the workspace the person's git reads for
+	// every command — the config files their configuration includes, the
+	// core.excludesFile and core.attributesFile it names (GitHooks) — that
+	// a command with ConfineReads may read too, as it may ~/.gitconfig: git
+	// dies on an include it cannot read ("unable to access").
+	GitReads []string
 	// NoCacheRoots keeps the toolchain caches (Go, npm, pip, cargo, the XDG cache
 	// dir) read-only; by default they are writable so that builds and tests work.
 	NoCacheRoots bool

@@ -46,7 +46,8 @@ var confinedHomeToolchains = []struct{ env, def string }{
 // read-only, the workspace's added directories, the main repositories of a
 // linked worktree (sealed), confinedSystemDirs, the resolver file /etc
 // points at, the person's git configuration (~/.gitconfig and
-// $XDG_CONFIG_HOME/git: identity, aliases, ignores), the PATH's directories
+// $XDG_CONFIG_HOME/git: identity, aliases, ignores) and Policy.GitReads (its
+// includes, excludes and attributes files), the PATH's directories
 // (not the home directory or above it) and confinedHomeToolchains. Device
 // files are the device rules of applyLandlock. Hidden paths stay hidden: they
 // are covered by mounts, whatever Landlock allows.
@@ -69,6 +70,7 @@ func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files
 	} else if home != "" {
 		cands = append(cands, filepath.Join(home, ".config", "git"))
 	}
+	cands = append(cands, e.Policy.GitReads...)
 	cands = append(cands, filepath.SplitList(os.Getenv("PATH"))...)
 	for _, tc := range confinedHomeToolchains {
 		if v := os.Getenv(tc.env); filepath.IsAbs(v) {

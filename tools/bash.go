@@ -192,7 +192,7 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	if res.Notice != "" {
 		text += "\n[" + res.Notice + "]"
 	}
-	r := Result{Output: withConfinedNote(env, text), IsError: status != ""}
+	r := Result{Output: withConfinedNote(env, text, false), IsError: status != ""}
 	if out != whole && res.OmittedBytes == 0 { // cut here, from the whole output (the runner dropped nothing)
 		r.OutputLines = strings.Count(whole, "\n") + 1
 	}

@@ -73,5 +73,5 @@ func (b Bash) runInBackground(ctx context.Context, env *Env, in BashInput) (Resu
 	if n := proc.Notice(); n != "" {
 		text += "\n[" + n + "]"
 	}
-	return Result{Output: withConfinedNote(env, text)}, nil
+	return Result{Output: withConfinedNote(env, text, true)}, nil
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"strings"
 
 	"pincer/sandbox"
 )
@@ -16,7 +17,7 @@ const ConfinedReadsNote = "[reads confined to the workspace: only a repository's
 // this workspace (Env.ConfineTainted): that command may have left a link or a
 // gitfile leading outside, so what the person did not allow themselves cannot
 // read files elsewhere either.
-const TaintedReadsNote = "[reads confined to the workspace: a command only a repository's rule allowed ran earlier here and may have left links leading outside, so this call, which you did not approve yourself, cannot read files elsewhere (the rest of the home directory, other users' files); a \"Permission denied\" on one comes from that — approve the call to run it unconfined]"
+const TaintedReadsNote = "[reads confined to the workspace: a command that may leave links leading outside ran earlier here (one only a repository's rule allowed, or a background shell nobody approved that changes files), so this call, which ran without the person's approval or own rule, cannot read files elsewhere (the rest of the home directory, other users' files); a \"Permission denied\" here comes from that. To run it unconfined, the person can approve it or allow it with their own rule (--allowed-tools, or an allow rule in their config.toml).]"
 
 // errUnconfinable is Bash's error when a call's reads must be confined and
 // no sandbox is configured.
@@ -38,15 +39,30 @@ func bashPolicy(env *Env) (*sandbox.Policy, error) {
 	return &pol, nil
 }
 
-// withConfinedNote appends ConfinedReadsNote to text when env's call ran confined.
-func withConfinedNote(env *Env, text string) string {
+// PathsReadsNote ends the result of a Bash call confined for its own
+// decision (Env.ConfineQuiet) whose output shows a refused read.
+const PathsReadsNote = "[reads confined to the workspace: this command ran without approval because it only reads or changes files inside the workspace, so it cannot read files elsewhere (the rest of the home directory, other users' files); a \"Permission denied\" here comes from that — a link or a list of names leading outside. To run it unconfined, the person can approve it or allow it with their own rule (say --allowed-tools 'Bash(diff:*)', or an allow rule in their config.toml).]"
+
+// withConfinedNote appends the note that says why env's call ran confined
+// (ConfinedReadsNote, TaintedReadsNote, BackgroundReadsNote for a
+// background shell, PathsReadsNote when the output shows a refused read).
+func withConfinedNote(env *Env, text string, background bool) string {
 	switch {
 	case !env.ConfineReads:
 		return text
 	case env.ConfineTainted:
 		return text + "\n" + TaintedReadsNote
-	case env.Unvouched: // a background shell (confineBackground)
+	case background && env.Unvouched:
 		return text + "\n" + BackgroundReadsNote
+	case env.ConfineQuiet && !readRefused(text):
+		return text
+	case env.ConfineQuiet:
+		return text + "\n" + PathsReadsNote
 	}
 	return text + "\n" + ConfinedReadsNote
+}
+
+// readRefused reports whether output shows a read the kernel refused.
+func readRefused(output string) bool {
+	return strings.Contains(output, "Permission denied") || strings.Contains(output, "Operation not permitted")
 }

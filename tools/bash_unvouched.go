@@ -22,11 +22,11 @@ import (
 // BackgroundReadsNote ends the result of a background Bash call that runs
 // with its reads confined because the person did not approve it themselves
 // (Env.Unvouched).
-const BackgroundReadsNote = "[reads confined to the workspace: this background shell was not approved by you but allowed on the paths it named, and what it reads may change while it runs, so it cannot read files elsewhere (the rest of the home directory, other users' files); a \"Permission denied\" on one comes from that — approve the call to run it unconfined]"
+const BackgroundReadsNote = "[reads confined to the workspace: this background shell runs without the person's approval or own rule, and the files it reads can change while it runs (a link moved or swapped), so it cannot read files elsewhere (the rest of the home directory, other users' files); a \"Permission denied\" here comes from that. To run it unconfined, the person can approve it or allow it with their own rule (--allowed-tools, or an allow rule in their config.toml).]"
 
 // TaintEndedNote is what a Bash command ended by a taint of its workspace
 // says (a foreground result, or BashOutput of a background shell).
-const TaintEndedNote = "pincer ended this command: a command only a repository's rule allows started in this workspace while this one ran with its reads unconfined (it could have followed a link that command leaves). Run it again: its reads will be confined to the workspace."
+const TaintEndedNote = "pincer ended this command: a command that may leave links leading outside (one only a repository's rule allows, or a background shell nobody approved that changes files) started in this workspace while this one ran with its reads unconfined. Run it again: its reads will be confined to the workspace."
 
 // errEndedByTaint is the cause of a foreground command's context when a
 // taint of its workspace ended it.

@@ -205,6 +205,12 @@ type Env struct {
 	// unconfined in sandbox.Workspace.HoldUnconfined, so that a taint of the
 	// workspace while it runs ends it (red team r20 F1).
 	Unvouched bool
+	// ConfineQuiet says ConfineReads is set for the call's own decision,
+	// which rested on the paths it named (permission.Decision.ByPaths):
+	// its result says so (PathsReadsNote) only when its output shows a read
+	// refused ("Permission denied"), the one thing the confinement changes
+	// for such a call.
+	ConfineQuiet bool
 	// ContextWindow is the model's context window in tokens (0: unknown): Read
 	// keeps its result to a share of it (ReadResultCap).
 	ContextWindow int64

@@ -39,6 +39,22 @@ func unvouched(tool string, d permission.Decision, personal bool) bool {
 	return tool == "Bash" && d.Behavior == permission.Allow && !d.ProjectOnly && !personal
 }
 
+// confinesByPaths reports whether the reads of a call env runs must be
+// confined for its own decision d: an unvouched Bash call whose allow rests
+// on the paths it named (permission.Decision.ByPaths: the read-only set,
+// acceptEdits' file commands) runs, wherever Landlock can confine it, held
+// by the kernel to what the decision promised — reads inside the workspace
+// (and the system's and toolchains' trees) — whatever the words did not show:
+// links met below a named directory (diff -r), a link moved by an earlier
+// part of the same command line (`mv a/b/x y && cat y/m.txt`), a git dir's
+// state file re-aimed, a read racing another session's or subagent's move
+// (red team r21 F1-F4). Without Landlock nothing changes (the taint and
+// tools' holds still apply). The call's result says so only when something
+// was refused (tools.Env.ConfineQuiet).
+func confinesByPaths(env *tools.Env, d permission.Decision) bool {
+	return env.Unvouched && !env.ConfineReads && d.ByPaths() && unconfinable(env) == ""
+}
+
 // taints reports whether allowing the prepared call p by d taints its
 // workspace: a command only a repository's rule allows (d.ProjectOnly), or
 // an unvouched background shell that is not read-only (anything but the

@@ -36,7 +36,7 @@ func TestTaintConfinesLaterCalls(t *testing.T) {
 		ran      []bool // ConfineReads of each run
 		reason   string // in cat's result, when it did not run
 	}{
-		{"no taint", false, "", "", &on, nil, []bool{false}, ""},
+		{"no taint: confined by its own decision (the read-only set)", false, "", "", &on, nil, []bool{true}, ""},
 		{"project-only command first", false, "npm test", "", &on, nil, []bool{true, true}, ""},
 		{"tainted", true, "", "", &on, nil, []bool{true}, ""},
 		{"tainted, person's rule", true, "", "Bash(cat:*)", &on, nil, []bool{false}, ""},

@@ -264,6 +264,9 @@ func (t *turn) decideAndRun(ctx, bg context.Context, env *tools.Env, p *prepared
 	callEnv.ConfineTainted = taintConfines(t.a.cfg.Workspace, p.tool.Spec().Name, d, p.personal)
 	callEnv.ConfineReads = callEnv.ConfineReads || callEnv.ConfineTainted
 	callEnv.Unvouched = unvouched(p.tool.Spec().Name, d, p.personal)
+	if confinesByPaths(&callEnv, d) {
+		callEnv.ConfineReads, callEnv.ConfineQuiet = true, true
+	}
 	ck := t.checkpointBefore(ctx, &callEnv, p)
 	start := time.Now()
 	res, err := runSafely(withTurn(ctx, t.id), p.tool, &callEnv, p.input)

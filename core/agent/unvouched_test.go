@@ -11,10 +11,11 @@ import (
 )
 
 // TestUnvouchedCalls: a Bash call reaches the tool with Unvouched exactly
-// when the person did not allow it themselves and its own decision does not
-// confine it: the read-only set's and acceptEdits' allows are unvouched; the
-// person's rule, their approval, bypassPermissions and a repository's rule
-// (confined by itself) are not.
+// when the person did not allow it themselves and no repository's rule
+// allowed it: the read-only set's and acceptEdits' allows are unvouched, and
+// confined for their own decision (permission.Decision.ByPaths); the
+// person's rule, their approval and bypassPermissions are neither; a
+// repository's rule is confined by itself.
 func TestUnvouchedCalls(t *testing.T) {
 	rule := func(s string, project bool) permission.RuleSet { return allowRule(t, permission.RuleSet{}, s, project) }
 	on := sandbox.DefaultPolicy()
@@ -25,13 +26,16 @@ func TestUnvouchedCalls(t *testing.T) {
 		rules    permission.RuleSet
 		approver Approver
 		want     bool
+		confined bool // ConfineReads: for its own decision (ByPaths) or a repository's rule
 	}{
-		{"read-only set", "cat t.txt", permission.ModeDefault, permission.RuleSet{}, nil, true},
-		{"acceptEdits", "touch t.txt", permission.ModeAcceptEdits, permission.RuleSet{}, nil, true},
-		{"person's rule", "cat t.txt", permission.ModeDefault, rule("Bash(cat:*)", false), nil, false},
-		{"person's approval", "npm test", permission.ModeDefault, permission.RuleSet{}, allowAll{}, false},
-		{"bypassPermissions", "cat t.txt", permission.ModeBypass, permission.RuleSet{}, nil, false},
-		{"repository's rule", "npm test", permission.ModeDefault, rule("Bash(npm test:*)", true), nil, false},
+		{"read-only set", "cat t.txt", permission.ModeDefault, permission.RuleSet{}, nil, true, true},
+		{"read-only set, plan", "cat t.txt", permission.ModePlan, permission.RuleSet{}, nil, true, true},
+		{"acceptEdits", "touch t.txt", permission.ModeAcceptEdits, permission.RuleSet{}, nil, true, true},
+		{"acceptEdits, a move then a read", "mv a b && cat b/m.txt", permission.ModeAcceptEdits, permission.RuleSet{}, nil, true, true},
+		{"person's rule", "cat t.txt", permission.ModeDefault, rule("Bash(cat:*)", false), nil, false, false},
+		{"person's approval", "npm test", permission.ModeDefault, permission.RuleSet{}, allowAll{}, false, false},
+		{"bypassPermissions", "cat t.txt", permission.ModeBypass, permission.RuleSet{}, nil, false, false},
+		{"repository's rule", "npm test", permission.ModeDefault, rule("Bash(npm test:*)", true), nil, false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,7 +51,10 @@ func TestUnvouchedCalls(t *testing.T) {
 			h := newHarnessWith(t, prov, memory.New(), cfg, probe)
 			h.submit(context.Background(), "go")
 			if len(probe.unvouched) != 1 || probe.unvouched[0] != c.want {
-				t.Errorf("Unvouched of the run: %v, want [%v]", probe.unvouched, c.want)
+				t.Fatalf("Unvouched of the run: %v, want [%v]", probe.unvouched, c.want)
+			}
+			if probe.confined[0] != c.confined {
+				t.Errorf("ConfineReads of the run: %v, want %v", probe.confined[0], c.confined)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"pincer/core/hook"
@@ -33,9 +34,11 @@ const (
 // trustedCode returns the trusted code of a session over roots (the workspace
 // root first, then added directories), the hooks that will run (the runner
 // after the project-trust gate) and the servers configured (only the
-// approved, startable stdio ones count), with a warning when git's
-// configuration could not be read.
-func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, servers []mcp.ServerConfig) (out []permission.TrustedCode, warning string) {
+// approved, startable stdio ones count), the files git reads for every
+// command (its config files, excludes and attributes files: for
+// sandbox.Policy.GitReads), and a warning when git's configuration could not
+// be read.
+func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, servers []mcp.ServerConfig) (out []permission.TrustedCode, gitReads []string, warning string) {
 	root := roots[0]
 	add := func(p, why string) {
 		p = filepath.Clean(p)
@@ -60,6 +63,7 @@ func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, server
 	for _, f := range g.ConfigFiles {
 		add(f, whyGitInclude)
 	}
+	gitReads = append(slices.Clone(g.ConfigFiles), g.ReadFiles...)
 	for _, list := range hooks.Defs() {
 		for _, d := range list {
 			for _, p := range namedFiles(d.Command, root) {
@@ -75,7 +79,7 @@ func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, server
 			add(p, whyServerScript)
 		}
 	}
-	return out, warning
+	return out, gitReads, warning
 }
 
 // namedFiles returns the workspace files a shell command line run in dir
@@ -171,12 +175,13 @@ func trustedCodeRel(tcs []permission.TrustedCode, roots []string) []string {
 // read-only paths; a warning when git's configuration could not be read.
 func (s *Setup) protectTrustedCode() {
 	roots := s.Workspace.Roots()
-	tcs, warning := trustedCode(context.Background(), roots, s.Hooks, s.MCPServers)
+	tcs, gitReads, warning := trustedCode(context.Background(), roots, s.Hooks, s.MCPServers)
 	if warning != "" {
 		s.Warnings = append(s.Warnings, warning)
 	}
 	s.TrustedCode = tcs
 	if s.Sandbox != nil {
 		s.Sandbox.TrustedCode = append(s.Sandbox.TrustedCode, trustedCodeRel(tcs, roots)...)
+		s.Sandbox.GitReads = gitReads
 	}
 }

@@ -49,7 +49,7 @@ func TestTrustedCodeFound(t *testing.T) {
 		{Name: "ok", Transport: mcp.TransportStdio, Command: "node", Args: []string{"./mcp/server.js"}, Approved: true, Scope: mcp.ScopeProject},
 		{Name: "no", Transport: mcp.TransportStdio, Command: "node", Args: []string{"mcp/evil.js"}, Scope: mcp.ScopeProject},
 	}
-	tcs, warning := trustedCode(context.Background(), []string{ws}, runner, servers)
+	tcs, _, warning := trustedCode(context.Background(), []string{ws}, runner, servers)
 	if warning != "" {
 		t.Errorf("warning %q", warning)
 	}

@@ -171,6 +171,18 @@ type Request struct {
 // only reads (the read-only set), on the paths it names.
 const ByReadOnly = "read-only"
 
+// ByPaths reports whether d allows a call because of the paths it named
+// being inside the workspace — the read-only set or a mode's default
+// (acceptEdits' file commands, plan's and default's reads) — rather than by
+// a rule, a hook, the classifier or bypassPermissions. Such a decision holds
+// for the paths as they were when it was made and as far as the literal
+// words show them; the reads of the call can be held to it by the kernel
+// (tools.Env.ConfineReads).
+func (d Decision) ByPaths() bool {
+	return d.Behavior == Allow && d.Rule == "" && (d.By == ByReadOnly ||
+		strings.HasPrefix(d.By, "mode:") && d.By != byMode(ModeBypass))
+}
+
 // Decision is what Evaluate returned and why. By names the deciding authority:
 // "rule Bash(npm test:*) from .pincer/config.toml", "mode:acceptEdits",
 // "hard-deny" or "read-only". Rule is the matching rule in canonical form ("" when

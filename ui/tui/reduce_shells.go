@@ -53,7 +53,7 @@ func shellEnd(reason string, code int) string {
 	case "session_ended":
 		return "ended with the session"
 	case "tainted":
-		return "ended by pincer (a repository's rule ran a command while it read unconfined)"
+		return "ended by pincer (its workspace was tainted while it read unconfined)"
 	}
 	return fmt.Sprintf("exited (code %d)", code)
 }
