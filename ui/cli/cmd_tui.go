@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -60,6 +61,40 @@ func (f *tuiFlags) workbenchOptions(fs *flag.FlagSet) (app.Options, error) {
 // on exit, on a panic and on SIGTERM, SIGHUP or SIGINT. A configuration that does
 // not parse fails closed: the workbench opens (to show why and to browse
 // sessions) but every tool call is denied, naming the problems.
+// startupNotice is one notice the workbench opens with.
+type startupNotice struct{ level, text string }
+
+// startupNotices are the workbench's opening notices, in order: the
+// configuration's fatal errors first (what else is wrong may follow from
+// them: a new user r21 was sent to /model by a "no model" notice that a
+// typo in config.toml caused), then why no turn can be sent (modelErr: no
+// model, no key; the workbench still opens to browse), then the warnings.
+func startupNotices(modelErr error, configErrors, warnings []string) []startupNotice {
+	var out []startupNotice
+	for _, e := range configErrors {
+		out = append(out, startupNotice{"error", "configuration: " + e + " — every tool call is denied until this is fixed and pincer restarted"})
+	}
+	if modelErr != nil {
+		msg := modelErr.Error()
+		switch {
+		case errors.Is(modelErr, app.ErrNoModel) && len(configErrors) > 0:
+			msg = noModelBrokenConfig
+		case errors.Is(modelErr, app.ErrNoModel):
+			msg = app.NoModelInWorkbench
+		}
+		out = append(out, startupNotice{"warning", msg})
+	}
+	for _, w := range warnings {
+		out = append(out, startupNotice{"warning", w})
+	}
+	return out
+}
+
+// noModelBrokenConfig is the workbench's no-model notice when the
+// configuration does not parse: the model it would name is unknown, and
+// /model, which writes the same file, would fail on it.
+const noModelBrokenConfig = "no model: the configuration does not parse (the error above), so the model and providers it names are unknown — fix that line and restart pincer (/model cannot write a file that does not parse)"
+
 func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	fs, f := newTUIFlagSet()
 	words, err := parseInterspersed(fs, args)
@@ -83,14 +118,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	warnings := setup.Warnings
-	if setup.ModelErr != nil { // no key: the workbench still opens, to browse and to say why it cannot send
-		msg := setup.ModelErr.Error()
-		if errors.Is(setup.ModelErr, app.ErrNoModel) {
-			msg = app.NoModelInWorkbench
-		}
-		warnings = append([]string{msg}, warnings...)
-	}
+	warnings := slices.Clone(setup.Warnings)
 	window, _, _ := app.ModelInfo(setup.Model)
 	keys, kwarns := loadKeyMap(setup.Config)
 	warnings = append(warnings, kwarns...)
@@ -135,11 +163,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 		case <-quit:
 		}
 	}()
-	for _, w := range warnings {
-		wb.Notify("warning", w)
-	}
-	for _, e := range setup.ConfigErrors {
-		wb.Notify("error", "configuration: "+e+" — every tool call is denied until this is fixed and pincer restarted")
+	for _, n := range startupNotices(setup.ModelErr, setup.ConfigErrors, warnings) {
+		wb.Notify(n.level, n.text)
 	}
 
 	openCtx, cancelOpen := context.WithCancel(context.Background())
