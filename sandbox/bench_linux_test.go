@@ -184,7 +184,7 @@ func benchWarm(b *testing.B, helper []string, ready bool) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	pooled := warmCounts.pooled.Load()
+	pooled, early := warmCounts.pooled.Load(), warmCounts.gated.Load()
 	before := childrenCPU()
 	for b.Loop() {
 		if ready {
@@ -200,6 +200,9 @@ func benchWarm(b *testing.B, helper []string, ready bool) {
 	// The share of commands that found their helper waiting: the others
 	// (the host's bound sockets changed since the pre-start) started one.
 	b.ReportMetric(100*float64(warmCounts.pooled.Load()-pooled)/float64(b.N), "%pooled")
+	// The share whose request went to the helper before the plan (sendEarly)
+	// and got its go.
+	b.ReportMetric(100*float64(warmCounts.gated.Load()-early)/float64(b.N), "%early")
 }
 
 // BenchmarkSandboxedTrueConfineReads is BenchmarkSandboxedTrue with

@@ -103,8 +103,10 @@
 //     a socketpair only pincer holds the other end of; it runs one command,
 //     only when its fingerprint (spec, user namespace, the inodes of every
 //     path of the spec and the mount table) matches the call's fresh plan,
-//     else the call starts a helper of its own. Results, kill, timeout and
-//     exit codes are the classic helper's.
+//     else the call starts a helper of its own. Its request may be sent
+//     before the plan (sendEarly): the helper then waits for a "go" that
+//     only that match gives, and is killed with nothing run otherwise.
+//     Results, kill, timeout and exit codes are the classic helper's.
 //   - Capabilities: every one dropped (bounding, inheritable, ambient), so a
 //     root command has none — no mknod, mount, ptrace, raw I/O, DAC override —
 //     and no_new_privs is set.

@@ -77,11 +77,19 @@ func (e *Executor) Report() (Report, error) {
 // an error without running anything when the policy cannot be met
 // (RequireLandlock) or the helper cannot be used.
 func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
+	c.EnvAllow = append(slices.Clone(e.Policy.EnvAllow), c.EnvAllow...)
+	// A waiting helper gets the request before the plan, and its "go" only
+	// when the plan gives the key it was confined for (sendEarly, runWarm);
+	// killed, with nothing run, on every other way out.
+	var early *warmCall
+	if e.Warm || warmAll {
+		early = e.sendEarly(ctx, c)
+	}
+	defer early.abort()
 	p, err := e.plan()
 	if err != nil {
 		return Result{ExitCode: -1}, err
 	}
-	c.EnvAllow = append(slices.Clone(e.Policy.EnvAllow), c.EnvAllow...)
 	if p.direct {
 		res, err := Run(ctx, c)
 		res.Notice = announce(p.report.Degraded)
@@ -99,7 +107,7 @@ func (e *Executor) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	res, ran := Result{}, false
 	if e.Warm || warmAll {
-		res, ran = e.runWarm(ctx, p, c, wrapped)
+		res, ran = e.runWarm(ctx, p, c, wrapped, early)
 	}
 	if !ran {
 		res, err = Run(ctx, wrapped)

@@ -70,6 +70,12 @@ func HelperMain(args []string, stderr io.Writer) int {
 // signals (see runAsInit).
 func runCommand(spec helperSpec, argv []string, stderr io.Writer, report func(int), sigs chan os.Signal) int {
 	path, err := exec.LookPath(argv[0])
+	return runFound(spec, path, err, argv, stderr, report, sigs)
+}
+
+// runFound is runCommand once argv[0] was looked up: path, or the lookup's
+// error err, reported as runCommand reports it.
+func runFound(spec helperSpec, path string, err error, argv []string, stderr io.Writer, report func(int), sigs chan os.Signal) int {
 	if err != nil {
 		code := ExitNotFound
 		if !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, fs.ErrNotExist) {

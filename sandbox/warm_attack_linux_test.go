@@ -438,12 +438,17 @@ func TestWarmKilledHelperFallsBack(t *testing.T) {
 			<-w.done
 		}
 		warmPool.mu.Unlock()
-		pooled, fell := warmCounts.pooled.Load(), warmCounts.fellBack.Load()
+		pooled, fell, aborted := warmCounts.pooled.Load(), warmCounts.fellBack.Load(), warmCounts.gatedAborted.Load()
 		res, err := e.Run(context.Background(), c)
 		if err != nil || !strings.Contains(res.Output, "ran") || res.ExitCode != 0 {
 			t.Fatalf("the command did not run (exit %d, %v): %q", res.ExitCode, err, res.Output)
 		}
 		noMarker(t, res.Output, marker)
+		if warmCounts.gatedAborted.Load() != aborted && warmCounts.pooled.Load() == pooled {
+			// Taken before the plan (sendEarly), found dead as the request
+			// was sent, and not used: the command went the other way.
+			return
+		}
 		if warmCounts.pooled.Load() == pooled {
 			// The world moved since the wait: the command ran in a helper
 			// started for it, not the dead one. Again.

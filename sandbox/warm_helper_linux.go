@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -19,7 +20,12 @@ import (
 //	pincer → helper  4-byte big-endian length, then a warmRequest as JSON;
 //	                 the first bytes carry SCM_RIGHTS with exactly three fds:
 //	                 the command's stdin, stdout and stderr
-//	helper → pincer  warmTaken       the request is in; the command runs next
+//	                 the helper prepares the command (streams, environment,
+//	                 directory, the program's lookup) and runs nothing yet
+//	pincer → helper  warmGo          the plan pincer computed meanwhile gives
+//	                 the key this helper was confined for: run it (pincer
+//	                 kills a helper it does not release; EOF ends it too)
+//	helper → pincer  warmTaken       the go is in; the command runs next
 //	helper → pincer  4-byte big-endian status, once the command has ended and
 //	                 everything else in its PID namespace is dead and reaped
 //	                 (runAsInit); then the helper exits
@@ -33,6 +39,7 @@ import (
 const (
 	warmCtlFD  = 3
 	warmReady  = 'r'
+	warmGo     = 'g'
 	warmTaken  = 't'
 	warmMaxReq = 16 << 20 // bytes of request JSON; execve refuses far less (ARG_MAX)
 )
@@ -52,12 +59,15 @@ type warmRequest struct {
 // else; then it confines itself exactly as the classic helper does (mounts,
 // /proc, loopback, rlimits, Landlock, capabilities, no_new_privs), catches
 // the signals it forwards as PID 1, reports warmReady and waits for one
-// request. It then takes the request's standard streams as its own, refuses
-// the request if a signal came while it waited, reports warmTaken, takes the
-// request's environment and directory, and runs the command as the classic
-// helper does (runCommand). Any failure before warmTaken exits with
-// ExitSetupFailed and nothing run: pincer sees the socket close without
-// warmTaken and runs the command through a classic helper instead.
+// request. It then takes the request's standard streams, environment and
+// directory as its own and looks the program up, and waits for warmGo
+// (none: it exits with nothing run); it refuses the request if a signal
+// came while it waited, reports warmTaken, and runs the command as the
+// classic helper does (runFound), a failure of the preparation reported
+// only then, as the classic helper reports it. Any failure before
+// warmTaken exits with ExitSetupFailed and nothing run: pincer sees the
+// socket close without warmTaken and runs the command through a classic
+// helper instead.
 func warmMain(spec helperSpec, stderr io.Writer) int {
 	if _, err := unix.FcntlInt(warmCtlFD, unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
 		return helperFail(stderr, ExitSetupFailed, fmt.Errorf("control socket: %w", err))
@@ -98,6 +108,28 @@ func warmMain(spec helperSpec, stderr io.Writer) int {
 			unix.Close(fd)
 		}
 	}
+	// The preparation, before the go (nothing here runs anything of the
+	// command's): the request's environment and directory (the classic
+	// helper gets them from exec: the environment as given, the directory
+	// looked up again through the mounts) and the program's lookup in them.
+	os.Clearenv()
+	for _, kv := range req.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			_ = os.Setenv(k, v)
+		}
+	}
+	dirErr := os.Chdir(req.Dir)
+	var path string
+	var lookErr error
+	if dirErr == nil {
+		path, lookErr = exec.LookPath(req.Argv[0])
+	}
+	// Nothing more until pincer's plan checked out. No go (pincer killed
+	// this helper, or is gone): nothing ran, nothing is said on streams
+	// nobody reads.
+	if err := readGo(warmCtlFD); err != nil {
+		return helperFail(io.Discard, ExitSetupFailed, err)
+	}
 	// A signal relayed while the helper waited has no command to go to;
 	// without the handler it would have ended the helper, so the request
 	// is refused (pincer runs it through a classic helper). One relayed
@@ -109,20 +141,30 @@ func warmMain(spec helperSpec, stderr io.Writer) int {
 	if err := writeByte(warmCtlFD, warmTaken); err != nil {
 		return helperFail(stderr, ExitSetupFailed, err)
 	}
-	// From here on the helper is the classic one after confine, with the
-	// request's environment and directory (the classic helper gets them
-	// from exec: the environment as given, the directory looked up again
-	// through the mounts).
-	os.Clearenv()
-	for _, kv := range req.Env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
-			_ = os.Setenv(k, v)
+	// From here on the helper is the classic one after confine.
+	if dirErr != nil {
+		return helperFail(stderr, ExitSetupFailed, dirErr)
+	}
+	return runFound(spec, path, lookErr, req.Argv, stderr, reportStatus, sigs)
+}
+
+// readGo waits for warmGo on fd: an error when anything else comes (the
+// socket's end among it).
+func readGo(fd int) error {
+	var b [1]byte
+	for {
+		n, err := unix.Read(fd, b[:])
+		if err == unix.EINTR {
+			continue
 		}
+		if err != nil {
+			return fmt.Errorf("control socket: %w", err)
+		}
+		if n != 1 || b[0] != warmGo {
+			return errors.New("control socket: no go for the command")
+		}
+		return nil
 	}
-	if err := os.Chdir(req.Dir); err != nil {
-		return helperFail(stderr, ExitSetupFailed, err)
-	}
-	return runCommand(spec, req.Argv, stderr, reportStatus, sigs)
 }
 
 // waitedSignal empties sigs (nil: nothing to empty) and returns the first
@@ -178,7 +220,9 @@ func readWarmRequest(fd int) (warmRequest, []int, error) {
 	var n, oobn int
 	var err error
 	for {
-		n, oobn, _, _, err = unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+		// The length alone (the descriptors come with the first byte read):
+		// nothing of what follows the request (the go) is read here.
+		n, oobn, _, _, err = unix.Recvmsg(fd, buf[:4], oob, unix.MSG_CMSG_CLOEXEC)
 		if err != unix.EINTR {
 			break
 		}
@@ -204,7 +248,6 @@ func readWarmRequest(fd int) (warmRequest, []int, error) {
 		return req, nil, fmt.Errorf("control socket: request of %d bytes (at most %d)", size, warmMaxReq)
 	}
 	body := make([]byte, 0, size)
-	body = append(body, buf[4:n]...)
 	for len(body) < size {
 		m, err := unix.Read(fd, buf[:min(len(buf), size-len(body))])
 		if err == unix.EINTR {
@@ -215,10 +258,6 @@ func readWarmRequest(fd int) (warmRequest, []int, error) {
 			return req, nil, errors.New("control socket: request cut short")
 		}
 		body = append(body, buf[:m]...)
-	}
-	if len(body) != size {
-		closeAll(fds)
-		return req, nil, errors.New("control socket: more than one request")
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		closeAll(fds)

@@ -31,6 +31,9 @@ var warmAll bool
 // to a classic helper although a warm one was asked for.
 var warmCounts struct {
 	pooled, started, fellBack atomic.Int64
+	// gated counts the commands sent early (sendEarly) that got their
+	// "go"; gatedAborted those whose helper was killed instead.
+	gated, gatedAborted atomic.Int64
 }
 
 // maxIdleWarm is how many pre-started helpers wait at once, across
@@ -42,7 +45,9 @@ const maxIdleWarm = 2
 type warmHelper struct {
 	// key is the fingerprint it was confined for (warmKey); "" until it is
 	// known to be ready.
-	key  string
+	key string
+	// hint is the warmHint of the command it was pre-started after.
+	hint string
 	ctl  *net.UnixConn
 	proc *os.Process
 	// ready is set once warmReady has been read.
@@ -68,7 +73,14 @@ var warmPool struct {
 // could take the command — nothing of it ran, and the caller runs it through
 // a classic helper. With e.Warm, a helper for the next command is started
 // once this one has ended.
-func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) (res Result, ok bool) {
+//
+// early, when not nil, is a waiting helper already sent c's request
+// (sendEarly) and waiting for its "go": it gets it only when the key it
+// was started for is exactly the one p gives now; otherwise (or when
+// nothing is to run) it is killed with nothing run, and the command takes
+// the path it would have taken without it. runWarm always disposes of it.
+func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command, early *warmCall) (res Result, ok bool) {
+	defer early.abort()
 	defer func() {
 		if !ok {
 			warmCounts.fellBack.Add(1)
@@ -88,6 +100,17 @@ func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) 
 	argv, spec, world := wt.argv, wt.spec, wt.world
 	if e.Warm {
 		defer e.prestartWarm(wt, p.prepare)
+	}
+	if early != nil {
+		// The check the "go" waits for: the helper is the one a lookup by
+		// the fresh plan's key would have found (takeWarm below).
+		if early.w.key == wt.key {
+			warmCounts.pooled.Add(1)
+			warmCounts.gated.Add(1)
+			return early.release(ctx, wrapped)
+		}
+		warmCounts.gatedAborted.Add(1)
+		early.abort()
 	}
 	w := takeWarm(wt.key)
 	if w != nil {
@@ -113,7 +136,11 @@ func (e *Executor) runWarm(ctx context.Context, p execPlan, c, wrapped Command) 
 		}
 	}
 	req := warmRequest{Argv: append([]string{c.Path}, c.Args...), Env: runEnv(ctx, wrapped), Dir: dir}
-	return w.run(ctx, wrapped, req)
+	call, ok := w.send(req)
+	if !ok {
+		return Result{}, false
+	}
+	return call.release(ctx, wrapped)
 }
 
 // warmTarget is what a warm helper for one command must be: its spec (the
@@ -127,6 +154,9 @@ type warmTarget struct {
 	userNS bool
 	world  string
 	key    string
+	// hint is warmHint's for the command: what the pre-started helper is
+	// looked up by before the next command's plan (sendEarly).
+	hint string
 }
 
 // warmTarget is the warmTarget of command c under plan p, now; an error
@@ -141,7 +171,7 @@ func (e *Executor) warmTarget(p execPlan, c Command) (warmTarget, error) {
 	if err != nil {
 		return warmTarget{}, err
 	}
-	wt := warmTarget{spec: spec, argv: argv, env: warmEnv(e.Policy), userNS: p.report.UserNamespace, world: worldPrint(spec)}
+	wt := warmTarget{spec: spec, argv: argv, env: warmEnv(e.Policy), userNS: p.report.UserNamespace, world: worldPrint(spec), hint: e.warmHint(c)}
 	wt.key = warmKey(argv, wt.userNS, wt.world)
 	return wt, nil
 }
@@ -274,6 +304,7 @@ func (e *Executor) prestartWarm(wt warmTarget, prepare func(*exec.Cmd)) {
 			return
 		}
 		w.key = warmKey(wt.argv, wt.userNS, before)
+		w.hint = wt.hint
 		putWarm(w)
 	}()
 }
@@ -350,40 +381,77 @@ func (w *warmHelper) close() {
 	w.ctl.Close()
 }
 
-// run hands the helper req, with /dev/null as stdin and one pipe as stdout
-// and stderr, and waits for the command as Run waits for a classic helper:
-// SIGTERM to the process group when ctx ends or c.Timeout passes, SIGKILL
-// c.KillGrace later, the output pipe waited for at most KillGrace after the
-// command's exit, stray group members killed. ok is false when the helper
-// exited before it took the request (nothing ran).
-func (w *warmHelper) run(ctx context.Context, c Command, req warmRequest) (Result, bool) {
-	grace, limit := c.killGrace(), c.maxOutput()
-	runCtx, cancel := c.runContext(ctx)
-	defer cancel()
+// warmCall is a request handed to a warm helper that waits for its
+// "go" (warmGo): the command is not run before release sends it.
+type warmCall struct {
+	w *warmHelper
+	// pr is the read end of the command's stdout and stderr pipe.
+	pr *os.File
+	// done is set once the call was released or aborted.
+	done bool
+}
 
+// send hands the helper req, with /dev/null as stdin and one pipe as
+// stdout and stderr; the helper prepares the command (streams,
+// environment, directory, the program's lookup) and waits for release or
+// its death. false (the helper killed) when the request could not be sent.
+func (w *warmHelper) send(req warmRequest) (*warmCall, bool) {
 	body, err := json.Marshal(req)
 	if err != nil || len(body) > warmMaxReq {
 		w.close()
-		return Result{}, false
+		return nil, false
 	}
 	msg := binary.BigEndian.AppendUint32(make([]byte, 0, 4+len(body)), uint32(len(body)))
 	msg = append(msg, body...)
 	stdin, err := os.Open(os.DevNull)
 	if err != nil {
 		w.close()
-		return Result{}, false
+		return nil, false
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		stdin.Close()
 		w.close()
-		return Result{}, false
+		return nil, false
 	}
-	start := time.Now()
 	_, _, err = w.ctl.WriteMsgUnix(msg, syscall.UnixRights(int(stdin.Fd()), int(pw.Fd()), int(pw.Fd())), nil)
 	// The helper holds its own copies now (or never will).
 	stdin.Close()
 	pw.Close()
+	if err != nil {
+		pr.Close()
+		w.close()
+		return nil, false
+	}
+	return &warmCall{w: w, pr: pr}, true
+}
+
+// abort kills the helper of a call not released, with nothing run: it
+// never got its "go". Nil or released: nothing to do.
+func (wc *warmCall) abort() {
+	if wc == nil || wc.done {
+		return
+	}
+	wc.done = true
+	wc.pr.Close()
+	wc.w.close()
+}
+
+// release sends the call's "go" and waits for the command as Run waits
+// for a classic helper: SIGTERM to the process group when ctx ends or
+// c.Timeout passes, SIGKILL c.KillGrace later, the output pipe waited for
+// at most KillGrace after the command's exit, stray group members killed.
+// ok is false when the helper exited before it took the request (nothing
+// ran).
+func (wc *warmCall) release(ctx context.Context, c Command) (Result, bool) {
+	wc.done = true
+	w, pr := wc.w, wc.pr
+	grace, limit := c.killGrace(), c.maxOutput()
+	runCtx, cancel := c.runContext(ctx)
+	defer cancel()
+
+	start := time.Now()
+	_, err := w.ctl.Write([]byte{warmGo})
 	if err != nil || !w.awaitTaken(runCtx, grace) {
 		pr.Close()
 		w.close()
