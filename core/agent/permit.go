@@ -201,8 +201,20 @@ func (t *turn) remember(ctx context.Context, scope permission.Scope, in permissi
 				return err
 			}
 		}
+		t.notice(ctx, "info", "permission", rememberedText(scope, r))
 	}
 	return t.a.cfg.Store.PutSessionRules(ctx, t.sess.ID, permission.SessionRuleStrings(session))
+}
+
+// rememberedText says which rule an approval of scope kept and where (a new
+// user r21 could not tell what "always" had saved, nor where to undo it).
+// A rule saved to the workspace's file is read back as that file's: a Bash
+// command only it allows runs with its reads confined (docs/SECURITY.md).
+func rememberedText(scope permission.Scope, r permission.Rule) string {
+	if scope == permission.ScopeAlways {
+		return "saved the allow rule " + r.String() + " to .pincer/settings.local.toml (this workspace's file: remove the line there to undo it; a Bash command only a workspace file's rule allows runs with its reads confined to the workspace)"
+	}
+	return "allowed for the rest of this session: " + r.String()
 }
 
 // audit appends the decision to the store's audit trail.
