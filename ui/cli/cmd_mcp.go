@@ -178,13 +178,6 @@ func mcpCounts(st mcp.ServerState) string {
 	return strings.Join(parts, ", ")
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func mcpGet(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := mcpFlags("get")
 	timeout := fs.Duration("timeout", app.MCPTimeout(), "how long the server may take to connect (default: MCP_TIMEOUT ms, else 10s)")

@@ -136,7 +136,7 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	if o.Code {
-		fmt.Fprintf(stdout, "Restored %d files to before turn %d.\n", len(res.Restored), *turn)
+		fmt.Fprintf(stdout, "Restored %s to before turn %d.\n", plural(len(res.Restored), "file"), *turn)
 		for _, p := range res.Restored {
 			fmt.Fprintf(stdout, "  %s\n", p)
 		}
