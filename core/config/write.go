@@ -13,8 +13,8 @@ import (
 
 // UserFile is the user's config file opened for a change: the file alone — never
 // the merged layers, which hold defaults, environment and flags — so that a save
-// writes back exactly what the user had plus the change. Comments do not survive a
-// save; other tables do.
+// writes back exactly what the user had plus the change: comments, order and
+// the other tables stay (PatchTOML).
 type UserFile struct {
 	path string
 	k    *koanf.Koanf
@@ -139,9 +139,11 @@ func (u *UserFile) AddModels(name string, models ...string) error {
 	return u.Set("providers."+name+".models", union(u.Models(name), models))
 }
 
-// marshal renders the file whole. It refuses to write a key-like entry at the top level or under
+// marshal renders the file as old changed to hold the file's keys now
+// (PatchTOML: what the person wrote, comments included, stays where the
+// change leaves it). It refuses to write a key-like entry at the top level or under
 // [providers] — whoever put one there must move it to the secret store first.
-func (u *UserFile) marshal() ([]byte, error) {
+func (u *UserFile) marshal(old []byte) ([]byte, error) {
 	raw := u.k.Raw()
 	for key := range raw {
 		if IsSecretKey(key) {
@@ -158,7 +160,7 @@ func (u *UserFile) marshal() ([]byte, error) {
 			}
 		}
 	}
-	out, err := u.k.Marshal(tomlparser.Parser())
+	out, err := PatchTOML(old, raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", u.path, err)
 	}
@@ -179,6 +181,6 @@ func Update(path string, change func(*UserFile) error) error {
 		if err := change(u); err != nil {
 			return nil, err
 		}
-		return u.marshal()
+		return u.marshal(old)
 	})
 }

@@ -205,7 +205,7 @@ func TestSaveLocalRuleKeepsContent(t *testing.T) {
 		t.Fatalf("rules = %s, %v", ruleSources(rs), errs)
 	}
 	data, _ := os.ReadFile(path)
-	for _, s := range []string{"theme = 'dark'", "[other]", "n = 3"} {
+	for _, s := range []string{"theme = \"dark\"\n\n[permissions]", "[other]", "n = 3", `allow = ["Read", "Bash(make)"]`} {
 		if !strings.Contains(string(data), s) {
 			t.Errorf("lost %q:\n%s", s, data)
 		}

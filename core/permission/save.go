@@ -48,7 +48,7 @@ func SaveLocalRule(workspace string, behavior Behavior, r Rule) error {
 		if !added {
 			return data, nil
 		}
-		return toml.Marshal(doc)
+		return config.PatchTOML(data, doc)
 	})
 	if err != nil {
 		return fmt.Errorf("save rule: %w", err)
