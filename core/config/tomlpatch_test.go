@@ -114,3 +114,45 @@ func TestUpdateKeepsComments(t *testing.T) {
 		t.Errorf("after AddModels:\n%s", got)
 	}
 }
+
+// FuzzPatchTOML: whatever the file and the change, the result parses to
+// exactly the changed document (or PatchTOML fails to render it).
+func FuzzPatchTOML(f *testing.F) {
+	f.Add("# c\na = 1\n[t]\nb = \"x\" # y\n", "t", "c", "v")
+	f.Add("a.b = 1\n", "a", "c", "2")
+	f.Add("[[x]]\na = 1\n", "", "y", "z")
+	f.Add("k = [1,\n 2]\n[t.u]\n", "t", "u", "w")
+	f.Fuzz(func(t *testing.T, old, tbl, key, val string) {
+		doc := map[string]any{}
+		if toml.Unmarshal([]byte(old), &doc) != nil {
+			return
+		}
+		target := doc
+		if tbl != "" {
+			if existing, ok := doc[tbl]; ok && !isMap(existing) {
+				return
+			}
+			target = table(doc, tbl)
+		}
+		if key == "" {
+			return
+		}
+		if existing, ok := target[key]; ok && isMap(existing) {
+			return
+		}
+		target[key] = val
+		out, err := PatchTOML([]byte(old), doc)
+		if err != nil {
+			return
+		}
+		got := map[string]any{}
+		if err := toml.Unmarshal(out, &got); err != nil {
+			t.Fatalf("the result does not parse: %v\n%q", err, out)
+		}
+		want, _ := normalTOML(doc)
+		g, _ := normalTOML(got)
+		if !reflect.DeepEqual(g, want) {
+			t.Fatalf("the result holds %v, want %v\n%q", g, want, out)
+		}
+	})
+}
