@@ -20,6 +20,7 @@ type coalescer struct {
 	buf    strings.Builder
 	last   time.Time
 	timer  *time.Timer
+	gen    uint64 // counts the timers set: a callback of one stopped too late does nothing
 	closed bool
 }
 
@@ -48,13 +49,19 @@ func (c *coalescer) add(kind, text string) {
 		return
 	}
 	if c.timer == nil {
+		c.gen++
+		gen := c.gen
 		c.timer = time.AfterFunc(wait, func() {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			c.timer = nil
-			if !c.closed {
-				c.flushLocked()
+			// A flush may have stopped this timer after it fired, while this
+			// waited for the lock (and a later add may have set another):
+			// flushing now would emit sooner than interval after that flush.
+			if gen != c.gen || c.closed {
+				return
 			}
+			c.timer = nil
+			c.flushLocked()
 		})
 	}
 }
@@ -80,6 +87,7 @@ func (c *coalescer) flushLocked() {
 	if c.timer != nil {
 		c.timer.Stop()
 		c.timer = nil
+		c.gen++ // its callback, if already running, finds another generation
 	}
 	if c.buf.Len() == 0 {
 		return
