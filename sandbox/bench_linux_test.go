@@ -173,17 +173,29 @@ func testHelper() []string { return nil }
 // benchWarm runs `true` b.N times through a warm Executor with helper (nil:
 // the default), waiting outside the timer for each pre-start when ready.
 func benchWarm(b *testing.B, helper []string, ready bool) {
+	benchWarmPolicies(b, helper, ready, DefaultPolicy())
+}
+
+// benchWarmPolicies is benchWarm with the commands run under pols in turn
+// (each policy's helper pre-started after its command).
+func benchWarmPolicies(b *testing.B, helper []string, ready bool, pols ...Policy) {
 	ws, err := NewWorkspace(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(StopWarm)
-	e := &Executor{Policy: DefaultPolicy(), Workspace: ws, Helper: helper, Warm: true}
+	var exs []*Executor
+	for _, pol := range pols {
+		exs = append(exs, &Executor{Policy: pol, Workspace: ws, Helper: helper, Warm: true})
+	}
 	c := Command{Path: "true", Dir: ws.Root()}
-	if _, err := e.Run(context.Background(), c); err != nil { // warm up (probe, caches)
-		b.Fatal(err)
+	for _, e := range exs { // warm up (probe, caches, each policy's helper)
+		if _, err := e.Run(context.Background(), c); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ResetTimer()
+	n := 0
 	pooled, early := warmCounts.pooled.Load(), warmCounts.gated.Load()
 	before := childrenCPU()
 	for b.Loop() {
@@ -192,6 +204,8 @@ func benchWarm(b *testing.B, helper []string, ready bool) {
 			warmPool.starts.Wait()
 			b.StartTimer()
 		}
+		e := exs[n%len(exs)]
+		n++
 		if res, err := e.Run(context.Background(), c); err != nil || res.ExitCode != 0 {
 			b.Fatalf("exit %d: %v %q", res.ExitCode, err, res.Output)
 		}
@@ -203,6 +217,24 @@ func benchWarm(b *testing.B, helper []string, ready bool) {
 	// The share whose request went to the helper before the plan (sendEarly)
 	// and got its go.
 	b.ReportMetric(100*float64(warmCounts.gated.Load()-early)/float64(b.N), "%early")
+}
+
+// BenchmarkSandboxedTrueWarmConfineReads is BenchmarkSandboxedTrueWarm
+// with ConfineReads: what a call allowed for its paths (the read-only set,
+// acceptEdits) runs under since red team r21.
+func BenchmarkSandboxedTrueWarmConfineReads(b *testing.B) {
+	pol := DefaultPolicy()
+	pol.ConfineReads = true
+	benchWarmPolicies(b, testHelper(), true, pol)
+}
+
+// BenchmarkSandboxedTrueWarmAlternating runs confined and unconfined
+// commands in turn (an auto-allowed read, then an approved command): each
+// policy keeps its own waiting helper (maxIdleWarm).
+func BenchmarkSandboxedTrueWarmAlternating(b *testing.B) {
+	pol := DefaultPolicy()
+	pol.ConfineReads = true
+	benchWarmPolicies(b, testHelper(), true, pol, DefaultPolicy())
 }
 
 // BenchmarkSandboxedTrueConfineReads is BenchmarkSandboxedTrue with
