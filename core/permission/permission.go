@@ -220,10 +220,16 @@ func HeadlessDenial(mode Mode, req Input) Decision {
 				req.Tool, p, req.Workspace)}
 		}
 	}
+	allow, ok := allowFlag(mode, req)
+	if !ok {
+		return Decision{Behavior: Deny, By: "headless", Reason: fmt.Sprintf(
+			"%s was denied: it needs approval and this run has no one to ask; no --allowed-tools rule can allow every part of this command (a part expands words no rule matches, as a loop's or a variable's): rerun with %s, or run it in the workbench to approve it",
+			req.Tool, modeFlag(mode, req))}
+	}
 	return Decision{
 		Behavior: Deny,
 		Reason: fmt.Sprintf("%s was denied: it needs approval and this run has no one to ask; rerun with %s, or allow it with %s",
-			req.Tool, modeFlag(mode, req), allowFlag(mode, req)),
+			req.Tool, modeFlag(mode, req), allow),
 		By: "headless",
 	}
 }
@@ -245,17 +251,26 @@ func modeFlag(mode Mode, req Input) string {
 // answer and the headless hint name the same rules), shell-quoted —
 // `--allowed-tools mcp__ev__echo`, `--allowed-tools 'Bash(npm test)'`, saying
 // what an Edit rule in a Bash command's is for — or the bare flag when no rule
-// can be named.
-func allowFlag(mode Mode, req Input) string {
+// can be named; ok is false when the rules named would not allow req
+// (checked by evaluating it with them): no rule can.
+func allowFlag(mode Mode, req Input) (string, bool) {
 	rules := AlwaysRules(mode, RuleSet{}, req)
 	if len(rules) == 0 {
-		return "--allowed-tools"
+		return "--allowed-tools", true
 	}
 	parts := make([]string, len(rules))
 	files := false
+	var with RuleSet
 	for i, r := range rules {
 		parts[i] = r.String()
 		files = files || r.Tool != req.Tool
+		with = with.Add(Allow, r)
+	}
+	if Evaluate(mode, with, req).Behavior != Allow {
+		// A part no literal rule can match (a word a loop or a variable
+		// expands: `echo tick $i`): the rules named would not be enough
+		// (a new user r21 reran with them and got the same denial).
+		return "", false
 	}
 	flag := "--allowed-tools " + shellWord(strings.Join(parts, " "))
 	if req.Tool == "Bash" && files {
@@ -263,7 +278,7 @@ func allowFlag(mode Mode, req Input) string {
 		// target) by its Edit rules: a Bash rule alone would not allow it.
 		flag += " (an Edit rule allows the file the command writes, which no Bash rule does)"
 	}
-	return flag
+	return flag, true
 }
 
 // shellWord is s as one POSIX shell word: as is when it needs no quoting,
