@@ -27,7 +27,8 @@ type GitHooks struct {
 	// ReadFiles are the files outside the repository the configuration
 	// makes git read for every command: core.excludesFile and
 	// core.attributesFile (absolute and clean, "~/" from $HOME; the last
-	// value of each), the ones set.
+	// value of each), the ones set, and every file an include names, its
+	// condition holding now or not (includeTarget).
 	ReadFiles []string
 }
 
@@ -98,6 +99,7 @@ func gitAsPerson(ctx context.Context, dir string, args ...string) (string, error
 func parseGitHooks(out, base, home string) GitHooks {
 	var g GitHooks
 	var excludes, attributes string
+	var includes []string
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		origin, entry := fields[i], fields[i+1]
@@ -118,13 +120,37 @@ func parseGitHooks(out, base, home string) GitHooks {
 		case "core.attributesfile":
 			attributes = hooksDirOf(value, base, home)
 		}
+		if f := includeTarget(key, value, origin, base, home); f != "" && !slices.Contains(includes, f) {
+			includes = append(includes, f) // active or not: a condition (onbranch:) may hold later
+		}
 	}
-	for _, f := range []string{excludes, attributes} {
-		if f != "" {
+	for _, f := range append([]string{excludes, attributes}, includes...) {
+		if f != "" && !slices.Contains(g.ConfigFiles, f) {
 			g.ReadFiles = append(g.ReadFiles, f)
 		}
 	}
 	return g
+}
+
+// includeTarget is the file an include.path or includeIf.COND.path entry
+// read from origin names (absolute and clean: "~/" from home, a relative
+// path from the directory of the file holding it, as git resolves it), ""
+// for another key. A conditional one counts whether its condition holds now
+// or not: `onbranch:feat` holds after a checkout the person makes while the
+// session runs, and git dies on an include it cannot read (red team r21b B1).
+func includeTarget(key, value, origin, base, home string) string {
+	k := strings.ToLower(key)
+	if value == "" || !(k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path")) {
+		return ""
+	}
+	dir := base
+	if f, ok := strings.CutPrefix(origin, "file:"); ok && f != "" {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(base, f)
+		}
+		dir = filepath.Dir(f)
+	}
+	return hooksDirOf(value, dir, home)
 }
 
 // hooksDirOf is the directory core.hooksPath = value names for a work tree

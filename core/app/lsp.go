@@ -75,16 +75,31 @@ func sortedEnvKeys(m map[string]string) []string {
 // newLSP is the Run's language-server Manager (nil when no server is in
 // force): its servers run under the session's sandbox policy as Bash's
 // commands do (nil policy: --no-sandbox, plain processes), in the workspace
-// root; warnings go to the Setup's.
+// root, with their reads confined wherever Landlock can confine them — a
+// server reads the files the model writes, unasked, and its diagnostics
+// reach the model: gopls followed a z.go a background `cp -P … && mv` had
+// made a link leading outside and quoted the outside file's first word
+// (red team r21b F1), and cgo's `__has_include` told whether any path
+// exists (F2). Warnings go to the Setup's.
 func (s *Setup) newLSP() *lsp.Manager {
 	if len(s.LSP.Servers) == 0 {
 		return nil
 	}
-	var ex *sandbox.Executor
-	if s.Sandbox != nil {
-		ex = &sandbox.Executor{Policy: *s.Sandbox, Workspace: s.Workspace}
+	return lsp.New(lsp.Options{Servers: s.LSP.Servers, Root: s.Workspace.Root(), Executor: lspExecutor(s.Sandbox, s.Workspace), Wait: s.LSP.Wait})
+}
+
+// lspExecutor is what language servers run under: pol with its reads
+// confined where the machine can confine them (newLSP says why); nil for no
+// sandbox.
+func lspExecutor(pol *sandbox.Policy, ws *sandbox.Workspace) *sandbox.Executor {
+	if pol == nil {
+		return nil
 	}
-	return lsp.New(lsp.Options{Servers: s.LSP.Servers, Root: s.Workspace.Root(), Executor: ex, Wait: s.LSP.Wait})
+	ex := &sandbox.Executor{Policy: *pol, Workspace: ws}
+	if ex.CanConfineReads() == nil {
+		ex.Policy.ConfineReads = true
+	}
+	return ex
 }
 
 // diagnoser adapts a Manager to agent.Diagnoser: its text becomes the
