@@ -51,6 +51,8 @@ func (t *sessionTab) queuedTitle() string {
 		who = "another process"
 	}
 	switch {
+	case t.queued != "" && t.running:
+		return " Input · queued: sent when this turn ends (Esc takes it back) "
 	case t.queued != "":
 		return " Input · queued: waits for the turn of " + who + " to end (Esc takes it back) "
 	case t.othersTurn() && !t.readOnly:
@@ -64,7 +66,8 @@ func (t *sessionTab) queuedTitle() string {
 func (w *Workbench) unqueue() bool { return w.unqueueTab(w.sessionTab) }
 
 // unqueueTab is unqueue of tab t's prompt: the input box gets it at once
-// while t is shown, else when t is next shown with the box empty.
+// while t is shown (before what was typed since), else when t is next shown
+// with the box empty.
 func (w *Workbench) unqueueTab(t *sessionTab) bool {
 	if t.queued == "" {
 		return false
@@ -72,7 +75,9 @@ func (w *Workbench) unqueueTab(t *sessionTab) bool {
 	switch {
 	case t == w.sessionTab && w.input.GetText() == "":
 		w.input.SetText(t.queued, true)
-	case t != w.sessionTab:
+	case t == w.sessionTab: // typed meanwhile: the queued text goes first, nothing is lost
+		w.input.SetText(t.queued+"\n"+w.input.GetText(), true)
+	default:
 		t.restore = t.queued
 	}
 	t.queued = ""
@@ -80,11 +85,12 @@ func (w *Workbench) unqueueTab(t *sessionTab) bool {
 	return true
 }
 
-// queuePrompt keeps text to send once the other process's turn ends. One
+// queuePrompt keeps text to send once the running turn ends — this
+// workbench's (startTurnIn sends it) or another process's (watchTurn). One
 // prompt waits at a time: a second stays in the box. Event loop only.
 func (w *Workbench) queuePrompt(text string) {
 	if w.queued != "" {
-		w.Notify("warning", "a prompt is already queued for when the other process's turn ends")
+		w.Notify("warning", "a prompt is already queued for when the turn ends: Esc takes it back into the input box")
 		return
 	}
 	w.queued = text

@@ -11,8 +11,9 @@ import (
 )
 
 // submit sends the input box as a turn (or runs a slash command). A turn runs
-// in the background, cancellable with Esc; a second submit while one runs is
-// refused with a notice and the text stays in the box. Event loop only.
+// in the background, cancellable with Esc; a prompt sent while one runs is
+// queued (queuePrompt) and sent when it completes — given back to the input
+// box when it is cancelled or fails, or with Esc. Event loop only.
 func (w *Workbench) submit(text string) {
 	text = w.expandPastes(text) // the placeholders of large pastes stand for their text
 	trimmed := strings.TrimSpace(text)
@@ -39,8 +40,8 @@ func (w *Workbench) submit(text string) {
 		w.Notify("warning", "the store is still opening: try again in a moment")
 		return
 	}
-	if w.running {
-		w.Notify("warning", "a turn is running: wait for it, or press Esc to cancel it")
+	if w.running { // queued, as Claude Code and Crush do: sent when the turn ends
+		w.queuePrompt(text)
 		return
 	}
 	if w.rw.busy {
@@ -78,6 +79,15 @@ func (w *Workbench) startTurnIn(t *sessionTab, be Backend, sessionID, text strin
 		cancel()
 		w.pump.post(func() {
 			t.running, t.turnCancel = false, nil
+			if !leaseHeld(err) && t.queued != "" { // a prompt sent while this turn ran
+				if err == nil && res.Outcome == agent.OutcomeCompleted && !t.readOnly && t.liveID == sessionID {
+					next := t.queued
+					t.queued = ""
+					w.startTurnIn(t, be, sessionID, next)
+				} else {
+					w.unqueueTab(t)
+				}
+			}
 			switch {
 			case leaseHeld(err) && t.queued == "":
 				t.queued = text
