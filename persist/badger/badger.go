@@ -18,6 +18,7 @@ import (
 	dgbadger "github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 
+	"pincer/core/ctxwait"
 	"pincer/persist"
 	"pincer/persist/internal/record"
 )
@@ -228,14 +229,7 @@ func (b *Store) update(ctx context.Context, op string, fn func(txn *dgbadger.Txn
 // first.
 func conflictBackoff(ctx context.Context, attempt int) error {
 	limit := min(100*time.Microsecond<<min(attempt, 8), 20*time.Millisecond)
-	t := time.NewTimer(time.Duration(rand.Int64N(int64(limit)) + 1))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return ctxwait.Sleep(ctx, time.Duration(rand.Int64N(int64(limit))+1))
 }
 
 // view runs fn in a read-only transaction, with the same error handling as update.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"pincer/core/ctxwait"
 	"pincer/core/message"
 	"pincer/core/provider"
 )
@@ -70,7 +71,7 @@ func (s *Scripted) Stream(ctx context.Context, req provider.Request) iter.Seq2[p
 	st := s.next(req)
 	return func(yield func(provider.Event, error) bool) {
 		for _, ev := range st.Events {
-			if err := wait(ctx, st.Gap); err != nil {
+			if err := ctxwait.Sleep(ctx, st.Gap); err != nil {
 				yield(provider.Event{}, err)
 				return
 			}
@@ -105,22 +106,6 @@ func (s *Scripted) next(req provider.Request) Step {
 		return st
 	}
 	return Text("done")
-}
-
-// wait sleeps d (none when d <= 0), returning ctx.Err() if ctx ends first or had
-// ended already.
-func wait(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // Requests returns the requests received so far, in order.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pincer/core/ctxwait"
 )
 
 // Retry limits.
@@ -70,7 +72,7 @@ func (r Retry) Do(ctx context.Context, fn func() Attempt) error {
 		if !ok {
 			return a.Err
 		}
-		if err := Sleep(ctx, delay); err != nil {
+		if err := ctxwait.Sleep(ctx, delay); err != nil {
 			return err
 		}
 	}
@@ -94,21 +96,6 @@ func (r Retry) Backoff(n int, hint time.Duration, hasHint bool) (time.Duration, 
 	d = min(d, MaxBackoff)
 	half := d / 2
 	return half + rand.N(d-half+1), true
-}
-
-// Sleep waits d or until ctx ends, returning ctx.Err() in the latter case.
-func Sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // RetryHint reads how long the server asks us to wait, in order of precision:
