@@ -240,6 +240,12 @@ func Load(o Options) (*Config, []error) {
 			p.RequiresAPIKey = *e.RequiresAPIKey
 		}
 		p.Models = union(l.models[name], nil)
+		if dp, dm, ok := ParseModelID(cfg.DefaultModel); ok && dp == name && p.Model == "" {
+			// default_model names this provider's model: it is the provider's
+			// model too (the README's local-server setup names it only there,
+			// and `pincer model status` called it not ready: new user r21).
+			p.Model = dm
+		}
 		if p.Model != "" {
 			p.Models = union(p.Models, []string{p.Model})
 		}

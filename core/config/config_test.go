@@ -242,3 +242,34 @@ func TestMissingAndPaths(t *testing.T) {
 		t.Error(p, m, ok)
 	}
 }
+
+// TestDefaultModelIsItsProvidersModel: a provider table without model or
+// models (the README's local-server setup) takes the model default_model
+// names for it, so it is ready; another provider's is not touched, and a
+// model of its own wins.
+func TestDefaultModelIsItsProvidersModel(t *testing.T) {
+	f := newFixture(t, `default_model = "local/fake-1"
+[providers.local]
+kind = "custom"
+base_url = "http://127.0.0.1:8089/v1"
+requires_api_key = false
+[providers.other]
+base_url = "http://127.0.0.1:9/v1"
+[providers.own]
+base_url = "http://127.0.0.1:9/v1"
+model = "mine"
+`, "")
+	cfg, errs := f.load(t, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if p := cfg.Providers["local"]; p.Model != "fake-1" || !p.HasModel("fake-1") || len(p.Missing(false)) != 0 {
+		t.Errorf("local: model %q, models %v, missing %v", p.Model, p.Models, p.Missing(false))
+	}
+	if p := cfg.Providers["other"]; p.Model != "" {
+		t.Errorf("another provider took the default model: %q", p.Model)
+	}
+	if p := cfg.Providers["own"]; p.Model != "mine" {
+		t.Errorf("a provider's own model was replaced: %q", p.Model)
+	}
+}
