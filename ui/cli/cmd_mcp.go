@@ -119,6 +119,10 @@ func mcpList(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if len(cfg.Servers) == 0 && len(cfg.Warnings) > 0 { // a file that does not parse is not "none"
+		fmt.Fprintln(stdout, "No MCP server could be read: the configuration has problems (the warnings above, FILE:LINE); fix them and run this again.")
+		return 0, nil
+	}
 	if len(cfg.Servers) == 0 {
 		fmt.Fprintln(stdout, "No MCP servers configured (see pincer mcp add, or the project's .mcp.json).")
 		return 0, nil

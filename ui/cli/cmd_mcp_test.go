@@ -187,3 +187,17 @@ func TestMCPClaudeStateAndAddJSON(t *testing.T) {
 		t.Errorf("get clocal: %d %s", code, out)
 	}
 }
+
+// TestMCPListBrokenFile: with the only MCP file not parsing, mcp list says
+// the configuration has problems (the warning names FILE:LINE), not that
+// none is configured (new user r21 finding 13).
+func TestMCPListBrokenFile(t *testing.T) {
+	ws, _, run := mcpHere(t)
+	if err := os.WriteFile(filepath.Join(ws, ".mcp.json"), []byte("{\"mcpServers\": {\"a\": {\"command\": \"x\"},}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run("mcp", "list")
+	if code != 0 || strings.Contains(out, "No MCP servers configured") || !strings.Contains(out, "could be read") || !strings.Contains(errs, ".mcp.json:1") {
+		t.Errorf("mcp list of a broken .mcp.json: %d %q %q", code, out, errs)
+	}
+}
