@@ -291,7 +291,7 @@ func modelEnvAt(dir string) (*modelflow.Env, []error) {
 		dir, _ = os.Getwd()
 	}
 	cfg, warns := config.Load(config.Options{Getenv: os.Getenv, ProjectDir: dir})
-	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv}
+	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, List: ListModels}
 	if s := OpenSecrets(os.Getenv); s != nil {
 		env.Secrets = s
 	}

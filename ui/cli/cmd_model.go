@@ -70,7 +70,7 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "pincer: warning: %v\n", w)
 	}
-	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, Out: stdout}
+	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, Out: stdout, List: app.ListModels}
 	if s := app.OpenSecrets(os.Getenv); s != nil {
 		env.Secrets = s
 	}

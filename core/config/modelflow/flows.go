@@ -67,6 +67,9 @@ type Env struct {
 	Secrets secret.SecretStore // API keys (nil: none can be read or stored)
 	Getenv  func(string) string
 	Out     io.Writer // one line per outcome
+	// List, when set, reads the models a provider's server lists: Configure
+	// offers them when the provider has none yet.
+	List Lister
 }
 
 // printf writes one line to e.Out.
@@ -156,7 +159,7 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 			return "", cancelled(err)
 		}
 	}
-	list, err := required(p.Ask("Model names, comma-separated", strings.Join(cur.Models, ", ")))
+	list, err := required(p.Ask("Model names, comma-separated", e.servedModels(ctx, name, s, cur.Models)))
 	if err != nil {
 		return "", err
 	}
@@ -208,6 +211,37 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 	}
 	e.printf("Saved %s in %s; default model: %s", name, cfg.UserPath, id)
 	return id, nil
+}
+
+// servedModels is the default answer to Configure's model question: the
+// names the provider has already, else the ones its server lists (e.List,
+// GET /models with the key already known; not asked when one is needed and
+// none is known yet), so that Enter takes them — a new user r21 pressed
+// Enter at an empty question and lost the whole setup; a list that cannot be
+// read is said and leaves the question empty.
+func (e *Env) servedModels(ctx context.Context, name string, s config.ProviderSettings, have []string) string {
+	if len(have) > 0 || e.List == nil {
+		return strings.Join(have, ", ")
+	}
+	key, _ := e.Key(ctx, name)
+	if s.RequiresAPIKey && key == "" {
+		return ""
+	}
+	c, cancel := context.WithTimeout(ctx, RefreshTimeout)
+	defer cancel()
+	served, err := e.List(c, config.Provider{Name: name, Kind: s.Kind, BaseURL: s.BaseURL, API: s.API,
+		RequiresAPIKey: s.RequiresAPIKey, KeyEnv: config.KeyEnv(name)}, key)
+	switch {
+	case err != nil:
+		msg := err.Error()
+		if key != "" {
+			msg = strings.ReplaceAll(msg, key, "[redacted]")
+		}
+		e.printf("the server's model list could not be read (%s): type the names", msg)
+	case len(served) == 0:
+		e.printf("the server lists no models: type the names")
+	}
+	return strings.Join(served, ", ")
 }
 
 // askKey asks for the provider's key when one is required. An empty answer keeps

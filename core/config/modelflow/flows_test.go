@@ -2,6 +2,7 @@ package modelflow
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -254,4 +255,36 @@ func index(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// TestConfigureOffersServedModels: a new custom provider with no model list
+// gets the server's list (Env.List) as the default answer, so Enter takes
+// it; a list that cannot be read is said, and the question stays empty (new
+// user r21 finding 10: Enter at the empty question cancelled the setup).
+func TestConfigureOffersServedModels(t *testing.T) {
+	w := newWorld(t)
+	e := w.e()
+	var asked config.Provider
+	e.List = func(_ context.Context, p config.Provider, key string) ([]string, error) {
+		asked = p
+		return []string{"fake-1", "fake-2"}, nil
+	}
+	// name (new), base URL, wire API (chat), needs a key: no, models: Enter, default: fake-2
+	p := w.script(len(e.Config.Names()), "local", "http://127.0.0.1:8089/v1", 0, false, "", 1)
+	id, err := Configure(t.Context(), e, p, "")
+	if err != nil || id != "local/fake-2" {
+		t.Fatalf("Configure = %q, %v (asked %q)", id, err, p.asked)
+	}
+	if asked.BaseURL != "http://127.0.0.1:8089/v1" {
+		t.Errorf("the list was asked of %+v", asked)
+	}
+	if lp := w.e().Config.Providers["local"]; !lp.HasModel("fake-1") || !lp.HasModel("fake-2") {
+		t.Errorf("saved models %v", lp.Models)
+	}
+	e = w.e()
+	e.List = func(context.Context, config.Provider, string) ([]string, error) { return nil, errors.New("connection refused") }
+	p = w.script(len(e.Config.Names()), "other", "http://127.0.0.1:9/v1", 0, false, "")
+	if _, err := Configure(t.Context(), e, p, ""); !errors.Is(err, ErrCancelled) || !strings.Contains(w.out.String(), "could not be read (connection refused)") {
+		t.Errorf("an unreadable list: %v, said %q", err, w.out.String())
+	}
 }
