@@ -282,7 +282,9 @@ func TestConfigureOffersServedModels(t *testing.T) {
 		t.Errorf("saved models %v", lp.Models)
 	}
 	e = w.e()
-	e.List = func(context.Context, config.Provider, string) ([]string, error) { return nil, errors.New("connection refused") }
+	e.List = func(context.Context, config.Provider, string) ([]string, error) {
+		return nil, errors.New("connection refused")
+	}
 	p = w.script(len(e.Config.Names()), "other", "http://127.0.0.1:9/v1", 0, false, "")
 	if _, err := Configure(t.Context(), e, p, ""); !errors.Is(err, ErrCancelled) || !strings.Contains(w.out.String(), "could not be read (connection refused)") {
 		t.Errorf("an unreadable list: %v, said %q", err, w.out.String())
