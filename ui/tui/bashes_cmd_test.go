@@ -90,11 +90,12 @@ func TestSlashBashesListsAndKills(t *testing.T) {
 	b.typeText("/bashes")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("Background shells — Bash run_in_background", "bash_1   running", "sleep 60 # tui-bashes")
-	b.key(tcell.KeyEscape, 0, tcell.ModNone)
-	b.waitFor("the list to close", func(screen string) bool { return !strings.Contains(screen, "Background shells —") })
+	// A slash command typed over the list closes it and goes to the box
+	// (new user r21 finding 15: the keys went nowhere).
 	b.typeText("/bashes kill bash_9")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("no running background shell bash_9")
+	b.waitFor("the list to close", func(screen string) bool { return !strings.Contains(screen, "Background shells —") })
 	b.typeText("/bashes kill bash_1")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("background shell bash_1 killed")

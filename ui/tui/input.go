@@ -162,12 +162,20 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 }
 
 // helpKey handles a key while the help screen is open: Esc, ?, F1, q or
-// Ctrl+C close it; the list keys scroll it.
+// Ctrl+C close it; "/" closes it and starts a slash command in the empty
+// input box; the list keys scroll it.
 func (w *Workbench) helpKey(ev *tcell.EventKey) {
 	switch {
 	case ev.Key() == tcell.KeyEscape, ev.Key() == tcell.KeyF1, ev.Key() == tcell.KeyCtrlC,
 		ev.Key() == tcell.KeyRune && (ev.Rune() == '?' || ev.Rune() == 'q'):
 		w.helpOpen, w.helpTopic = false, ""
+		return
+	case ev.Key() == tcell.KeyRune && ev.Rune() == '/' && w.input.GetText() == "":
+		// A slash command typed over the screen (/bashes bash_1 while
+		// /bashes lists them: new user r21 finding 15) starts in the box.
+		w.helpOpen, w.helpTopic = false, ""
+		w.setFocus(paneInput)
+		w.input.SetText("/", true)
 		return
 	}
 	act, _ := w.keys.Lookup([]Context{CtxList}, ev)
