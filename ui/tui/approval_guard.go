@@ -40,9 +40,11 @@ func (f *fastKeys) take(ev *tcell.EventKey) bool {
 // burstApproval keeps a key that arrived in a burst from answering an
 // approval: an approval is given only by a person's keypress, and text
 // pasted (or typed by a script) while the approvals have the keys — "yes"
-// pasted into an empty box — is no keypress. The key is dropped with a hint;
-// pressed again on its own it answers. Keys typed into the box's text are
-// not concerned. It reports whether it dropped ev. Event loop only.
+// pasted into an empty box — is no keypress. Into the empty input box the
+// letter is typed as text (what follows is then the box's); elsewhere the
+// key is dropped with a hint, and pressed again on its own it answers. Keys
+// typed into the box's text are not concerned. It reports whether it took
+// ev. Event loop only.
 func (w *Workbench) burstApproval(ev *tcell.EventKey) bool {
 	if !w.screen.fast.take(ev) {
 		return false
@@ -53,6 +55,17 @@ func (w *Workbench) burstApproval(ev *tcell.EventKey) bool {
 	act, ok := w.keys.Lookup([]Context{CtxApprovals}, ev)
 	if !ok || !isApproval(act) || w.pendingCount() == 0 {
 		return false
+	}
+	typing := w.focus == paneInput || w.focus == paneApprovals && w.approvalFocus.auto
+	if typing && w.input.GetText() == "" && ev.Key() == tcell.KeyRune && ev.Modifiers()&^tcell.ModShift == 0 {
+		// Typed fast at the empty box, or at the queue the request moved
+		// the keys to ("sandwich"): its first letters are text, not
+		// answers (a new user r21 lost "san"); the box takes the rest.
+		w.dropHeld()
+		w.setFocus(paneInput)
+		w.approvalFocus.auto = false
+		w.input.SetText(string(ev.Rune()), true)
+		return true
 	}
 	w.hint("keys arriving as fast as a paste do not answer an approval: press " + keyLabel(ev) + " again")
 	return true

@@ -42,3 +42,33 @@ func TestPastedKeysDoNotApprove(t *testing.T) {
 		t.Fatalf("y on its own did not approve: %v", err)
 	}
 }
+
+// TestFastTypingIntoTheBoxKeepsItsLetters: a word typed fast into the empty
+// input box while an approval waits is the box's text, all of it — its
+// first letters are approval keys (s, a, n) and used to vanish (new user
+// r21 finding 9) — and answers nothing.
+func TestFastTypingIntoTheBoxKeepsItsLetters(t *testing.T) {
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"new.txt","content":"x\n"}`)),
+		providertest.Text("written"),
+	}}
+	b, _, _, root := attached(t, 160, 50, prov)
+	b.send("write it")
+	b.waitText("3 Approvals (1)", "awaiting approval")
+	time.Sleep(3 * burstGap)
+	b.typeText("sandwich")
+	var text string
+	b.waitFor("the word in the box", func(string) bool {
+		b.onLoop(func() { text = b.w.input.GetText() })
+		return text == "sandwich"
+	})
+	time.Sleep(5 * burstGap)
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+		t.Fatal("typing approved the Write")
+	}
+	b.model(func(m *Model) {
+		if len(m.Approvals) != 1 {
+			t.Errorf("%d pending approvals after typing, want 1", len(m.Approvals))
+		}
+	})
+}
