@@ -24,11 +24,12 @@ type GitHooks struct {
 	// system's, the user's, the repository's and every file they include
 	// (include.path, includeIf), in git's order.
 	ConfigFiles []string
-	// ReadFiles are the files outside the repository the configuration
-	// makes git read for every command: core.excludesFile and
-	// core.attributesFile (absolute and clean, "~/" from $HOME; the last
-	// value of each), the ones set, and every file an include names, its
-	// condition holding now or not (includeTarget).
+	// ReadFiles are the files outside the repository the person's own
+	// configuration (system and global scopes, what they include) makes git
+	// read for every command: core.excludesFile and core.attributesFile
+	// (absolute and clean, "~/" from $HOME; the last value of each), the
+	// ones set, and every file an include names, its condition holding now
+	// or not (includeTarget). The repository's config adds none.
 	ReadFiles []string
 }
 
@@ -37,7 +38,7 @@ const GitHooksTimeout = 2 * time.Second
 
 // GitHooksOf reads, for a session in dir, where the person's git finds its
 // hooks: `git rev-parse --show-toplevel` (the work tree, "" outside one) then
-// `git config --null --show-origin --list` there, with the person's
+// `git config --null --show-scope --show-origin --list` there, with the person's
 // environment less its secrets (WithoutSecrets) and no override of pincer's,
 // so the system's and the user's config files count, and the files they
 // include. No helper program runs: git config runs none. Outside a repository
@@ -59,7 +60,7 @@ func GitHooksOf(ctx context.Context, dir string) (GitHooks, error) {
 		}
 		base = strings.TrimSuffix(out, "\n")
 	}
-	out, err := gitAsPerson(ctx, base, "config", "--null", "--show-origin", "--list")
+	out, err := gitAsPerson(ctx, base, "config", "--null", "--show-scope", "--show-origin", "--list")
 	if err != nil {
 		return GitHooks{}, err
 	}
@@ -90,9 +91,11 @@ func gitAsPerson(ctx context.Context, dir string, args ...string) (string, error
 	return string(b), nil
 }
 
-// parseGitHooks reads the output of `git config --null --show-origin --list`
-// run in base: pairs of "ORIGIN" and "KEY\nVALUE" (a key alone when it has
-// no value), NUL-terminated. Relative file origins are relative to base; only
+// parseGitHooks reads the output of `git config --null --show-scope
+// --show-origin --list` run in base: triples of "SCOPE", "ORIGIN" and
+// "KEY\nVALUE" (a key alone when it has no value), NUL-terminated. ReadFiles
+// come from the system and global scopes only (the person's, and the files
+// they include). Relative file origins are relative to base; only
 // "file:" origins are files (not "command line:", "blob:", "standard input:").
 // core.excludesFile and core.attributesFile are read as core.hooksPath is
 // (hooksDirOf: a path of the same forms).
@@ -101,8 +104,8 @@ func parseGitHooks(out, base, home string) GitHooks {
 	var excludes, attributes string
 	var includes []string
 	fields := strings.Split(out, "\x00")
-	for i := 0; i+1 < len(fields); i += 2 {
-		origin, entry := fields[i], fields[i+1]
+	for i := 0; i+2 < len(fields); i += 3 {
+		scope, origin, entry := fields[i], fields[i+1], fields[i+2]
 		if f, ok := strings.CutPrefix(origin, "file:"); ok && f != "" {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(base, f)
@@ -112,9 +115,17 @@ func parseGitHooks(out, base, home string) GitHooks {
 			}
 		}
 		key, value, _ := strings.Cut(entry, "\n")
-		switch strings.ToLower(key) {
-		case "core.hookspath":
+		if strings.ToLower(key) == "core.hookspath" {
 			g.HooksDir = hooksDirOf(value, base, home) // the last one wins, as in git
+		}
+		if scope != "system" && scope != "global" {
+			// The repository's own config (local, worktree) — or a file it
+			// includes — never widens what a confined command may read: a
+			// repository shipped with its .git named the home's files
+			// there (red team r21c F1).
+			continue
+		}
+		switch strings.ToLower(key) {
 		case "core.excludesfile":
 			excludes = hooksDirOf(value, base, home)
 		case "core.attributesfile":

@@ -11,18 +11,27 @@ import (
 // that came to hold mid-session made every confined git call die), "~/"
 // from the home and a relative one from its config file's directory.
 func TestParseGitHooksReadFiles(t *testing.T) {
-	out := "file:/h/.gitconfig\x00core.excludesfile\n~/.gitignore_global\x00" +
-		"file:/h/.gitconfig\x00include.path\n~/.gitconfig.local\x00" +
-		"file:/h/.gitconfig.local\x00user.name\nMe\x00" +
-		"file:/h/.gitconfig\x00includeif.onbranch:feat.path\nfeat.inc\x00" +
-		"file:/h/.gitconfig\x00includeif.gitdir:~/work/.path\n/etc/work.inc\x00" +
-		"file:.git/config\x00core.attributesfile\nattrs\x00" +
-		"command line:\x00include.path\n/cmd.inc\x00"
+	out := "global\x00file:/h/.gitconfig\x00core.excludesfile\n~/.gitignore_global\x00" +
+		"global\x00file:/h/.gitconfig\x00include.path\n~/.gitconfig.local\x00" +
+		"global\x00file:/h/.gitconfig.local\x00user.name\nMe\x00" +
+		"global\x00file:/h/.gitconfig\x00includeif.onbranch:feat.path\nfeat.inc\x00" +
+		"system\x00file:/etc/gitconfig\x00includeif.gitdir:~/work/.path\n/etc/work.inc\x00" +
+		"global\x00file:/h/.config/git/config\x00core.attributesfile\nattrs\x00" +
+		// the repository's own config never widens the confined reads (red team r21c F1)
+		"local\x00file:.git/config\x00includeif.onbranch:nope.path\n/h/secret\x00" +
+		"local\x00file:.git/config\x00core.excludesfile\n/h/secrets-dir\x00" +
+		"worktree\x00file:.git/config.worktree\x00include.path\n/h/wt\x00" +
+		"command\x00command line:\x00include.path\n/cmd.inc\x00"
 	g := parseGitHooks(out, "/w", "/h")
-	want := []string{"/h/.gitignore_global", "/w/attrs", "/h/feat.inc", "/etc/work.inc", "/cmd.inc"}
+	want := []string{"/h/.gitignore_global", "/w/attrs", "/h/feat.inc", "/etc/work.inc"}
 	for _, w := range want {
 		if !slices.Contains(g.ReadFiles, w) {
 			t.Errorf("ReadFiles %v lacks %s", g.ReadFiles, w)
+		}
+	}
+	for _, no := range []string{"/h/secret", "/h/secrets-dir", "/h/wt", "/cmd.inc"} {
+		if slices.Contains(g.ReadFiles, no) {
+			t.Errorf("ReadFiles %v holds %s, which the repository's or another scope's config names", g.ReadFiles, no)
 		}
 	}
 	if slices.Contains(g.ReadFiles, "/h/.gitconfig.local") {

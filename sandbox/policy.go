@@ -148,10 +148,12 @@ type Policy struct {
 	// ErrReadsNotConfined and runs nothing (see Executor.CanConfineReads).
 	ConfineReads bool
 	// GitReads are files outside the workspace the person's git reads for
-	// every command — the config files their configuration includes, the
-	// core.excludesFile and core.attributesFile it names (GitHooks) — that
-	// a command with ConfineReads may read too, as it may ~/.gitconfig: git
-	// dies on an include it cannot read ("unable to access").
+	// every command — the config files their own configuration (system and
+	// global, never the repository's) includes, the core.excludesFile and
+	// core.attributesFile it names (GitHooks) — that a command with
+	// ConfineReads may read too, as it may ~/.gitconfig: git dies on an
+	// include it cannot read ("unable to access"). Regular files only: a
+	// directory named there grants nothing.
 	GitReads []string
 	// NoCacheRoots keeps the toolchain caches (Go, npm, pip, cargo, the XDG cache
 	// dir) read-only; by default they are writable so that builds and tests work.

@@ -47,7 +47,7 @@ var confinedHomeToolchains = []struct{ env, def string }{
 // linked worktree (sealed), confinedSystemDirs, the resolver file /etc
 // points at, the person's git configuration (~/.gitconfig and
 // $XDG_CONFIG_HOME/git: identity, aliases, ignores) and Policy.GitReads (its
-// includes, excludes and attributes files), the PATH's directories
+// includes, excludes and attributes files: regular files only), the PATH's directories
 // (not the home directory or above it) and confinedHomeToolchains. Device
 // files are the device rules of applyLandlock. Hidden paths stay hidden: they
 // are covered by mounts, whatever Landlock allows.
@@ -70,7 +70,6 @@ func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files
 	} else if home != "" {
 		cands = append(cands, filepath.Join(home, ".config", "git"))
 	}
-	cands = append(cands, e.Policy.GitReads...)
 	cands = append(cands, filepath.SplitList(os.Getenv("PATH"))...)
 	for _, tc := range confinedHomeToolchains {
 		if v := os.Getenv(tc.env); filepath.IsAbs(v) {
@@ -94,6 +93,16 @@ func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files
 			dirs = append(dirs, real)
 		default:
 			files = append(files, real)
+		}
+	}
+	for _, f := range e.Policy.GitReads { // regular files only: never a tree (red team r21c F1)
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(f); err == nil {
+			if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() {
+				files = append(files, real)
+			}
 		}
 	}
 	return dedupe(dirs), dedupe(files)

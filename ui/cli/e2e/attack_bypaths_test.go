@@ -92,3 +92,32 @@ func TestByPathsGitReadsPersonsConfig(t *testing.T) {
 		t.Errorf("git status does not apply the global excludes file\n  %s", r.Results[0].describe())
 	}
 }
+
+// TestAttackRepoGitConfigWidensNothing: the repository's own .git/config
+// (shipped with a cloned .git, or left by an earlier session) names the
+// outside directory and file in includeIf entries whose condition never
+// holds; the confined reads must not take them (red team r21c F1: they did,
+// and a project-rule command and a by-paths call read the outside file).
+func TestAttackRepoGitConfigWidensNothing(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, mode string
+		form       attackForm
+	}{
+		{"project-rule", "default", attackForm{Name: "sh", Cmd: "sh cat.sh"}},
+		{"by-paths", "acceptEdits", attackForm{Name: "mv-cat", Cmd: "rm -rf y && mv a/b/c/d/e/x y && cat y/m.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, out := unvouchedScene(t)
+			mustWrite(t, filepath.Join(a.repo, "cat.sh"), "cat "+filepath.Join(out, "m.txt")+"\n", 0o644)
+			git(t, a.repo, "config", "includeIf.onbranch:never-a.path", out)
+			git(t, a.repo, "config", "includeIf.onbranch:never-b.path", filepath.Join(out, "m.txt"))
+			r := a.runForms("rgc", []attackForm{tc.form}, "--permission-mode", tc.mode)
+			if c := r.Results[0]; c.Decision != "allow" || !c.Completed {
+				t.Fatalf("HARNESS: the call was not allowed and run\n  %s", c.describe())
+			}
+			a.checkNoLeak(t, unvouchedSecret)
+		})
+	}
+}
