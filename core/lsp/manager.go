@@ -102,7 +102,7 @@ func (m *Manager) FilesChanged(ctx context.Context, session string, paths []stri
 		}
 		m.changed[session][p] = true
 		m.mu.Unlock()
-		text, err := os.ReadFile(p)
+		text, err := readInside(m.opts.Root, p)
 		if errors.Is(err, os.ErrNotExist) {
 			c.forget(p)
 			continue
@@ -247,4 +247,21 @@ func (m *Manager) Close() {
 		}()
 	}
 	wg.Wait()
+}
+
+// readInside reads the file p below root through an os.Root, which follows
+// no link out of root: a changed file a background command swapped for a
+// link leading outside is not read (and its text not sent to the server)
+// by pincer's own, unconfined process (red team r21c F3).
+func readInside(root, p string) ([]byte, error) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("%s is not inside %s", p, root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadFile(rel)
 }
