@@ -164,6 +164,10 @@ func (w *Workbench) sendQueuedWhenFree(t *sessionTab, be Backend, sessionID stri
 		if t.queued == "" || t.liveID != sessionID || t.othersTurn() || w.tabByKey(t.key) == nil {
 			return // sent, dropped, another session, another turn began first, or the tab closed
 		}
+		if t.readOnly || w.rewindWaits(sessionID) { // no prompt while a rewind waits for its approval (README)
+			w.unqueueTab(t)
+			return
+		}
 		text := t.queued
 		t.queued = ""
 		w.startTurnIn(t, be, sessionID, text)

@@ -80,7 +80,7 @@ func (w *Workbench) startTurnIn(t *sessionTab, be Backend, sessionID, text strin
 		w.pump.post(func() {
 			t.running, t.turnCancel = false, nil
 			if !leaseHeld(err) && t.queued != "" { // a prompt sent while this turn ran
-				if err == nil && res.Outcome == agent.OutcomeCompleted && !t.readOnly && t.liveID == sessionID {
+				if err == nil && res.Outcome == agent.OutcomeCompleted && !t.readOnly && t.liveID == sessionID && !w.rewindWaits(sessionID) {
 					next := t.queued
 					t.queued = ""
 					w.startTurnIn(t, be, sessionID, next)
