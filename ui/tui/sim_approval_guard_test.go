@@ -15,13 +15,7 @@ import (
 // script) while the approvals pane has the keys do not answer the pending
 // request; the same key pressed on its own does.
 func TestPastedKeysDoNotApprove(t *testing.T) {
-	prov := &providertest.Scripted{Steps: []providertest.Step{
-		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"new.txt","content":"x\n"}`)),
-		providertest.Text("written"),
-	}}
-	b, _, _, root := attached(t, 160, 50, prov)
-	b.send("write it")
-	b.waitText("3 Approvals (1)", "awaiting approval")
+	b, root := writeAwaitingApproval(t)
 	b.key(tcell.KeyRune, '3', tcell.ModAlt)
 	b.waitFor("the approvals focused", func(string) bool { return b.focus() == paneApprovals })
 	time.Sleep(3 * burstGap)
@@ -48,13 +42,7 @@ func TestPastedKeysDoNotApprove(t *testing.T) {
 // first letters are approval keys (s, a, n) and used to vanish (new user
 // r21 finding 9) — and answers nothing.
 func TestFastTypingIntoTheBoxKeepsItsLetters(t *testing.T) {
-	prov := &providertest.Scripted{Steps: []providertest.Step{
-		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"new.txt","content":"x\n"}`)),
-		providertest.Text("written"),
-	}}
-	b, _, _, root := attached(t, 160, 50, prov)
-	b.send("write it")
-	b.waitText("3 Approvals (1)", "awaiting approval")
+	b, root := writeAwaitingApproval(t)
 	time.Sleep(3 * burstGap)
 	b.typeText("sandwich")
 	var text string
@@ -71,4 +59,18 @@ func TestFastTypingIntoTheBoxKeepsItsLetters(t *testing.T) {
 			t.Errorf("%d pending approvals after typing, want 1", len(m.Approvals))
 		}
 	})
+}
+
+// writeAwaitingApproval is a workbench whose turn's Write of new.txt waits
+// for approval, and the workspace root.
+func writeAwaitingApproval(t *testing.T) (*simBench, string) {
+	t.Helper()
+	prov := &providertest.Scripted{Steps: []providertest.Step{
+		providertest.ToolCalls(providertest.ToolCall("c1", "Write", `{"file_path":"new.txt","content":"x\n"}`)),
+		providertest.Text("written"),
+	}}
+	b, _, _, root := attached(t, 160, 50, prov)
+	b.send("write it")
+	b.waitText("3 Approvals (1)", "awaiting approval")
+	return b, root
 }
