@@ -150,6 +150,9 @@ func (b Bash) Run(ctx context.Context, env *Env, in BashInput) (Result, error) {
 	} else {
 		res, err = sandbox.Run(ctx, cmd)
 	}
+	if err != nil && endedByTaint(ctx) { // ended by a taint before it could start
+		return Result{Output: TaintEndedNote, IsError: true}, nil
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("starting the shell: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -200,9 +199,13 @@ func TestNoGoroutineLeak(t *testing.T) {
 // one completes, as Claude Code and Crush queue it (new user r21 finding 8:
 // it was refused).
 func TestPromptQueuedWhileTurnRuns(t *testing.T) {
-	prov := &providertest.Scripted{Steps: []providertest.Step{
-		{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "first answer"}}, Gap: 300 * time.Millisecond},
-		providertest.Text("second answer"),
+	gate := make(chan struct{}) // the first turn's answer waits until the second prompt is queued
+	prov := &providertest.Scripted{Respond: func(n int, _ provider.Request) providertest.Step {
+		if n == 1 {
+			<-gate
+			return providertest.Text("first answer")
+		}
+		return providertest.Text("second answer")
 	}}
 	b, _, _, _ := attached(t, 160, 50, prov)
 	b.send("first")
@@ -210,7 +213,8 @@ func TestPromptQueuedWhileTurnRuns(t *testing.T) {
 	b.typeText("second")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("queued: sent when this turn ends")
-	b.waitText("second answer")
+	close(gate)
+	b.waitText("first answer", "second answer")
 	if prov.Calls() != 2 || !strings.Contains(fmtMessages(prov.Request(1)), "user: second") {
 		t.Errorf("the queued prompt was not the next turn: %d calls", prov.Calls())
 	}
