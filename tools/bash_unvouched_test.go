@@ -31,7 +31,7 @@ func TestTaintEndsUnvouchedCommands(t *testing.T) {
 		fg <- res
 	}()
 	time.Sleep(300 * time.Millisecond) // both unvouched commands are running
-	env.Workspace.TaintReads() // returns once both have ended: their markers never appear (below)
+	env.Workspace.TaintReads()         // returns once both have ended: their markers never appear (below)
 	select {
 	case res := <-fg:
 		if !strings.Contains(res.Output, TaintEndedNote) || !res.IsError {
