@@ -83,15 +83,17 @@ func (t *Theme) Style(token string) tcell.Style {
 
 // ApplyToTview sets the global tview.Styles from the tokens, so stock tview
 // widgets (TextView, List, InputField, borders, titles) match the theme. With
-// NoColor every colour is tcell.ColorDefault. Call it once, before building
-// the widgets.
+// NoColor every colour is tcell.ColorDefault. Call it before building the
+// widgets. tview reads its Styles without a lock, so ApplyToTview writes them
+// only when they differ: a second workbench of the same theme (a test's) does
+// not race the first one's event loop.
 func (t *Theme) ApplyToTview() {
 	c := func(token string) tcell.Color { return t.Color(token) }
 	bg := tcell.ColorDefault
 	if !t.NoColor {
 		bg = t.Background
 	}
-	tview.Styles = tview.Theme{
+	want := tview.Theme{
 		PrimitiveBackgroundColor:    bg,
 		ContrastBackgroundColor:     c(TokenSelection),
 		MoreContrastBackgroundColor: c(TokenSelection),
@@ -103,5 +105,8 @@ func (t *Theme) ApplyToTview() {
 		TertiaryTextColor:           c(TokenMuted),
 		InverseTextColor:            c(TokenText),
 		ContrastSecondaryTextColor:  c(TokenAccent),
+	}
+	if tview.Styles != want {
+		tview.Styles = want
 	}
 }

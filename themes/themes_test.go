@@ -132,3 +132,33 @@ func TestApplyToTview(t *testing.T) {
 		t.Fatal("NO_COLOR must leave tview on default colours")
 	}
 }
+
+// TestApplyToTviewSameThemeWritesNothing: applying the theme tview already
+// has leaves tview.Styles unwritten, so a goroutine reading it meanwhile
+// (another workbench's event loop) does not race (run under -race: the write
+// the check skips is what the race detector reports).
+func TestApplyToTviewSameThemeWritesNothing(t *testing.T) {
+	th := Dark()
+	th.ApplyToTview()
+	want := tview.Styles
+	stop, done := make(chan struct{}), make(chan tview.Theme)
+	go func() {
+		var seen tview.Theme
+		for {
+			select {
+			case <-stop:
+				done <- seen
+				return
+			default:
+				seen = tview.Styles
+			}
+		}
+	}()
+	for i := 0; i < 100; i++ {
+		Dark().ApplyToTview()
+	}
+	close(stop)
+	if seen := <-done; seen != want {
+		t.Fatalf("tview.Styles changed: %+v, want %+v", seen, want)
+	}
+}
