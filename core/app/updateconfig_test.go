@@ -28,7 +28,7 @@ func TestUpdateConfigTurnGetsConfigEdit(t *testing.T) {
 	if err != nil || !strings.Contains(text, "allow go test") || strings.Contains(text, "write everything") {
 		t.Fatalf("expanded %q, %v", text, err)
 	}
-	for _, line := range []string{"/commit", "/update-config2 x", "/x"} {
+	for _, line := range []string{"/commit", "/update-config2 x", "/x", "/project:update-config allow go test"} {
 		if in, ok := s.Invocation(line); !ok || len(in.Tools) != 0 {
 			t.Errorf("%s: tools %v", line, in.Tools)
 		}

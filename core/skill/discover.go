@@ -130,17 +130,41 @@ func (c *Catalog) layer(skillDirs, cmdDirs []string, origin Origin, prefix strin
 	}
 }
 
-// add keeps s unless its name is taken; a passed-over one is a Problem.
+// add keeps s unless its name is taken; a passed-over one is a Problem. A
+// user or project invocable passed over for another layer's (a project's
+// .claude/commands/review.md under the built-in /review) is kept under its
+// qualified name, /project:review or /user:review (Claude Code's older
+// names for them), unless that is taken too: the name the person types
+// still runs the first, and the other stays reachable. The Problem says so.
 func (c *Catalog) add(s Skill) {
 	if i, ok := c.byName[s.Name]; ok {
 		first := c.skills[i]
-		c.Problems = append(c.Problems, Problem{File: s.File, Shadowed: true,
-			Err: fmt.Errorf("%s %s /%s (%s) is not used: the %s %s of that name comes first",
-				s.Origin, s.Kind, s.Name, fileOr(s), first.Origin, first.Kind)})
+		err := fmt.Errorf("%s %s /%s (%s) is not used: the %s %s of that name comes first",
+			s.Origin, s.Kind, s.Name, fileOr(s), first.Origin, first.Kind)
+		if q, ok := c.qualifiedName(s, first); ok {
+			err = fmt.Errorf("%s %s /%s (%s) is /%s: the %s %s of that name comes first",
+				s.Origin, s.Kind, s.Name, fileOr(s), q, first.Origin, first.Kind)
+			s.Name = q
+			c.byName[q] = len(c.skills)
+			c.skills = append(c.skills, s)
+		}
+		c.Problems = append(c.Problems, Problem{File: s.File, Shadowed: true, Err: err})
 		return
 	}
 	c.byName[s.Name] = len(c.skills)
 	c.skills = append(c.skills, s)
+}
+
+// qualifiedName is the name a passed-over s keeps (add): ORIGIN:NAME for a
+// user or project one passed over for another layer's, when that name is
+// free; false otherwise (within a layer, a skill simply beats a command).
+func (c *Catalog) qualifiedName(s, first Skill) (string, bool) {
+	if (s.Origin != OriginUser && s.Origin != OriginProject) || first.Origin == s.Origin {
+		return "", false
+	}
+	q := string(s.Origin) + ":" + s.Name
+	_, taken := c.byName[q]
+	return q, !taken
 }
 
 func fileOr(s Skill) string {

@@ -55,7 +55,7 @@ func TestDiscoverLayers(t *testing.T) {
 	c := Discover(d)
 	got := strings.Join(names(c), " ")
 	want := "commit=builtin/skill tools:fmt=plugin:tools/skill tools:go=plugin:tools/command mine=user/skill u=user/command " +
-		"x=project/skill p=project/skill frontend:lint=project/command y=project/command"
+		"project:commit=project/skill project:mine=project/skill x=project/skill p=project/skill frontend:lint=project/command y=project/command"
 	if got != want {
 		t.Errorf("catalog:\n got %s\nwant %s", got, want)
 	}
@@ -68,9 +68,9 @@ func TestDiscoverLayers(t *testing.T) {
 		"broken/SKILL.md:1: frontmatter opened with --- is never closed",
 		`name "../etc"`,
 		"bad tools.md",
-		"project skill /commit (" + filepath.Join(root, ".claude/skills/commit/SKILL.md") + ") is not used: the builtin skill of that name comes first",
-		"project skill /mine", "the user skill of that name comes first",
-		"project command /x", "the project skill of that name comes first",
+		"project skill /commit (" + filepath.Join(root, ".claude/skills/commit/SKILL.md") + ") is /project:commit: the builtin skill of that name comes first",
+		"project skill /mine", "is /project:mine: the user skill of that name comes first",
+		"project command /x (" + filepath.Join(root, ".claude/commands/x.md") + ") is not used: the project skill of that name comes first",
 	} {
 		if !strings.Contains(all, w) {
 			t.Errorf("problems lack %q:\n%s", w, all)
@@ -81,6 +81,15 @@ func TestDiscoverLayers(t *testing.T) {
 		if strings.Contains(p.File, "broken") && !errors.As(p.Err, &fe) {
 			t.Errorf("broken's problem is no FileError: %v", p.Err)
 		}
+	}
+	if b, _ := c.Lookup("commit"); b.Origin != OriginBuiltin {
+		t.Errorf("/commit runs the %s one, want the built-in", b.Origin)
+	}
+	if q, ok := c.Lookup("project:commit"); !ok || q.File != filepath.Join(root, ".claude/skills/commit/SKILL.md") {
+		t.Errorf("/project:commit = %+v, %v; want the project's skill", q, ok)
+	}
+	if _, ok := c.Lookup("project:x"); ok {
+		t.Error("a command passed over for a skill of its own layer got a qualified name")
 	}
 	p, _ := c.Lookup("p")
 	if p.Description != "P skill Does p things." {
