@@ -103,6 +103,11 @@ type Setup struct {
 	// in name order; a project server the person has not approved has
 	// Approved false and must not be started.
 	MCPServers []mcp.ServerConfig
+	// MCPWarnings are the problems of the MCP configuration (a .mcp.json or
+	// --mcp-config file that does not parse, an entry left out), one line
+	// each (FILE:LINE: what), also among Warnings: the workbench's /mcp shows
+	// them, so a broken file is not "no servers".
+	MCPWarnings []string
 	// Plugins are the plugins enabled for the workspace that loaded (core/plugin):
 	// their hooks are in Hooks, their MCP servers in MCPServers, their skills
 	// and commands in the catalog.

@@ -85,6 +85,9 @@ type Backend struct {
 	// the run's project (backend_memory.go); nil: those methods return
 	// ErrNoMemory.
 	Memory *memory.Manager
+	// MCPWarnings are the MCP configuration's problems (Setup.MCPWarnings),
+	// for the workbench's /mcp.
+	MCPWarnings []string
 
 	routes sessionAgents // the sessions other agents run (backend_tabs.go)
 }

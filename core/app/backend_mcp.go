@@ -28,3 +28,7 @@ func (b *Backend) SetMCPServer(cfg mcp.ServerConfig) {
 		b.MCP.Set(cfg)
 	}
 }
+
+// MCPConfigWarnings are the MCP configuration's problems (MCPWarnings), for
+// the workbench's /mcp view.
+func (b *Backend) MCPConfigWarnings() []string { return b.MCPWarnings }

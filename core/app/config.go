@@ -27,7 +27,10 @@ func (s *Setup) readConfig() error {
 	s.Config = src
 	var report configReport
 	report.add(src.Errors())
-	s.MCPServers = mcpServersFrom(src, &report)
+	var mcpReport configReport
+	s.MCPServers = mcpServersFrom(src, &mcpReport)
+	s.MCPWarnings = dedupe(append(mcpDocProblems(src), append(mcpReport.fatal, mcpReport.warnings...)...))
+	report.fatal, report.warnings = append(report.fatal, mcpReport.fatal...), append(report.warnings, mcpReport.warnings...)
 	pluginHooks := s.loadPlugins(paths, root, &report)
 	rules, err := rulesFrom(src, opts.AllowedTools, opts.DisallowedTools, &report)
 	if err != nil {

@@ -90,3 +90,16 @@ func serverConfig(e config.MCPServerEntry) mcp.ServerConfig {
 // MCPServerCommand is what a server runs or reaches, as the views and an
 // approval show it (mcp.ServerConfig.CommandLine).
 func MCPServerCommand(s mcp.ServerConfig) string { return s.CommandLine() }
+
+// mcpDocProblems are why MCP configuration files of src contribute nothing
+// (a .mcp.json or --mcp-config file that cannot be read or parsed), one line
+// each; src.Errors() holds them too, among every file's.
+func mcpDocProblems(src *config.Sources) []string {
+	var out []string
+	for _, d := range src.Docs {
+		if d.Err != nil && !d.Same && (d.Kind == config.ProjectMCP || d.Kind == config.MCPFlag) {
+			out = append(out, d.Err.Error())
+		}
+	}
+	return out
+}

@@ -179,12 +179,8 @@ func cmdTUI(args []string, stdout, stderr io.Writer) (code int, err error) {
 			return
 		}
 		run.Agent.StartSession(openCtx, run.SessionID, run.Source())
-		be = &app.Backend{Agent: run.Agent, Store: run.Store, Approvals: approvals, MCP: run.MCP,
-			ModelEnv: app.DefaultModelEnv, ListModels: app.ListModels,
-			SessionModel: app.SessionModelResolver(opts),
-			Invoke:       setup.Invocation, ListCommands: setup.Commands, RescanCommands: setup.RescanSkills, PluginList: app.PluginSummaries(run.Plugins),
-			AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
-			CommitWorktree: run.WorktreeCommit(), Memory: run.Memory}
+		be = app.NewBackend(run, approvals)
+		be.ModelEnv, be.Memory = app.DefaultModelEnv, run.Memory
 		wb.Attach(be, run.SessionID)
 		openDone <- run
 	}()

@@ -257,7 +257,7 @@ func (w *Workbench) drawMCPView(screen tcell.Screen, r rect) {
 	w.mcp.sel = max(0, min(w.mcp.sel, len(list)-1))
 	head := fmt.Sprintf("MCP servers (%d) — j/k select · a approves a project server · Esc closes", len(list))
 	printAt(screen, r.X+2, r.Y, r.W-4, cutCells(head, r.W-4), w.theme.Style("accent").Bold(true))
-	rows := mcpRows(list, w.mcp.sel, w.mcp.confirm, "a", r.W-4)
+	rows := mcpViewRows(list, w.mcpWarnings(), w.mcp.sel, w.mcp.confirm, "a", r.W-4)
 	height := r.H - 2
 	// Keep the selected server's row and the rows under it in view.
 	selAt := 0

@@ -45,12 +45,8 @@ func openWorkspace(ctx context.Context, s *Server, dir, session string) (*worksp
 	if err != nil {
 		return nil, err
 	}
-	be := &app.Backend{Agent: run.Agent, Store: run.Store, Approvals: queue, MCP: run.MCP,
-		ModelEnv: app.ModelEnvAt(run.Workspace.Root()), ListModels: app.ListModels,
-		SessionModel: app.SessionModelResolver(opts),
-		Invoke:       setup.Invocation, ListCommands: setup.Commands, RescanCommands: setup.RescanSkills, PluginList: app.PluginSummaries(run.Plugins),
-		AgentList: app.AgentInfos(run.Agents), Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree,
-		CommitWorktree: run.WorktreeCommit()}
+	be := app.NewBackend(run, queue)
+	be.ModelEnv = app.ModelEnvAt(run.Workspace.Root())
 	w := &workspace{root: cleanDir(run.Workspace.Root()), run: run, be: be, started: map[string]bool{},
 		slash: slashCheck(setup, s.opts.WorkbenchCommands)}
 	w.start(ctx, run.SessionID, run.Source())
