@@ -191,6 +191,9 @@ type Agent struct {
 	schemas *schemaCache
 
 	changes sync.Mutex // held while SetMode or SwitchModel records a change
+	// sessionRules is held while a session's stored rules are read and
+	// written back (an approval's remember, /permissions: rules.go).
+	sessionRules sync.Mutex
 
 	mu      sync.Mutex
 	mode    permission.Mode // the permission mode in force; SetPermissionMode changes it

@@ -187,6 +187,8 @@ func (t *turn) remember(ctx context.Context, scope permission.Scope, in permissi
 	if len(rules) == 0 {
 		return nil
 	}
+	t.a.sessionRules.Lock()
+	defer t.a.sessionRules.Unlock()
 	stored, err := t.a.cfg.Store.GetSessionRules(ctx, t.sess.ID)
 	if err != nil {
 		return err

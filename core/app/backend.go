@@ -15,6 +15,7 @@ import (
 	"pincer/core/permission"
 	"pincer/core/provider"
 	"pincer/persist"
+	"pincer/sandbox"
 )
 
 // Backend is what a front end (the workbench, later a web panel) asks of core,
@@ -88,6 +89,9 @@ type Backend struct {
 	// MCPWarnings are the MCP configuration's problems (Setup.MCPWarnings),
 	// for the workbench's /mcp.
 	MCPWarnings []string
+	// Sandbox is the run's OS sandbox policy (Setup.Sandbox), for /status;
+	// nil: commands run without it.
+	Sandbox *sandbox.Policy
 
 	routes sessionAgents // the sessions other agents run (backend_tabs.go)
 }

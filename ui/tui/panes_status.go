@@ -179,6 +179,9 @@ func (w *Workbench) helpLines() []string {
 	if w.helpTopic == helpTopicBashOutput {
 		return w.bashOutputLines()
 	}
+	if w.helpTopic == helpTopicText {
+		return w.topicText
+	}
 	lines := append([]string{"Keys — Esc, ? or F1 closes this screen; j/k scroll", ""}, w.keys.HelpLines()...)
 	lines = append(lines, "Slash commands (type in the input box; Tab completes)")
 	for _, c := range slashCommands {

@@ -17,7 +17,7 @@ func TestSlashTabAmbiguous(t *testing.T) {
 	b.typeText("/c")
 	b.waitInput("/c")
 	b.key(tcell.KeyTab, 0, tcell.ModNone)
-	b.waitText("/clear  /cost  /context  /compact")
+	b.waitText("/clear  /cost  /config  /context  /compact")
 	if f := b.focus(); f != paneInput {
 		t.Fatalf("Tab moved the focus to pane %d", f)
 	}

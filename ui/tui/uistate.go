@@ -22,6 +22,7 @@ type UIState struct {
 	helpOpen  bool
 	helpTopic string         // "" the whole help screen; "agents" /agents' list (agents_cmd.go)
 	bashOut   bashOutputView // /bashes ID's shell and its output (bashes_output.go)
+	topicText []string       // the lines of a computed topic: /permissions, /status, /config (topic_text.go)
 	mouse     bool
 	lastCtrlC time.Time
 	now       func() time.Time // the status line's clock: time.Now (a test's fake clock)

@@ -26,7 +26,7 @@ func init() {
 		help clear sessions resume model mode cost agents worktrees bashes mcp context compact init
 		loop schedule tab quit exit memory skills rewind checkpoint checkpoints
 		commit pr review simplify update-config
-		config permissions status doctor login logout hooks ide add-dir export vim theme usage
+		config permissions allowed-tools status doctor login logout hooks ide add-dir export vim theme usage
 		plugin plugins todos bug upgrade terminal-setup release-notes privacy-settings statusline
 		output-style security-review pr-comments install-github-app migrate-installer agent team
 		tasks task approve reject trust run serve new`) {
