@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"pincer/core/app"
-	"pincer/persist"
 	"pincer/ui/termtext"
 )
 
@@ -49,12 +48,12 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 		*session = id
 	}
 	entries, err := store.ListAudit(context.Background(), *session, *limit)
-	if err != nil && !errors.Is(err, persist.ErrCorrupt) {
+	if err != nil && !errors.Is(err, app.ErrCorrupt) {
 		return 0, err
 	}
 	if *asJSON {
 		if entries == nil {
-			entries = []persist.AuditEntry{}
+			entries = []app.AuditEntry{}
 		}
 		return 0, errors.Join(json.NewEncoder(termtext.JSON(stdout)).Encode(entries), err)
 	}
@@ -75,7 +74,7 @@ func cmdAudit(args []string, stdout io.Writer) (int, error) {
 // decision, scope ("-" when nobody was asked), who decided (the rule when no
 // one is named), summary, and the reason of a denial (others' reasons say
 // only what the decision says).
-func auditRow(e persist.AuditEntry) string {
+func auditRow(e app.AuditEntry) string {
 	by := e.By
 	if e.Rule != "" && by == "" {
 		by = e.Rule

@@ -3,8 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,13 +11,11 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"time"
 
 	"golang.org/x/term"
 
 	"pincer/core/app"
 	"pincer/core/config/modelflow"
-	"pincer/persist"
 )
 
 const modelUsage = `Usage: pincer model [COMMAND]
@@ -97,7 +93,7 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 		if err = nargs(0, 0, "list [--session ID | --continue]"); err == nil {
 			current := ""
 			if sessionID != "" || cont {
-				s, serr := withSession(ctx, sessionID, cont, func(persist.Store, persist.Session) error { return nil })
+				s, serr := withSession(ctx, sessionID, cont, func(app.Store, app.SessionRecord) error { return nil })
 				if serr != nil {
 					return 0, serr
 				}
@@ -160,26 +156,12 @@ func switchSession(ctx context.Context, env *modelflow.Env, p modelflow.Prompter
 	if id == "" && !cont {
 		return usagef("switch changes one session's model: pass --session ID or --continue (`pincer model default PROVIDER/MODEL` changes the global default)")
 	}
-	_, err := withSession(ctx, id, cont, func(store persist.Store, s persist.Session) error {
+	_, err := withSession(ctx, id, cont, func(store app.Store, s app.SessionRecord) error {
 		next, err := modelflow.Switch(env, p, s.Model, arg)
 		if err != nil {
 			return err
 		}
-		owner := fmt.Sprintf("pid:%d/model-switch-%s", os.Getpid(), randomHex())
-		ok, holder, err := store.AcquireLease(ctx, s.ID, owner, 10*time.Second)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return fmt.Errorf("session %s is running a turn (%s): switch after it ends", s.ID, holder.Owner)
-		}
-		defer store.ReleaseLease(context.WithoutCancel(ctx), s.ID, owner)
-		s, err = store.GetSession(ctx, s.ID) // re-read under the lease
-		if err != nil {
-			return err
-		}
-		s.Model = next
-		if err := store.PutSession(ctx, s); err != nil {
+		if err := app.SetSessionModel(ctx, store, s.ID, next); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "Session %s now uses %s (the default is unchanged).\n", s.ID, next)
@@ -190,31 +172,24 @@ func switchSession(ctx context.Context, env *modelflow.Env, p modelflow.Prompter
 
 // withSession opens the store, finds the session (--session ID, or with --continue
 // the newest one in this directory) and runs f on it.
-func withSession(ctx context.Context, id string, cont bool, f func(persist.Store, persist.Session) error) (persist.Session, error) {
+func withSession(ctx context.Context, id string, cont bool, f func(app.Store, app.SessionRecord) error) (app.SessionRecord, error) {
 	store, err := app.OpenExistingStore()
 	if errors.Is(err, app.ErrNoStore) {
-		return persist.Session{}, errors.New("no sessions yet (see \"pincer sessions\")")
+		return app.SessionRecord{}, errors.New("no sessions yet (see \"pincer sessions\")")
 	}
 	if err != nil {
-		return persist.Session{}, err
+		return app.SessionRecord{}, err
 	}
 	defer store.Close()
 	cwd, err := os.Getwd()
 	if err != nil {
-		return persist.Session{}, err
+		return app.SessionRecord{}, err
 	}
 	s, err := app.FindSession(ctx, store, id, cont, cwd)
 	if err != nil {
 		return s, err
 	}
 	return s, f(store, s)
-}
-
-// randomHex is 8 random hex digits.
-func randomHex() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // termPrompter asks on a terminal, or reads answers line by line from a pipe.

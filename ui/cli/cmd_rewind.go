@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"pincer/core/app"
-	"pincer/persist"
 	"pincer/ui/termtext"
 
 	"golang.org/x/term"
@@ -154,7 +153,7 @@ func cmdRewind(args []string, stdout io.Writer) (int, error) {
 // listTurns prints the turns of session id, one a line (number, start time,
 // first line of the prompt, files changed), and a hint; it exits 2: no turn
 // was given, nothing was rewound.
-func listTurns(ctx context.Context, store persist.Store, id string, stdout io.Writer) (int, error) {
+func listTurns(ctx context.Context, store app.Store, id string, stdout io.Writer) (int, error) {
 	turns, err := app.SessionTurns(ctx, store, id)
 	if err != nil {
 		return 1, err

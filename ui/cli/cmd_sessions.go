@@ -16,7 +16,6 @@ import (
 	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/core/message"
-	"pincer/persist"
 	"pincer/ui/termtext"
 )
 
@@ -64,15 +63,15 @@ func cmdSessions(args []string, stdout io.Writer) (int, error) {
 // A session in which no prompt was ever sent (no title: an open workbench's
 // fresh session, or one a crash left) is not listed, as in the workbench's
 // sessions browser.
-func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON bool) error {
+func listSessions(ctx context.Context, store app.Store, w io.Writer, asJSON bool) error {
 	list, err := store.ListSessions(ctx, 0)
 	if err != nil {
 		return err
 	}
-	list = slices.DeleteFunc(list, func(s persist.Session) bool { return s.Title == "" })
+	list = slices.DeleteFunc(list, func(s app.SessionRecord) bool { return s.Title == "" })
 	if asJSON {
 		if list == nil {
-			list = []persist.Session{}
+			list = []app.SessionRecord{}
 		}
 		return json.NewEncoder(termtext.JSON(w)).Encode(list)
 	}
@@ -83,7 +82,7 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tDIRECTORY\tTITLE")
 	for _, r := range nestSessions(list) {
-		s, id, title := r.Session, termtext.Line(r.ID), termtext.Line(r.Title)
+		s, id, title := r.SessionRecord, termtext.Line(r.ID), termtext.Line(r.Title)
 		if r.Depth > 0 {
 			id = strings.Repeat("  ", r.Depth-1) + "└ " + id
 		}
@@ -101,12 +100,12 @@ func listSessions(ctx context.Context, store persist.Store, w io.Writer, asJSON 
 
 // sessionDump is the JSON of `pincer sessions show ID --json`.
 type sessionDump struct {
-	Session  persist.Session   `json:"session"`
+	Session  app.SessionRecord `json:"session"`
 	Messages []message.Message `json:"messages"`
 	Events   []event.Event     `json:"events"`
 }
 
-func showSession(ctx context.Context, store persist.Store, id string, w io.Writer, asJSON bool) error {
+func showSession(ctx context.Context, store app.Store, id string, w io.Writer, asJSON bool) error {
 	id, err := app.ResolveSessionID(ctx, store, id)
 	if err != nil {
 		return err
@@ -210,18 +209,9 @@ func eventDetail(ev event.Event) string {
 
 // writeChildren names the subagents' child sessions of session id, newest
 // first: ID, type, status, title (nothing when it has none).
-func writeChildren(ctx context.Context, store persist.Store, w io.Writer, id string) {
-	all, err := store.ListSessions(ctx, 0)
-	if err != nil {
-		return
-	}
-	var kids []persist.Session
-	for _, c := range all {
-		if c.ParentID == id && c.ID != id {
-			kids = append(kids, c)
-		}
-	}
-	if len(kids) == 0 {
+func writeChildren(ctx context.Context, store app.Store, w io.Writer, id string) {
+	kids, err := app.ChildSessions(ctx, store, id)
+	if err != nil || len(kids) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "Subagents (%d):\n", len(kids))

@@ -14,7 +14,6 @@ import (
 
 	"pincer/core/app"
 	"pincer/core/event"
-	"pincer/persist"
 	"pincer/ui/termtext"
 )
 
@@ -59,7 +58,7 @@ func cmdSessionsWatch(args []string, stdout, stderr io.Writer) (int, error) {
 	state := fmt.Sprintf("after sequence %d", cursor)
 	if *after < 0 {
 		var running bool
-		if cursor, running, err = watchCursor(ctx, store, id); err != nil {
+		if cursor, running, err = app.WatchCursor(ctx, store, id); err != nil {
 			return 0, err
 		}
 		state = "idle"
@@ -86,30 +85,4 @@ func cmdSessionsWatch(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, fmt.Errorf("watching session %s: %w", id, err)
 	}
 	return 0, nil
-}
-
-// watchCursor is where a watch starts by default: just before the running
-// turn's turn.started (running true), or after the last event when no turn runs.
-func watchCursor(ctx context.Context, store persist.Store, id string) (cursor uint64, running bool, err error) {
-	evs, err := store.ListEvents(ctx, id, 0, 0)
-	if err != nil && !errors.Is(err, persist.ErrCorrupt) {
-		return 0, false, err
-	}
-	var start, last uint64
-	turn := ""
-	for _, ev := range evs {
-		last = ev.Sequence
-		switch ev.Type {
-		case event.TurnStarted:
-			start, turn = ev.Sequence, ev.TurnID
-		case event.TurnCompleted, event.TurnFailed, event.TurnCancelled:
-			if ev.TurnID == turn {
-				turn = ""
-			}
-		}
-	}
-	if turn != "" {
-		return start - 1, true, nil
-	}
-	return last, false, nil
 }

@@ -2,13 +2,12 @@ package cli
 
 import (
 	"pincer/core/app"
-	"pincer/persist"
 )
 
 // sessionRow is one line of `pincer sessions list`: a session and how deep
 // it nests (0: top level, 1: a subagent's child session under its parent).
 type sessionRow struct {
-	persist.Session
+	app.SessionRecord
 	Depth int
 }
 
@@ -18,7 +17,7 @@ type sessionRow struct {
 // is not in the list (deleted, or never prompted) stands at the top level in
 // its own place; a ParentID loop is broken where it closes, so every session
 // is listed exactly once.
-func nestSessions(list []persist.Session) []sessionRow {
+func nestSessions(list []app.SessionRecord) []sessionRow {
 	rows := app.SessionTree(len(list), func(i int) string { return list[i].ID },
 		func(i int) string { return list[i].ParentID }, nil)
 	out := make([]sessionRow, len(rows))

@@ -19,12 +19,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"pincer/core/agent"
 	"pincer/core/app"
-	"pincer/persist/memory"
-	"pincer/sandbox"
 	"pincer/themes"
-	"pincer/tools"
 	"pincer/ui/tui"
 )
 
@@ -54,24 +50,13 @@ func main() {
 	go func() { // the store: ~30 ms to open (Badger measured 15–40 ms), then the agent
 		time.Sleep(30 * time.Millisecond)
 		dir, _ := os.Getwd()
-		ws, err := sandbox.NewWorkspace(dir)
-		if err != nil {
-			w.SetStoreState(err.Error())
-			return
-		}
-		store := memory.New()
-		ag, err := agent.New(agent.Config{Store: store, Tools: tools.Default(), Workspace: ws, ModelName: "fake/m"})
-		if err != nil {
-			w.SetStoreState(err.Error())
-			return
-		}
-		s, err := ag.CreateSession(context.Background())
+		b, id, err := app.ScratchBackend(context.Background(), dir, "fake/m")
 		if err != nil {
 			w.SetStoreState(err.Error())
 			return
 		}
 		attached.Store(true)
-		w.Attach(&app.Backend{Agent: ag, Store: store}, s.ID)
+		w.Attach(b, id)
 	}()
 	done := make(chan error, 1)
 	go func() { done <- w.Run() }()
