@@ -26,10 +26,14 @@ type GitHooks struct {
 	ConfigFiles []string
 	// ReadFiles are the files outside the repository the person's own
 	// configuration (system and global scopes, what they include) makes git
-	// read for every command: core.excludesFile and core.attributesFile
-	// (absolute and clean, "~/" from $HOME; the last value of each), the
-	// ones set, and every file an include names, its condition holding now
-	// or not (includeTarget). The repository's config adds none.
+	// read for every command: their config files themselves (the
+	// ConfigFiles of those scopes), core.excludesFile and
+	// core.attributesFile (absolute and clean, "~/" from $HOME; the last
+	// value of each), the ones set, and every file an include names, its
+	// condition holding now or not (includeTarget). The repository's config
+	// adds none: not its own file, nor a file it includes, nor the config of
+	// a git dir a `.git` file points to (red team r22 F1: an unconditional
+	// include.path of .git/config was read through ConfigFiles).
 	ReadFiles []string
 }
 
@@ -102,10 +106,11 @@ func gitAsPerson(ctx context.Context, dir string, args ...string) (string, error
 func parseGitHooks(out, base, home string) GitHooks {
 	var g GitHooks
 	var excludes, attributes string
-	var includes []string
+	var includes, personsFiles []string
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+2 < len(fields); i += 3 {
 		scope, origin, entry := fields[i], fields[i+1], fields[i+2]
+		persons := scope == "system" || scope == "global"
 		if f, ok := strings.CutPrefix(origin, "file:"); ok && f != "" {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(base, f)
@@ -113,12 +118,15 @@ func parseGitHooks(out, base, home string) GitHooks {
 			if f = filepath.Clean(f); !slices.Contains(g.ConfigFiles, f) {
 				g.ConfigFiles = append(g.ConfigFiles, f)
 			}
+			if persons && !slices.Contains(personsFiles, f) {
+				personsFiles = append(personsFiles, f)
+			}
 		}
 		key, value, _ := strings.Cut(entry, "\n")
 		if strings.ToLower(key) == "core.hookspath" {
 			g.HooksDir = hooksDirOf(value, base, home) // the last one wins, as in git
 		}
-		if scope != "system" && scope != "global" {
+		if !persons {
 			// The repository's own config (local, worktree) — or a file it
 			// includes — never widens what a confined command may read: a
 			// repository shipped with its .git named the home's files
@@ -135,8 +143,8 @@ func parseGitHooks(out, base, home string) GitHooks {
 			includes = append(includes, f) // active or not: a condition (onbranch:) may hold later
 		}
 	}
-	for _, f := range append([]string{excludes, attributes}, includes...) {
-		if f != "" && !slices.Contains(g.ConfigFiles, f) {
+	for _, f := range append(append(personsFiles, excludes, attributes), includes...) {
+		if f != "" && !slices.Contains(g.ReadFiles, f) {
 			g.ReadFiles = append(g.ReadFiles, f)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 // TestParseGitHooksReadFiles: the files git may read for every command are
+// the person's own config files (system and global scopes),
 // the excludes and attributes files and every include's target, an
 // includeIf whose condition does not hold now too (red team r21b B1: one
 // that came to hold mid-session made every confined git call die), "~/"
@@ -34,10 +35,31 @@ func TestParseGitHooksReadFiles(t *testing.T) {
 			t.Errorf("ReadFiles %v holds %s, which the repository's or another scope's config names", g.ReadFiles, no)
 		}
 	}
-	if slices.Contains(g.ReadFiles, "/h/.gitconfig.local") {
-		t.Errorf("ReadFiles %v repeats a config file git read (ConfigFiles %v)", g.ReadFiles, g.ConfigFiles)
+	// The person's own config files are read by every git call; the
+	// repository's are not theirs to grant (red team r22 F1: an include.path
+	// in .git/config reached ReadFiles through its ConfigFiles entry).
+	for _, w := range []string{"/h/.gitconfig", "/h/.gitconfig.local", "/etc/gitconfig", "/h/.config/git/config"} {
+		if n := countOf(g.ReadFiles, w); n != 1 {
+			t.Errorf("ReadFiles %v holds the person's config file %s %d times, want once", g.ReadFiles, w, n)
+		}
+	}
+	for _, no := range []string{"/w/.git/config", "/w/.git/config.worktree"} {
+		if slices.Contains(g.ReadFiles, no) {
+			t.Errorf("ReadFiles %v holds the repository's config file %s", g.ReadFiles, no)
+		}
 	}
 	if !slices.Contains(g.ConfigFiles, "/h/.gitconfig.local") {
 		t.Errorf("ConfigFiles %v lacks the active include", g.ConfigFiles)
 	}
+}
+
+// countOf is how many times s holds v.
+func countOf(s []string, v string) int {
+	n := 0
+	for _, e := range s {
+		if e == v {
+			n++
+		}
+	}
+	return n
 }

@@ -34,8 +34,8 @@ const (
 // trustedCode returns the trusted code of a session over roots (the workspace
 // root first, then added directories), the hooks that will run (the runner
 // after the project-trust gate) and the servers configured (only the
-// approved, startable stdio ones count), the files git reads for every
-// command (its config files, excludes and attributes files: for
+// approved, startable stdio ones count), the files the person's git
+// configuration makes git read for every command (GitHooks.ReadFiles: for
 // sandbox.Policy.GitReads), and a warning when git's configuration could not
 // be read.
 func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, servers []mcp.ServerConfig) (out []permission.TrustedCode, gitReads []string, warning string) {
@@ -63,7 +63,7 @@ func trustedCode(ctx context.Context, roots []string, hooks *hook.Runner, server
 	for _, f := range g.ConfigFiles {
 		add(f, whyGitInclude)
 	}
-	gitReads = append(slices.Clone(g.ConfigFiles), g.ReadFiles...)
+	gitReads = slices.Clone(g.ReadFiles) // the person's scopes only: never the repository's config files (red team r22 F1)
 	for _, list := range hooks.Defs() {
 		for _, d := range list {
 			for _, p := range namedFiles(d.Command, root) {

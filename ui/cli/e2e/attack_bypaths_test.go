@@ -96,23 +96,38 @@ func TestByPathsGitReadsPersonsConfig(t *testing.T) {
 // TestAttackRepoGitConfigWidensNothing: the repository's own .git/config
 // (shipped with a cloned .git, or left by an earlier session) names the
 // outside directory and file in includeIf entries whose condition never
-// holds; the confined reads must not take them (red team r21c F1: they did,
-// and a project-rule command and a by-paths call read the outside file).
+// holds, or includes an outside git-config-shaped file unconditionally;
+// the confined reads must not take them (red team r21c F1: the includeIf
+// targets were read by a project-rule command and a by-paths call; red team
+// r22 F1: the unconditional include was, through git's own list of the
+// config files it read).
 func TestAttackRepoGitConfigWidensNothing(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, mode string
+		include    bool // an unconditional include.path of out/inc.cfg
 		form       attackForm
 	}{
-		{"project-rule", "default", attackForm{Name: "sh", Cmd: "sh cat.sh"}},
-		{"by-paths", "acceptEdits", attackForm{Name: "mv-cat", Cmd: "rm -rf y && mv a/b/c/d/e/x y && cat y/m.txt"}},
+		{"project-rule", "default", false, attackForm{Name: "sh", Cmd: "sh cat.sh"}},
+		{"by-paths", "acceptEdits", false, attackForm{Name: "mv-cat", Cmd: "rm -rf y && mv a/b/c/d/e/x y && cat y/m.txt"}},
+		{"include-project-rule", "default", true, attackForm{Name: "sh", Cmd: "sh cat.sh"}},
+		{"include-by-paths", "acceptEdits", true, attackForm{Name: "mv-cat", Cmd: "rm -rf y && mv a/b/c/d/e/x y && cat y/inc.cfg"}},
+		{"include-git-config", "default", true, attackForm{Name: "sh-git-config", Cmd: "sh gc.sh"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			a, out := unvouchedScene(t)
-			mustWrite(t, filepath.Join(a.repo, "cat.sh"), "cat "+filepath.Join(out, "m.txt")+"\n", 0o644)
-			git(t, a.repo, "config", "includeIf.onbranch:never-a.path", out)
-			git(t, a.repo, "config", "includeIf.onbranch:never-b.path", filepath.Join(out, "m.txt"))
+			target := filepath.Join(out, "m.txt")
+			if tc.include {
+				target = filepath.Join(out, "inc.cfg")
+				mustWrite(t, target, "[rt]\n\tmarker = "+unvouchedSecret+"\n", 0o644)
+				git(t, a.repo, "config", "include.path", target)
+			} else {
+				git(t, a.repo, "config", "includeIf.onbranch:never-a.path", out)
+				git(t, a.repo, "config", "includeIf.onbranch:never-b.path", target)
+			}
+			mustWrite(t, filepath.Join(a.repo, "cat.sh"), "cat "+target+"\n", 0o644)
+			mustWrite(t, filepath.Join(a.repo, "gc.sh"), "git config --get rt.marker; git config --list --show-origin\n", 0o644)
 			r := a.runForms("rgc", []attackForm{tc.form}, "--permission-mode", tc.mode)
 			if c := r.Results[0]; c.Decision != "allow" || !c.Completed {
 				t.Fatalf("HARNESS: the call was not allowed and run\n  %s", c.describe())
