@@ -250,13 +250,16 @@ func modeFlag(mode Mode, req Input) string {
 // exact rules an "always allow" answer saves (AlwaysRules, so the workbench's
 // answer and the headless hint name the same rules), shell-quoted —
 // `--allowed-tools mcp__ev__echo`, `--allowed-tools 'Bash(npm test)'`, saying
-// what an Edit rule in a Bash command's is for — or the bare flag when no rule
-// can be named; ok is false when the rules named would not allow req
-// (checked by evaluating it with them): no rule can.
+// what an Edit rule in a Bash command's is for; ok is false when no rule can
+// be named or the rules named would not allow req (checked by evaluating it
+// with them): no rule can.
 func allowFlag(mode Mode, req Input) (string, bool) {
 	rules := AlwaysRules(mode, RuleSet{}, req)
 	if len(rules) == 0 {
-		return "--allowed-tools", true
+		// Nothing literal to name (`for f in *; do echo $f; done`, `x=1;
+		// echo $x`): a bare "--allowed-tools" told the person nothing (new
+		// user r22).
+		return "", false
 	}
 	parts := make([]string, len(rules))
 	files := false

@@ -86,16 +86,23 @@ func TestHeadlessDenialNamesRule(t *testing.T) {
 
 // A command no literal rule can allow whole (a loop's expanded words) is
 // not told to pass rules that would not allow it (new user r21: the rules
-// named were passed and the same denial came back): the hint says no rule
-// can, and names the mode.
+// named were passed and the same denial came back), nor given a bare
+// "--allowed-tools" when no rule can be named (new user r22): the hint says
+// no rule can, and names the mode.
 func TestHeadlessDenialNoRuleCan(t *testing.T) {
 	ws := t.TempDir()
-	in := Input{Tool: "Bash", Kind: "execute", Workspace: ws, Cwd: ws,
-		Command: "for i in 1 2 3; do echo tick $i; cat /etc/hostname; sleep 1; done"}
-	d := HeadlessDenial(ModeDefault, in)
-	if !strings.Contains(d.Reason, "no --allowed-tools rule can allow every part") || strings.Contains(d.Reason, "allow it with --allowed-tools") ||
-		!strings.Contains(d.Reason, "bypassPermissions") {
-		t.Errorf("denial of a loop: %q", d.Reason)
+	for _, cmd := range []string{
+		"for i in 1 2 3; do echo tick $i; cat /etc/hostname; sleep 1; done",
+		"for f in *; do echo $f; done",
+		"x=1; echo $x",
+		"echo $(date) && rm -f out",
+	} {
+		in := Input{Tool: "Bash", Kind: "execute", Workspace: ws, Cwd: ws, Command: cmd}
+		d := HeadlessDenial(ModeDefault, in)
+		if !strings.Contains(d.Reason, "no --allowed-tools rule can allow every part") || strings.Contains(d.Reason, "allow it with --allowed-tools") ||
+			strings.HasSuffix(d.Reason, "--allowed-tools") || !strings.Contains(d.Reason, "bypassPermissions") {
+			t.Errorf("denial of %q: %q", cmd, d.Reason)
+		}
 	}
 }
 
