@@ -136,7 +136,23 @@ func (u *UserFile) AddModels(name string, models ...string) error {
 	if !ValidProviderName(name) {
 		return fmt.Errorf("%q cannot name a provider", name)
 	}
-	return u.Set("providers."+name+".models", union(u.Models(name), models))
+	return u.Set("providers."+name+".models", union(union(u.Models(name), u.impliedModels(name)), models))
+}
+
+// impliedModels are the models the file names for a provider outside its
+// list: the provider's `model` and default_model's model when it names this
+// provider. Load makes both part of the provider's models, so a list written
+// without them would drop a model the person had (new user r22: with only
+// default_model = "local/fake-1", `add-model local fake-2` left fake-1 out).
+func (u *UserFile) impliedModels(name string) []string {
+	var out []string
+	if m := strings.TrimSpace(u.k.String("providers." + name + ".model")); m != "" {
+		out = append(out, m)
+	}
+	if p, m, ok := ParseModelID(u.k.String("default_model")); ok && p == name {
+		out = append(out, m)
+	}
+	return out
 }
 
 // marshal renders the file as old changed to hold the file's keys now

@@ -126,3 +126,29 @@ func TestSetProviderValidates(t *testing.T) {
 		t.Errorf("AddModels: %v %v", err, u.Models("ok"))
 	}
 }
+
+// TestAddModelsKeepsImpliedModels: a provider whose model the file names
+// only in default_model or its `model` keeps it when a list is first written
+// (new user r22: `pincer model add-model local fake-2` dropped fake-1).
+func TestAddModelsKeepsImpliedModels(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"default_model = \"local/fake-1\"\n[providers.local]\nbase_url = \"http://127.0.0.1:1/v1\"\n", "fake-1 fake-2"},
+		{"[providers.local]\nbase_url = \"http://127.0.0.1:1/v1\"\nmodel = \"m0\"\n", "m0 fake-2"},
+		{"default_model = \"other/x\"\n[providers.local]\nbase_url = \"http://127.0.0.1:1/v1\"\nmodels = [\"a\"]\n", "a fake-2"},
+	} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(c.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := Update(path, func(u *UserFile) error { return u.AddModels("local", "fake-2") }); err != nil {
+			t.Fatal(err)
+		}
+		u, err := OpenUserFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(u.Models("local"), " "); got != c.want {
+			t.Errorf("%q: models after add-model = %q, want %q", c.file, got, c.want)
+		}
+	}
+}
