@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"pincer/core/app"
+	"pincer/core/config"
 	"pincer/core/config/modelflow"
 )
 
@@ -66,7 +67,7 @@ func cmdModel(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, er
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "pincer: warning: %v\n", w)
 	}
-	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, Out: stdout, List: app.ListModels}
+	env := &modelflow.Env{Config: cfg, Getenv: os.Getenv, Out: stdout, List: app.ListModels, Problems: config.Fatal(warns)}
 	if s := app.OpenSecrets(os.Getenv); s != nil {
 		env.Secrets = s
 	}

@@ -155,6 +155,29 @@ func TestModelDefaultAddListRefreshUsage(t *testing.T) {
 	}
 }
 
+// TestModelCommandsOnBrokenConfig: with a config line that does not parse,
+// `model default` and `model add-model` of a provider defined there name the
+// file and line, change nothing and are no usage error (new user r22: they said
+// "unknown provider").
+func TestModelCommandsOnBrokenConfig(t *testing.T) {
+	home := modelHome(t)
+	path := filepath.Join(home, "config.toml")
+	broken := "default_model = \"local/fake-1\"\n[providers.local]\nbase_url = \"http://127.0.0.1:1/v1\"\nrequires_api_key = false\nthis is not toml\n"
+	if err := os.WriteFile(path, []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"default", "local/fake-2"}, {"add-model", "local", "fake-2"}} {
+		_, _, _, err := runModel(t, "", args...)
+		var ue usageError
+		if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), path+":5") || strings.Contains(err.Error(), "unknown provider") {
+			t.Errorf("%v on a broken config: %v, want the file and line, not a usage error", args, err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != broken {
+			t.Errorf("%v changed the broken file:\n%s", args, b)
+		}
+	}
+}
+
 func TestModelSwitchSession(t *testing.T) {
 	modelHome(t)
 	cwd, _ := os.Getwd()

@@ -70,6 +70,22 @@ type Env struct {
 	// List, when set, reads the models a provider's server lists: Configure
 	// offers them when the provider has none yet.
 	List Lister
+	// Problems are the configuration's fatal problems (config.Fatal of what
+	// Load returned: a file that did not parse, with its FILE:LINE). With
+	// any, a provider not found is reported as probably in the part that did
+	// not load rather than as unknown.
+	Problems []error
+}
+
+// unknownProvider is the error for a provider the configuration lacks: a
+// usage error when the configuration loaded whole, else one naming the
+// problem that may have hidden it (new user r22: a broken line made
+// `pincer model default local/x` say only "unknown provider").
+func (e *Env) unknownProvider(prov string) error {
+	if len(e.Problems) > 0 {
+		return fmt.Errorf("provider %q not found, and the configuration did not load whole: %w; fix that first (nothing was changed)", prov, e.Problems[0])
+	}
+	return badArgf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
 }
 
 // printf writes one line to e.Out.
@@ -329,7 +345,7 @@ func SetDefault(ctx context.Context, e *Env, id string) error {
 	}
 	pc, known := e.Config.Lookup(prov)
 	if !known {
-		return badArgf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+		return e.unknownProvider(prov)
 	}
 	if err := config.Update(e.Config.UserPath, func(u *config.UserFile) error { return u.SetDefaultModel(id) }); err != nil {
 		return err
@@ -349,7 +365,7 @@ func SetDefault(ctx context.Context, e *Env, id string) error {
 func AddModel(e *Env, prov, model string) error {
 	model = strings.TrimSpace(model)
 	if _, known := e.Config.Lookup(prov); !known {
-		return badArgf("unknown provider %q: add it with `pincer model configure %s`", prov, prov)
+		return e.unknownProvider(prov)
 	}
 	if model == "" {
 		return badArgf("add-model needs a model name")
