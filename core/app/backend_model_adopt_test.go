@@ -102,7 +102,7 @@ func (a answers) AskSecret(q string) (string, error) {
 
 func (a answers) Confirm(string) (bool, error) { return false, nil }
 
-func (a answers) Choose(q string, options []string) (int, error) {
+func (a answers) Choose(q string, options []string, _ int) (int, error) {
 	for k, v := range a.choose {
 		if strings.Contains(q, k) {
 			for i, o := range options {

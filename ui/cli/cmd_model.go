@@ -277,16 +277,31 @@ func (p *termPrompter) Confirm(q string) (bool, error) {
 }
 
 // Choose lists the options numbered from 1 and takes a number or an option's
-// text; an empty answer cancels, and three invalid ones do too.
-func (p *termPrompter) Choose(q string, options []string) (int, error) {
+// text; an empty answer takes def (shown as "[N]" and marked "(default)"),
+// or cancels when def < 0; three invalid answers cancel.
+func (p *termPrompter) Choose(q string, options []string, def int) (int, error) {
 	fmt.Fprintln(p.out, q+":")
 	for i, o := range options {
-		fmt.Fprintf(p.out, "  %d) %s\n", i+1, o)
+		mark := ""
+		if i == def {
+			mark = "  (default)"
+		}
+		fmt.Fprintf(p.out, "  %d) %s%s\n", i+1, o, mark)
 	}
 	for try := 0; try < 3; try++ {
-		fmt.Fprintf(p.out, "Choose 1-%d: ", len(options))
+		if def >= 0 && def < len(options) {
+			fmt.Fprintf(p.out, "Choose 1-%d [%d]: ", len(options), def+1)
+		} else {
+			fmt.Fprintf(p.out, "Choose 1-%d (Enter cancels): ", len(options))
+		}
 		s, err := p.line()
-		if err != nil || s == "" {
+		if err != nil {
+			return 0, modelflow.ErrCancelled
+		}
+		if s == "" {
+			if def >= 0 && def < len(options) {
+				return def, nil
+			}
 			return 0, modelflow.ErrCancelled
 		}
 		if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= len(options) {

@@ -178,6 +178,27 @@ func TestModelCommandsOnBrokenConfig(t *testing.T) {
 	}
 }
 
+// TestTermChooseDefault: Enter at a choice takes its default, shown as
+// "[N]" and "(default)"; with none, Enter cancels and the prompt says so (new
+// user r22: Enter at "Wire API: Choose 1-4" cancelled the whole wizard).
+func TestTermChooseDefault(t *testing.T) {
+	var out bytes.Buffer
+	i, err := newTermPrompter(strings.NewReader("\n"), &out).Choose("Wire API", []string{"chat", "responses"}, 0)
+	if err != nil || i != 0 || !strings.Contains(out.String(), "1) chat  (default)") || !strings.Contains(out.String(), "Choose 1-2 [1]: ") {
+		t.Errorf("Enter with a default: %d %v\n%s", i, err, out.String())
+	}
+	out.Reset()
+	i, err = newTermPrompter(strings.NewReader("2\n"), &out).Choose("Wire API", []string{"chat", "responses"}, 0)
+	if err != nil || i != 1 {
+		t.Errorf("typed 2: %d %v", i, err)
+	}
+	out.Reset()
+	if _, err := newTermPrompter(strings.NewReader("\n"), &out).Choose("Provider", []string{"a", "b"}, -1); !errors.Is(err, app.ErrCancelled) ||
+		!strings.Contains(out.String(), "(Enter cancels)") {
+		t.Errorf("Enter with no default: %v\n%s", err, out.String())
+	}
+}
+
 func TestModelSwitchSession(t *testing.T) {
 	modelHome(t)
 	cwd, _ := os.Getwd()

@@ -43,12 +43,13 @@ func (p overlayPrompter) Confirm(question string) (bool, error) {
 	return r.Yes, r.Err
 }
 
-// Choose asks for one of options (j/k or arrows, then Enter; 1-9 pick directly).
-func (p overlayPrompter) Choose(question string, options []string) (int, error) {
+// Choose asks for one of options (j/k or arrows, then Enter; 1-9 pick
+// directly), the selection starting on def (the first option when def < 0).
+func (p overlayPrompter) Choose(question string, options []string, def int) (int, error) {
 	if len(options) == 0 {
 		return 0, app.ErrCancelled
 	}
-	r := p.ask(overlay.Question{Kind: overlay.Choose, Text: question, Options: options})
+	r := p.ask(overlay.Question{Kind: overlay.Choose, Text: question, Options: options, Selected: max(0, min(def, len(options)-1))})
 	return r.Index, r.Err
 }
 

@@ -132,4 +132,4 @@ func (noPrompter) AskSecret(string) (string, error) { return "", errWouldAsk }
 func (noPrompter) Confirm(string) (bool, error) { return false, errWouldAsk }
 
 // Choose refuses.
-func (noPrompter) Choose(string, []string) (int, error) { return 0, errWouldAsk }
+func (noPrompter) Choose(string, []string, int) (int, error) { return 0, errWouldAsk }

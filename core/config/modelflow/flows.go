@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"pincer/core/config"
@@ -57,8 +58,10 @@ type Prompter interface {
 	AskSecret(question string) (string, error)
 	// Confirm asks a yes/no question; the default is no.
 	Confirm(question string) (bool, error)
-	// Choose returns the index of one of options.
-	Choose(question string, options []string) (int, error)
+	// Choose returns the index of one of options; def is the index an
+	// empty answer (Enter) takes, shown as the default, or -1 for none (an
+	// empty answer then cancels).
+	Choose(question string, options []string, def int) (int, error)
 }
 
 // Env is what the flows work on.
@@ -125,7 +128,7 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 	cfg := e.Config
 	if name == "" {
 		names := cfg.Names()
-		i, err := p.Choose("Provider", append(names, newProviderChoice))
+		i, err := p.Choose("Provider", append(names, newProviderChoice), -1)
 		if err != nil {
 			return "", cancelled(err)
 		}
@@ -166,7 +169,9 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 	}
 	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	if s.Kind == config.KindCustom {
-		i, err := p.Choose("Wire API", config.APIs)
+		// Enter keeps the current wire API (chat for a new provider): a new
+		// user r22 pressed Enter here and the wizard was cancelled.
+		i, err := p.Choose("Wire API", config.APIs, max(0, slices.Index(config.APIs, s.API)))
 		if err != nil {
 			return "", cancelled(err)
 		}
@@ -192,13 +197,15 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 		return "", err
 	}
 	options := make([]string, len(s.Models))
+	def := 0
 	for i, m := range s.Models {
 		options[i] = m
 		if m == cur.Model {
 			options[i] += " · current"
+			def = i
 		}
 	}
-	i, err := p.Choose("Default model", options)
+	i, err := p.Choose("Default model", options, def)
 	if err != nil {
 		return "", cancelled(err)
 	}
@@ -230,13 +237,15 @@ func Configure(ctx context.Context, e *Env, p Prompter, name string) (string, er
 }
 
 // servedModels is the default answer to Configure's model question: the
-// names the provider has already, else the ones its server lists (e.List,
+// names the provider has already and, for a custom provider or one with none
+// yet, the ones its server lists after them (new user r22: reconfiguring a
+// local server never asked it; e.List,
 // GET /models with the key already known; not asked when one is needed and
 // none is known yet), so that Enter takes them — a new user r21 pressed
 // Enter at an empty question and lost the whole setup; a list that cannot be
 // read is said and leaves the question empty.
 func (e *Env) servedModels(ctx context.Context, name string, s config.ProviderSettings, have []string) string {
-	if len(have) > 0 || e.List == nil {
+	if e.List == nil || len(have) > 0 && s.Kind != config.KindCustom {
 		return strings.Join(have, ", ")
 	}
 	key, _ := e.Key(ctx, name)
@@ -247,17 +256,21 @@ func (e *Env) servedModels(ctx context.Context, name string, s config.ProviderSe
 	defer cancel()
 	served, err := e.List(c, config.Provider{Name: name, Kind: s.Kind, BaseURL: s.BaseURL, API: s.API,
 		RequiresAPIKey: s.RequiresAPIKey, KeyEnv: config.KeyEnv(name)}, key)
+	typeThem := "type the names"
+	if len(have) > 0 {
+		typeThem = "the names it has are kept"
+	}
 	switch {
 	case err != nil:
 		msg := err.Error()
 		if key != "" {
 			msg = strings.ReplaceAll(msg, key, "[redacted]")
 		}
-		e.printf("the server's model list could not be read (%s): type the names", msg)
+		e.printf("the server's model list could not be read (%s): %s", msg, typeThem)
 	case len(served) == 0:
-		e.printf("the server lists no models: type the names")
+		e.printf("the server lists no models: %s", typeThem)
 	}
-	return strings.Join(served, ", ")
+	return strings.Join(union(have, served), ", ")
 }
 
 // askKey asks for the provider's key when one is required. An empty answer keeps
@@ -324,13 +337,15 @@ func Switch(e *Env, p Prompter, current, arg string) (string, error) {
 		models = append([]string{curModel}, models...)
 	}
 	options := make([]string, len(models))
+	def := -1
 	for i, m := range models {
 		options[i] = m
 		if m == curModel {
 			options[i] += " · current"
+			def = i
 		}
 	}
-	i, err := p.Choose("Model for this session ("+prov+")", options)
+	i, err := p.Choose("Model for this session ("+prov+")", options, def)
 	if err != nil {
 		return "", cancelled(err)
 	}
@@ -433,4 +448,15 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// union is a then the names of b not in a, without duplicates or blanks.
+func union(a, b []string) []string {
+	var out []string
+	for _, s := range append(slices.Clone(a), b...) {
+		if s = strings.TrimSpace(s); s != "" && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

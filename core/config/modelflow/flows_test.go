@@ -72,7 +72,7 @@ func (s *scripted) Confirm(q string) (bool, error) {
 	return false, nil
 }
 
-func (s *scripted) Choose(q string, options []string) (int, error) {
+func (s *scripted) Choose(q string, options []string, _ int) (int, error) {
 	switch a := s.next(q + " " + strings.Join(options, "|")).(type) {
 	case error:
 		return 0, a
@@ -280,6 +280,19 @@ func TestConfigureOffersServedModels(t *testing.T) {
 	}
 	if lp := w.e().Config.Providers["local"]; !lp.HasModel("fake-1") || !lp.HasModel("fake-2") {
 		t.Errorf("saved models %v", lp.Models)
+	}
+	// Reconfigured: the server is asked again and what it lists now joins
+	// the names the provider has (new user r22: it was not asked).
+	e = w.e()
+	e.List = func(context.Context, config.Provider, string) ([]string, error) {
+		return []string{"fake-2", "fake-3"}, nil
+	}
+	p = w.script(true, "", 0, false, "", 2)
+	if id, err := Configure(t.Context(), e, p, "local"); err != nil || id != "local/fake-3" {
+		t.Fatalf("reconfigure = %q, %v (asked %q)", id, err, p.asked)
+	}
+	if lp := w.e().Config.Providers["local"]; strings.Join(lp.Models, " ") != "fake-1 fake-2 fake-3" {
+		t.Errorf("reconfigured models %v, want fake-1 fake-2 fake-3", lp.Models)
 	}
 	e = w.e()
 	e.List = func(context.Context, config.Provider, string) ([]string, error) {

@@ -36,6 +36,8 @@ type Question struct {
 	Text    string
 	Default string   // Ask: the answer of an empty line
 	Options []string // Choose: the choices
+	// Selected is the index of the option Choose starts on (Enter takes it).
+	Selected int
 }
 
 // Reply is a prompt's answer: Text (Ask, Secret), Index (Choose) or Yes
@@ -56,7 +58,9 @@ type Prompt struct {
 }
 
 // Open returns a prompt for q; its answer comes on Replies.
-func Open(q Question) *Prompt { return &Prompt{q: q, reply: make(chan Reply, 1)} }
+func Open(q Question) *Prompt {
+	return &Prompt{q: q, sel: max(0, min(q.Selected, len(q.Options)-1)), reply: make(chan Reply, 1)}
+}
 
 // Replies is where the answer comes, once.
 func (p *Prompt) Replies() <-chan Reply { return p.reply }

@@ -57,6 +57,10 @@ func TestPromptAnswers(t *testing.T) {
 	if ch.Key(key(tcell.KeyRune, 'j')) || !ch.Key(key(tcell.KeyEnter, 0)) || (<-ch.Replies()).Index != 1 {
 		t.Error("j then Enter does not choose the second")
 	}
+	ch = Open(Question{Kind: Choose, Options: []string{"a", "b", "c"}, Selected: 2})
+	if !ch.Key(key(tcell.KeyEnter, 0)) || (<-ch.Replies()).Index != 2 {
+		t.Error("Enter does not take the option Selected names")
+	}
 	ch = Open(Question{Kind: Choose, Options: []string{"a", "b", "c"}})
 	if !ch.Key(key(tcell.KeyRune, '3')) || (<-ch.Replies()).Index != 2 {
 		t.Error("3 does not choose the third")
