@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"pincer/core/agent"
@@ -52,9 +51,9 @@ func (t *sessionTab) queuedTitle() string {
 	}
 	switch {
 	case t.queued != "" && t.running:
-		return " Input · queued: sent when this turn ends (Esc takes it back) "
+		return " Input · queued " + queuedLabel(t.queued) + ": sent when this turn ends (Esc takes it back) "
 	case t.queued != "":
-		return " Input · queued: waits for the turn of " + who + " to end (Esc takes it back) "
+		return " Input · queued " + queuedLabel(t.queued) + ": waits for the turn of " + who + " to end (Esc takes it back) "
 	case t.othersTurn() && !t.readOnly:
 		return " Input · " + who + " runs a turn here: a prompt waits for it to end "
 	}
@@ -95,7 +94,7 @@ func (w *Workbench) queuePrompt(text string) {
 	}
 	w.queued = text
 	w.input.SetText("", false)
-	w.Notify("info", strings.TrimSpace(w.queuedTitle()))
+	w.Notify("info", w.queuedNotice())
 }
 
 // watchTurn follows the turn state of tab t's session as its live events

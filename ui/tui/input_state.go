@@ -12,4 +12,7 @@ type inputState struct {
 	draftStored bool           // a stored draft was put in the box and is still stored
 	project     string         // the project they belong to (the workspace root)
 	promptSent  bool           // Options.Prompt was sent
+	// placeholderShown is the input box's placeholder as last set
+	// (setInputPlaceholder).
+	placeholderShown string
 }

@@ -220,6 +220,7 @@ func (w *Workbench) setTitles(apprW int) {
 		title = t
 	}
 	w.input.SetTitle(title)
+	w.setInputPlaceholder()
 }
 
 // Focus hands focus to the focused pane.

@@ -126,7 +126,7 @@ func TestAttachedPromptWaitsForTheTurn(t *testing.T) {
 	w.waitText("3 Approvals (1)", "by pid ")
 	w.typeText("from B")
 	w.key(tcell.KeyEnter, 0, tcell.ModNone)
-	w.waitText("queued: waits for the turn of pid ")
+	w.waitText("queued «from B»: waits for the turn of pid ", "Queued: from B", "prompt queued: it is sent when the turn of pid ")
 	if hasEvent(t, b.Store, sid, event.PermissionAnswered) {
 		t.Fatal("typing answered something")
 	}

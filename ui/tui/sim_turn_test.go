@@ -132,11 +132,17 @@ func TestEscCancelsTheRunningTurn(t *testing.T) {
 	b.waitText("running", "a turn is running")
 	b.typeText("again")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("queued: sent when this turn ends")
+	// The queued prompt shows where it was typed (the box's placeholder)
+	// and in the title; the notice says what happens to it in its own words,
+	// not as a copy of the title (new user r22).
+	b.waitText("queued «again»: sent when this turn ends", "Queued: again", "prompt queued: it is sent when this turn ends")
 	var text string
 	b.onLoop(func() { text = b.w.input.GetText() })
 	if text != "" {
 		t.Errorf("the queued prompt stayed in the box: %q", text)
+	}
+	if screen := b.text(); strings.Count(screen, "Input · queued") != 1 {
+		t.Errorf("the box's title shows %d times (once is the title):\n%s", strings.Count(screen, "Input · queued"), screen)
 	}
 	b.key(tcell.KeyEscape, 0, tcell.ModNone) // takes the queued prompt back
 	b.waitFor("Esc to give the queued prompt back", func(string) bool {
@@ -212,7 +218,7 @@ func TestPromptQueuedWhileTurnRuns(t *testing.T) {
 	b.waitModel("the turn to run", func(m *Model) bool { return m.Status.Turn == TurnRunning })
 	b.typeText("second")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("queued: sent when this turn ends")
+	b.waitText("queued «second»: sent when this turn ends")
 	close(gate)
 	b.waitText("first answer", "second answer")
 	if prov.Calls() != 2 || !strings.Contains(fmtMessages(prov.Request(1)), "user: second") {

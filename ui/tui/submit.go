@@ -91,7 +91,7 @@ func (w *Workbench) startTurnIn(t *sessionTab, be Backend, sessionID, text strin
 			switch {
 			case leaseHeld(err) && t.queued == "":
 				t.queued = text
-				w.noticeFor(t, "info", strings.TrimSpace(t.queuedTitle()))
+				w.noticeFor(t, "info", t.queuedNotice())
 			case err != nil:
 				w.noticeFor(t, "error", err.Error())
 				t.restore = text
