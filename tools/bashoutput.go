@@ -59,7 +59,8 @@ func (BashOutput) Summary(in BashOutputInput) string {
 // (running, completed, failed, killed), "<exit_code>N</exit_code>" once it
 // has ended, then "<output>...</output>" (or "(no new output)"): the new
 // output made safe as Bash's (SafeOutput, with its note), its middle cut past
-// BashMaxOutputChars. It fails for an ID the
+// BashMaxOutputChars. A shell an earlier run of the session ran gets its
+// last status and EarlierShellNote. It fails for an ID the
 // session has no shell of and for a filter that does not compile.
 func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result, error) {
 	if env == nil || env.Shells == nil {
@@ -73,6 +74,11 @@ func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result
 		}
 	}
 	r, err := env.Shells.Read(in.BashID, re)
+	if info, ok := AsEarlierShell(err); ok {
+		// An earlier run's shell: its state as that run left it, and the truth about it.
+		return Result{Output: fmt.Sprintf("<status>%s</status>\n<exit_code>%d</exit_code>\n(no new output)\n[%s]",
+			shellStatus(info), info.ExitCode, EarlierShellNote(info))}, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -107,12 +113,13 @@ func (BashOutput) Run(ctx context.Context, env *Env, in BashOutputInput) (Result
 }
 
 // shellStatus is the status word of a shell: running, completed (exit 0),
-// failed (another status), killed (KillShell, the session's end, a taint).
+// failed (another status), killed (KillShell, the session's end, a taint,
+// the end of the process that ran it).
 func shellStatus(i ShellInfo) string {
 	switch {
 	case i.Running:
 		return "running"
-	case i.Reason == ShellKilled || i.Reason == ShellSessionEnded || i.Reason == ShellTainted:
+	case i.Reason == ShellKilled || i.Reason == ShellSessionEnded || i.Reason == ShellTainted || i.Reason == ShellProcessEnded:
 		return "killed"
 	case i.ExitCode == 0:
 		return "completed"

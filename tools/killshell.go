@@ -44,13 +44,16 @@ func (KillShell) Spec() Spec {
 func (KillShell) Summary(in KillShellInput) string { return "KillShell " + in.ShellID }
 
 // Run ends the shell and returns once it has ended: "Shell ID killed." or,
-// for one that had ended already, its status. It fails for an ID the
-// session has no shell of.
+// for one that had ended already, its status (for an earlier run's shell,
+// EarlierShellNote). It fails for an ID the session has no shell of.
 func (KillShell) Run(ctx context.Context, env *Env, in KillShellInput) (Result, error) {
 	if env == nil || env.Shells == nil {
 		return Result{}, errors.New("background shells are not available here")
 	}
 	before, err := env.Shells.Info(in.ShellID)
+	if info, ok := AsEarlierShell(err); ok {
+		return Result{Output: "Shell " + info.ID + " is not running. " + EarlierShellNote(info)}, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}

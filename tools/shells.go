@@ -66,6 +66,9 @@ type Shells struct {
 	order  []string
 	closed bool
 	before int // shells the session's earlier processes numbered (ContinueAfter)
+	// earlier are the shells of the session's earlier processes, by ID
+	// (RememberEarlier): all ended.
+	earlier map[string]ShellInfo
 }
 
 // errEnding is the error of a shell started while the set closes.
@@ -173,12 +176,16 @@ func (s *Shells) ended(sh *bgShell, res sandbox.Result) {
 	close(sh.ended)
 }
 
-// get returns the shell id, or ErrNoShell.
+// get returns the shell id, or an EarlierShellError for a shell of an
+// earlier process (RememberEarlier), or ErrNoShell.
 func (s *Shells) get(id string) (*bgShell, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sh, ok := s.shells[id]
 	if !ok {
+		if err := s.earlierErr(id); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %q", ErrNoShell, id)
 	}
 	return sh, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"pincer/core/event"
+	"pincer/tools"
 )
 
 // Children left behind. A process killed while a subagent ran (kill -9, a
@@ -45,9 +46,11 @@ func (a *Agent) closeAbandonedChildren(ctx context.Context, parentID string) {
 		return
 	}
 	a.shellSet(parentID).ContinueAfter(shellsNumbered(evs))
-	for _, sh := range a.closeDeadShells(ctx, parentID, evs) {
+	dead := a.closeDeadShells(ctx, parentID, evs)
+	a.rememberEarlierShells(parentID, evs, dead)
+	for _, sh := range dead {
 		a.Remind(parentID, fmt.Sprintf("Background shell %s (%s) ended with the pincer process that ran it, which stopped before this one started: "+
-			"it is no longer running, and BashOutput cannot read it. Start it again if it is still needed.", sh.ShellID, sh.Command))
+			"it is no longer running, and its output was not kept. Start it again if it is still needed.", sh.ShellID, sh.Command))
 	}
 	for _, st := range openChildren(evs) {
 		if r, ok := a.subagents.get(st.ChildSessionID); ok && r.info.Running {
@@ -128,7 +131,7 @@ func shellsNumbered(evs []event.Event) int {
 
 // ShellProcessEnded is the shell.exited reason of a background shell that
 // ended with a pincer process that stopped without recording it (kill -9).
-const ShellProcessEnded = "process_ended"
+const ShellProcessEnded = tools.ShellProcessEnded
 
 // openChildren returns the subagent.started events of a parent's log that no
 // subagent.completed of the same child answers, in log order.

@@ -64,6 +64,10 @@ type Result struct {
 	// (or hooks) refused, in order (claude -p's permission_denials). A turn
 	// with denials still completed: isError false and exit 0, as claude -p.
 	PermissionDenials []Denial `json:"permissionDenials,omitempty"`
+	// EndedShells are the background shells still running when the run
+	// ended, which it ended (each also a stderr line, and in stream-json a
+	// shell.exited event with reason session_ended before this object).
+	EndedShells []EndedShell `json:"endedShells,omitempty"`
 }
 
 // WriteFailure prints, for the json and stream-json formats, the result object of
@@ -98,7 +102,10 @@ type Options struct {
 // denied, as claude -p: each is one line on stderr, `pincer: denied SUMMARY (BY):
 // WHY` with the flag or rule that would allow it, and listed in the result's
 // permissionDenials), 1 when it failed, was cancelled, or could not start (the
-// reason is one line on stderr).
+// reason is one line on stderr). The session's background shells still running
+// then end with the run: each is one line on stderr, `pincer: background shell
+// ID (COMMAND) was still running when the run ended: ended it`, and listed in
+// the result's endedShells.
 func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Options) int {
 	start := time.Now()
 	// Text and notices are for a person; JSON keeps every character, escaped.
@@ -115,10 +122,13 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	var printed atomic.Uint64 // the last sequence handled
 	var proposed candidates   // handle runs on the follower, then (once it ended) here
 	var denied denials        // the same
+	var ended endedShells     // the same
 	handle := func(ev event.Event) error {
 		proposed.see(ev)
 		// Every format says a refused call on stderr, one line each.
 		denied.see(ev, opts.Stderr)
+		// and a background shell the run's end ended.
+		ended.see(ev, opts.Stderr)
 		// stream-json prints every event; the other formats show notices on stderr.
 		if opts.Format == FormatStreamJSON {
 			if err := enc.Encode(ev); err != nil {
@@ -147,6 +157,9 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	if err == nil {
 		res, err = afterBackground(ctx, ag, sessionID, res)
 	}
+	// The run ends here: its background shells still running end now, so
+	// their ends are handled (said, listed, streamed) with the turn's events.
+	ag.EndSessionShells(sessionID)
 	// The follower stops here; what it had not handled yet is read once more.
 	stopFollow()
 	ferr := <-followDone
@@ -173,7 +186,8 @@ func Run(ctx context.Context, ag *agent.Agent, sessionID, input string, opts Opt
 	failed := res.Outcome != agent.OutcomeCompleted
 	out := Result{Type: "result", SessionID: res.SessionID, Result: res.FinalText, IsError: failed,
 		StopReason: res.StopReason, NumTurns: res.Iterations, DurationMs: time.Since(start).Milliseconds(),
-		Usage: res.Usage, CostUSD: res.Usage.CostUSD, Candidates: proposed.list, PermissionDenials: denied.list}
+		Usage: res.Usage, CostUSD: res.Usage.CostUSD, Candidates: proposed.list, PermissionDenials: denied.list,
+		EndedShells: ended.list}
 	switch {
 	case res.Outcome == agent.OutcomeCancelled:
 		out.Error = "cancelled by user"

@@ -176,7 +176,9 @@ else: print("unreachable")'`, port)
 }
 
 // TestBackgroundShellEndsWithProcess: a background shell nobody killed ends
-// when `pincer run` does, reported as session_ended.
+// when `pincer run` does, reported as session_ended: in the stream, before
+// the result (new user r23 #2: it used to end after the stream, unsaid), and
+// in the session's log.
 func TestBackgroundShellEndsWithProcess(t *testing.T) {
 	e := newEnv(t)
 	marker := fmt.Sprintf("bg-marker-%d", time.Now().UnixNano())
@@ -191,16 +193,17 @@ func TestBackgroundShellEndsWithProcess(t *testing.T) {
 	}
 	evs := streamLines(t, out)
 	sid, _ := evs[0]["sessionId"].(string)
-	last, _ := evs[len(evs)-2]["sequence"].(float64)
-	// The stream ends with the turn; the shell ends with the process after
-	// it: its shell.exited is in the session's log.
+	if shells := shellEvents(evs[:len(evs)-1]); len(shells) != 2 || !strings.Contains(shells[1], `"reason":"session_ended"`) {
+		t.Errorf("the stream before the result lacks the shell's end: %v", shells)
+	}
+	last, _ := evs[len(evs)-3]["sequence"].(float64) // before the shell.exited
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	watch := exec.CommandContext(ctx, pincerBin, "sessions", "watch", sid, "--after", fmt.Sprint(int64(last)))
 	watch.Dir, watch.Env = e.repo, e.command().Env
 	logged, _ := watch.Output()
 	if !strings.Contains(string(logged), `"type":"shell.exited"`) || !strings.Contains(string(logged), `"reason":"session_ended"`) {
-		t.Errorf("no shell.exited with reason session_ended after the turn (after sequence %v): %s", last, logged)
+		t.Errorf("no shell.exited with reason session_ended in the session's log: %s", logged)
 	}
 	if left := waitGone(marker); len(left) > 0 {
 		t.Errorf("processes outlived pincer:\n%s", strings.Join(left, "\n"))
