@@ -18,10 +18,12 @@ type shellKiller interface {
 }
 
 // slashBashes is /bashes, as Claude Code's: alone, the session's background
-// shells with their state on the help screen (Esc closes it); "ID" that
+// shells with their state on the help screen (Esc closes it), then the
+// other sessions' still running (bashes_other.go); "ID" that
 // shell's output (bashes_output.go); "kill ID"
 // ends one (its whole process group), off the event loop — the list and the
-// transcript change when its shell.exited arrives.
+// transcript change when its shell.exited arrives. Another session's shell
+// is SESSION:ID in all three.
 func (w *Workbench) slashBashes(args []string) bool {
 	if len(args) == 0 {
 		w.helpOpen, w.helpOffset, w.helpTopic = true, 0, helpTopicBashes
@@ -41,27 +43,35 @@ func (w *Workbench) slashBashes(args []string) bool {
 			known = true
 		}
 	}
+	sid, shellID, other := w.liveID, id, false
+	if o, ok := findOtherShell(w.otherShells(), id); !known && ok {
+		// another session's (SESSION:ID): its shell.exited lands in a log
+		// this tab does not follow, so the end is said here
+		known, sid, shellID, other = true, o.SessionID, o.ShellID, true
+	}
 	if !known {
 		w.Notify("warning", "no running background shell "+termtext.Line(id)+" in this session (/bashes lists them)")
 		return false
 	}
 	k, ok := w.be.(shellKiller)
-	sid := w.liveID
 	if !ok || sid == "" {
 		w.Notify("warning", "background shells cannot be ended from here")
 		return false
 	}
 	w.goBackground(func() {
-		if err := k.KillShell(sid, id); err != nil {
+		if err := k.KillShell(sid, shellID); err != nil {
 			w.Notify("error", "kill "+id+": "+err.Error())
+		} else if other {
+			w.Notify("info", "background shell "+termtext.Line(id)+" killed")
 		}
 	})
 	return true
 }
 
-// bashesHelpLines are /bashes' lines for the shown session.
+// bashesHelpLines are /bashes' lines: the shown session's shells, then the
+// running ones of the process's other sessions (bashes_other.go).
 func (w *Workbench) bashesHelpLines() []string {
-	return shellLines(w.model.Shells)
+	return append(shellLines(w.model.Shells), otherShellLines(w.otherShells(), w.tabOfSession)...)
 }
 
 // shellLines renders the shells for /bashes (pure): a heading, then one

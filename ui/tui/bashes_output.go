@@ -25,6 +25,9 @@ type bashOutputView struct {
 	id, text, err string
 	dropped       int64
 	loading       bool
+	// other is the shell shown when it is another session's (id is then
+	// its SESSION:ID, bashes_other.go): the shown session's list lacks it.
+	other *ShellEntry
 }
 
 // openShellOutput is /bashes ID, as Claude Code's /bashes opens a shell: the
@@ -36,25 +39,31 @@ func (w *Workbench) openShellOutput(id string) bool {
 	for _, s := range w.model.Shells {
 		known = known || s.ID == id
 	}
+	sid, shellID := w.liveID, id
+	var other *ShellEntry
+	if o, ok := findOtherShell(w.otherShells(), id); !known && ok {
+		// another session's running shell (SESSION:ID)
+		known, sid, shellID = true, o.SessionID, o.ShellID
+		other = &ShellEntry{ID: o.ShellID, Command: o.Command, Running: true, ExitCode: -1}
+	}
 	if !known {
 		w.Notify("warning", "no background shell "+termtext.Line(id)+" in this session (/bashes lists them)")
 		return false
 	}
 	r, ok := w.be.(shellReader)
-	sid := w.liveID
 	if !ok || sid == "" {
 		w.Notify("warning", "background shells' output cannot be read from here")
 		return false
 	}
-	w.bashOut = bashOutputView{id: id, loading: true}
+	w.bashOut = bashOutputView{id: id, loading: true, other: other}
 	w.helpOpen, w.helpOffset, w.helpTopic = true, 1<<20, helpTopicBashOutput // the latest output (clamped when drawn)
 	w.goBackground(func() {
-		out, dropped, err := r.ShellOutput(sid, id)
+		out, dropped, err := r.ShellOutput(sid, shellID)
 		w.pump.post(func() {
 			if w.bashOut.id != id {
 				return // another shell was opened meanwhile
 			}
-			w.bashOut = bashOutputView{id: id, text: out, dropped: dropped}
+			w.bashOut = bashOutputView{id: id, text: out, dropped: dropped, other: other}
 			if err != nil {
 				w.bashOut.err = err.Error()
 			}
@@ -70,6 +79,9 @@ func (w *Workbench) bashOutputLines() []string {
 		if s.ID == w.bashOut.id {
 			entry = s
 		}
+	}
+	if w.bashOut.other != nil {
+		entry = *w.bashOut.other // its state as /bashes SESSION:ID found it
 	}
 	return shellOutputLines(entry, w.bashOut)
 }

@@ -155,13 +155,14 @@ func (w *Workbench) slashClear([]string) bool {
 	}
 	old, t := w.liveID, w.sessionTab
 	w.goBackground(func() {
+		running := runningIn(be, old) // they run on: the process's, not the session's
 		id, err := be.NewSession(w.ctx, old)
 		if err != nil {
 			w.Notify("error", "new session: "+err.Error())
 			return
 		}
 		w.showSession(t, be, id, false)
-		w.Notify("info", "new session "+id)
+		w.Notify("info", "new session "+id+stillRunningNote(running))
 	})
 	return true
 }
@@ -267,5 +268,9 @@ func (w *Workbench) resume(t *sessionTab, be Backend, old, root, id string) {
 func (w *Workbench) resumeSession(t *sessionTab, be Backend, old, id string) {
 	be.Resume(w.ctx, old, id)
 	w.showSession(t, be, id, false)
-	w.Notify("info", "resumed session "+id)
+	note := ""
+	if old != id {
+		note = stillRunningNote(runningIn(be, old)) // they run on, as after /clear
+	}
+	w.Notify("info", "resumed session "+id+note)
 }
