@@ -46,14 +46,14 @@ func TestSlashAgentsShowsDefinitions(t *testing.T) {
 	b.typeText("/agents")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("Agents — the Agent tool's subagent_type", "general-purpose  (built-in)", "demo:reviewer  (plugin:demo)", "Reviews diffs.")
-	if strings.Contains(b.text(), "Keys — Esc") {
+	if strings.Contains(b.text(), "Help — Esc") {
 		t.Error("/agents showed the whole help screen")
 	}
 	b.key(tcell.KeyEscape, 0, tcell.ModNone)
 	b.waitFor("the list to close", func(screen string) bool { return !strings.Contains(screen, "demo:reviewer  (plugin:demo)") })
 	b.key(tcell.KeyTab, 0, tcell.ModNone)
 	b.typeText("?")
-	b.waitText("Keys — Esc")
+	b.waitText("Help — Esc")
 	if strings.Contains(b.text(), "Agents — the Agent tool's") {
 		t.Error("the help screen kept /agents' topic")
 	}

@@ -42,7 +42,7 @@ func TestHelpScreenListsPlugins(t *testing.T) {
 	b.waitText(shortID(s.ID) + " · idle")
 	b.key(tcell.KeyTab, 0, tcell.ModNone)
 	b.typeText("?")
-	b.waitText("Keys — Esc")
+	b.waitText("Help — Esc")
 	b.typeText("G")
 	b.waitText("Plugins (pincer plugin list", "demo 1.2.3  (plugin:demo)", "commands: /demo:greet", "agents: demo:reviewer (/agents)")
 }

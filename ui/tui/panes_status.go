@@ -167,8 +167,8 @@ func (w *Workbench) drawHelpBar(screen tcell.Screen, r rect) {
 	printAt(screen, r.X+1, r.Y, r.W-1, fitKeyBar(first, items, r.W-1), muted)
 }
 
-// helpLines is the help screen's text: every binding of the key map,
-// then the slash commands.
+// helpLines is the help screen's text: the slash commands (built-in, the
+// catalog's, the plugins'), then every binding of the key map.
 func (w *Workbench) helpLines() []string {
 	if w.helpTopic == helpTopicAgents {
 		return w.agentHelpLines()
@@ -182,13 +182,15 @@ func (w *Workbench) helpLines() []string {
 	if w.helpTopic == helpTopicText {
 		return w.topicText
 	}
-	lines := append([]string{"Keys — Esc, ? or F1 closes this screen; j/k scroll", ""}, w.keys.HelpLines()...)
-	lines = append(lines, "Slash commands (type in the input box; Tab completes)")
+	// Commands first, as Claude Code's /help: a new user r22 found them
+	// after some 150 lines of keys.
+	lines := []string{"Help — Esc, ? or F1 closes this screen; j/k scroll", "", "Slash commands (type in the input box; Tab completes)"}
 	for _, c := range slashCommands {
 		lines = append(lines, fmt.Sprintf("  %-24s %s", c.name+" "+c.args, c.help))
 	}
 	lines = append(lines, catalogHelpLines(w.commands())...)
-	return append(lines, w.pluginHelpLines()...)
+	lines = append(lines, w.pluginHelpLines()...)
+	return append(append(lines, "", "Keys"), w.keys.HelpLines()...)
 }
 
 // drawHelpScreen draws the help screen over the panes: in columns when

@@ -89,7 +89,7 @@ func TestCatalogCompletionAndRun(t *testing.T) {
 	b.waitInput("")
 	b.typeText("/help")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("Keys — Esc, ? or F1 closes this screen")
+	b.waitText("Help — Esc, ? or F1 closes this screen")
 	help := make(chan string, 1)
 	b.w.pump.post(func() { help <- strings.Join(b.w.helpLines(), "\n") })
 	got := <-help

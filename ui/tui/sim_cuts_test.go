@@ -73,7 +73,22 @@ func TestHelpLinesWrap(t *testing.T) {
 	b := startBench(t, 80, 24, Options{})
 	b.waitText("1 Transcript")
 	b.key(tcell.KeyF1, 0, tcell.ModNone)
-	s := b.waitText("Keys — Esc", "cancel the running turn")
+	s := b.waitText("Help — Esc")
+	// The keys follow the commands: scroll one row at a time until Esc's
+	// line and the row after it show above the input box.
+	for i := 0; ; i++ {
+		y, _ := rowOf(s, "cancel the running turn")
+		box, _ := rowOf(s, " Input ")
+		if y >= 0 && y+2 < box {
+			break
+		}
+		if i == 300 {
+			t.Fatalf("Esc's help line never showed whole:\n%s", s)
+		}
+		prev := s
+		b.key(tcell.KeyDown, 0, tcell.ModNone)
+		s = b.waitFor("the help screen to scroll", func(s string) bool { return s != prev })
+	}
 	y, _ := rowOf(s, "cancel the running turn")
 	both := lines(s)[y] + " " + lines(s)[y+1]
 	if !strings.Contains(strings.Join(strings.Fields(both), " "), "(first it unzooms a pane or closes a view)") {
