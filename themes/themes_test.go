@@ -143,7 +143,7 @@ func TestApplyToTviewSameThemeWritesNothing(t *testing.T) {
 	want := tview.Styles
 	stop, done := make(chan struct{}), make(chan tview.Theme)
 	go func() {
-		var seen tview.Theme
+		seen := tview.Styles // read once even if stop comes first
 		for {
 			select {
 			case <-stop:

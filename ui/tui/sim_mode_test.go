@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -44,8 +47,38 @@ func TestModeCycling(t *testing.T) {
 	}
 	// The help screen lists both keys, from the key-map table.
 	b.key(tcell.KeyF1, 0, tcell.ModNone)
-	b.waitText("Ctrl+T", "Shift+Tab", "next permission mode", "Ctrl+O", "sessions browser")
+	b.waitText("Help — Esc")
+	b.helpShows("Ctrl+T", "Shift+Tab", "next permission mode", "Ctrl+O", "sessions browser")
 	b.key(tcell.KeyEscape, 0, tcell.ModNone)
+}
+
+// helpShows scrolls the open help screen down a row at a time (arrow keys:
+// runes 10 ms apart read as a paste) until each of texts has been on the
+// screen at some position; it fails the test naming those never seen.
+func (b *simBench) helpShows(texts ...string) {
+	b.t.Helper()
+	missing := map[string]bool{}
+	for _, x := range texts {
+		missing[x] = true
+	}
+	last := ""
+	for i := 0; i < 400 && len(missing) > 0; i++ {
+		s := b.text()
+		for x := range missing {
+			if strings.Contains(s, x) {
+				delete(missing, x)
+			}
+		}
+		if s == last && i > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		last = s
+		b.key(tcell.KeyDown, 0, tcell.ModNone)
+		time.Sleep(2 * time.Millisecond)
+	}
+	if len(missing) > 0 {
+		b.t.Fatalf("the help screen never showed %v; screen:\n%s", slices.Sorted(maps.Keys(missing)), b.text())
+	}
 }
 
 // modeStepper returns a step: press, then wait for mode want in the status
