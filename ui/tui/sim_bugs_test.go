@@ -33,7 +33,7 @@ func TestExpandedToolStaysExpanded(t *testing.T) {
 		if ok && sel.ID == toolBlockID("c2") {
 			return true
 		}
-		b.typeText("j") // down, towards the last entry: the Edit awaiting approval
+		b.key(tcell.KeyDown, 0, tcell.ModNone) // down (a key: runes 10 ms apart read as a paste), towards the last entry: the Edit awaiting approval
 		return false
 	})
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
