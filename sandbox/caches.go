@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,15 +19,23 @@ import (
 // plant something that runs outside the sandbox later.
 var cargoReadOnly = []string{"bin", "config", "config.toml", "credentials", "credentials.toml", "env"}
 
-// toolchainCaches returns the toolchain caches commands may write to, as
-// writable trees (absolute and symlink-free): Go's build and module caches,
-// npm's cache, pip's cache, the XDG cache directory, and cargo's registry and
-// git caches. Caches whose toolchain is installed are created when missing, so
-// that their first use inside the sandbox works. Computed once per process
-// (running `go env` at most once).
-var toolchainCaches = sync.OnceValue(func() []treeSpec {
+// cacheDir is a toolchain cache as the environment names it: an absolute
+// path (not resolved) and the entries in it that stay read-only (relative).
+type cacheDir struct {
+	path     string
+	readOnly []string
+}
+
+// toolchainCacheDirs returns the toolchain caches commands may write to, as
+// the environment names them: Go's build and module caches, npm's cache,
+// pip's cache, the XDG cache directory, and cargo's registry and git caches.
+// Caches whose toolchain is installed are created when missing, so that their
+// first use inside the sandbox works. Computed once per process (running `go
+// env` at most once); resolved for each command (see toolchainCaches), since
+// a command may replace one with a symlink.
+var toolchainCacheDirs = sync.OnceValue(func() []cacheDir {
 	home, _ := os.UserHomeDir()
-	var trees []treeSpec
+	var dirs []cacheDir
 	add := func(path string, create bool, readOnly ...string) {
 		if path == "" || !filepath.IsAbs(path) {
 			return
@@ -32,15 +43,7 @@ var toolchainCaches = sync.OnceValue(func() []treeSpec {
 		if create {
 			_ = os.MkdirAll(path, 0o755)
 		}
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return
-		}
-		t := treeSpec{Path: real}
-		for _, r := range readOnly {
-			t.ReadOnly = append(t.ReadOnly, filepath.Join(real, r))
-		}
-		trees = append(trees, t)
+		dirs = append(dirs, cacheDir{path: filepath.Clean(path), readOnly: readOnly})
 	}
 
 	xdg, _ := os.UserCacheDir()
@@ -73,8 +76,39 @@ var toolchainCaches = sync.OnceValue(func() []treeSpec {
 		}
 		add(cargoHome, false, cargoReadOnly...)
 	}
-	return trees
+	return dirs
 })
+
+// cachePaths returns the paths of toolchainCacheDirs, unresolved.
+func cachePaths() []string {
+	var out []string
+	for _, c := range toolchainCacheDirs() {
+		out = append(out, c.path)
+	}
+	return out
+}
+
+// toolchainCaches returns toolchainCacheDirs as writable trees (absolute and
+// symlink-free), each resolved through g now; a cache that is missing is left
+// out, and one that resolves through a symlink a command could have made is
+// left out with a note saying so.
+func toolchainCaches(g pathGuard) (trees []treeSpec, notes []string) {
+	for _, c := range toolchainCacheDirs() {
+		real, err := g.resolve(c.path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				notes = append(notes, fmt.Sprintf("toolchain cache %s skipped: %v", c.path, err))
+			}
+			continue
+		}
+		t := treeSpec{Path: real}
+		for _, r := range c.readOnly {
+			t.ReadOnly = append(t.ReadOnly, filepath.Join(real, r))
+		}
+		trees = append(trees, t)
+	}
+	return trees, notes
+}
 
 // goEnvCaches returns GOCACHE and GOMODCACHE as the go command reports them
 // (which accounts for go.env files), or false when go is not installed. A

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,7 +44,10 @@ func (e *Executor) plan() (execPlan, error) {
 	spec.Network = pol.Network
 	spec.DropCaps = true
 
-	trees, notes := e.trees()
+	trees, guard, notes, err := e.trees()
+	if err != nil {
+		return execPlan{report: r}, err
+	}
 	spec.Trees = trees
 	r.Degraded = append(r.Degraded, notes...)
 
@@ -76,7 +81,7 @@ func (e *Executor) plan() (execPlan, error) {
 	unpinSealed(spec.Trees, sealed)
 	if pol.ConfineReads {
 		spec.ConfineReads, spec.RequireLandlock = true, true
-		spec.ReadDirs, spec.ReadFiles = e.confinedReads(trees, sealed)
+		spec.ReadDirs, spec.ReadFiles = e.confinedReads(trees, sealed, guard)
 	}
 	// With a mount namespace every command gets one, if only for its
 	// private /dev/shm (privateDevShm).
@@ -191,40 +196,58 @@ func expandHome(paths []string) []string {
 
 // trees returns the writable trees of the policy: each workspace root (with its
 // protected paths, which bind mounts may protect), the temp dirs, the toolchain
-// caches and the configured roots; and a note for each configured root that
-// could not be used.
-func (e *Executor) trees() ([]treeSpec, []string) {
+// caches and the configured roots; the guard over them (see pathGuard), which
+// resolved the temp dirs, caches and configured roots and resolves what
+// confinedReads takes; and a note for each path that could not be used. A
+// workspace root (symlink-free when it was chosen) with a symlink in its way
+// now is an error: nothing runs.
+func (e *Executor) trees() ([]treeSpec, pathGuard, []string, error) {
 	pol := e.Policy
 	var trees []treeSpec
 	var notes []string
 	if e.Workspace != nil {
 		for _, root := range e.Workspace.Roots() {
+			if err := componentsPlain(root); err != nil {
+				return nil, pathGuard{}, nil, fmt.Errorf("workspace root %s: %w", root, err)
+			}
 			trees = append(trees, workspaceTree(root, pol.readOnly()))
 		}
 		if g, ok := e.Workspace.SharedGit(); ok {
 			trees = append(trees, gitShareTrees(g)...)
 		}
 	}
-	for _, dir := range []string{os.TempDir(), "/tmp"} {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			trees = append(trees, treeSpec{Path: real})
-		}
-	}
-	if !pol.NoCacheRoots {
-		trees = append(trees, toolchainCaches()...)
-	}
+	temps := []string{os.TempDir(), "/tmp"}
+	var roots []string
 	for _, w := range pol.WritableRoots {
 		abs, err := filepath.Abs(w)
-		if err == nil {
-			abs, err = filepath.EvalSymlinks(abs)
-		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("writable root %s skipped: %v", w, err))
 			continue
 		}
-		trees = append(trees, treeSpec{Path: abs})
+		roots = append(roots, abs)
 	}
-	return trees, notes
+	guard := newPathGuard(slices.Concat(treePaths(trees), temps, cachePaths(), roots))
+	for _, dir := range temps {
+		if real, err := guard.resolve(dir); err == nil {
+			trees = append(trees, treeSpec{Path: real})
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			notes = append(notes, fmt.Sprintf("temp dir %s skipped: %v", dir, err))
+		}
+	}
+	if !pol.NoCacheRoots {
+		caches, cacheNotes := toolchainCaches(guard)
+		trees = append(trees, caches...)
+		notes = append(notes, cacheNotes...)
+	}
+	for _, abs := range roots {
+		real, err := guard.resolve(abs)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("writable root %s skipped: %v", abs, err))
+			continue
+		}
+		trees = append(trees, treeSpec{Path: real})
+	}
+	return trees, guard, notes, nil
 }
 
 // workspaceTree is the writable tree of one workspace root with the protected

@@ -200,6 +200,9 @@ func killNamespace() {
 
 // confine applies steps 1 to 5 of HelperMain.
 func confine(spec helperSpec) error {
+	if err := linkFree(plannedPaths(spec)); err != nil {
+		return err
+	}
 	mounted := map[string]bool{}
 	if spec.MountNS {
 		wd, err := os.Getwd()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -41,13 +42,39 @@ func TestMain(m *testing.M) {
 // until then); TestMain removes it.
 var pincerBinDir string
 
-// parentMain runs script under DefaultPolicy in the workspace dir.
+// parentMain runs script under DefaultPolicy in the workspace dir, changed
+// by PINCER_SANDBOX_TEST_WRITABLE (writable roots, colon-separated),
+// PINCER_SANDBOX_TEST_CONFINE=1 (ConfineReads) and
+// PINCER_SANDBOX_TEST_GITREADS (colon-separated). With
+// PINCER_SANDBOX_TEST_SCRIPT2 set it runs that second, in the same process
+// and under the same Executor, and returns its exit code.
 func parentMain(dir, script string) int {
 	ws, err := NewWorkspace(dir)
 	if err != nil {
 		return 3
 	}
-	e := &Executor{Policy: DefaultPolicy(), Workspace: ws}
+	pol := DefaultPolicy()
+	if w := os.Getenv("PINCER_SANDBOX_TEST_WRITABLE"); w != "" {
+		pol.WritableRoots = filepath.SplitList(w)
+	}
+	if g := os.Getenv("PINCER_SANDBOX_TEST_GITREADS"); g != "" {
+		pol.GitReads = filepath.SplitList(g)
+	}
+	pol.ConfineReads = os.Getenv("PINCER_SANDBOX_TEST_CONFINE") == "1"
+	e := &Executor{Policy: pol, Workspace: ws}
+	if second := os.Getenv("PINCER_SANDBOX_TEST_SCRIPT2"); second != "" {
+		for _, s := range []string{script, second} {
+			res, err := e.Run(context.Background(), Command{Path: "bash", Args: []string{"-c", s}, Dir: dir, Timeout: time.Minute})
+			if err != nil {
+				fmt.Println(err)
+				return 4
+			}
+			fmt.Print(res.Output)
+			if s == second {
+				return res.ExitCode
+			}
+		}
+	}
 	if os.Getenv("PINCER_SANDBOX_TEST_BACKGROUND") != "" {
 		// A background shell, started from another goroutine than the one
 		// that waits (as a tool call starts it and the session lives on).

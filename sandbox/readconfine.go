@@ -48,13 +48,15 @@ var confinedHomeToolchains = []struct{ env, def string }{
 // points at, the person's git configuration (~/.gitconfig and
 // $XDG_CONFIG_HOME/git: identity, aliases, ignores) and Policy.GitReads (its
 // includes, excludes and attributes files: regular files only), the PATH's directories
-// (not the home directory or above it) and confinedHomeToolchains. Device
+// (not the home directory or above it) and confinedHomeToolchains, each
+// resolved through g (a path whose way passes a symlink a command could have
+// made is left out: red team r23 C4, C7). Device
 // files are the device rules of applyLandlock. Hidden paths stay hidden: they
 // are covered by mounts, whatever Landlock allows.
-func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files []string) {
+func (e *Executor) confinedReads(trees []treeSpec, sealed []string, g pathGuard) (dirs, files []string) {
 	home := homeDir()
 	cands := treePaths(trees)
-	cands = append(cands, treePaths(toolchainCaches())...)
+	cands = append(cands, cachePaths()...)
 	if e.Workspace != nil {
 		cands = append(cands, e.Workspace.Roots()...)
 		cands = append(cands, e.Workspace.GrantedDirs()...)
@@ -82,7 +84,7 @@ func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files
 		if !filepath.IsAbs(c) {
 			continue // a relative PATH entry
 		}
-		real, err := filepath.EvalSymlinks(c)
+		real, err := g.resolve(c)
 		if err != nil || opensHome(real, home) {
 			continue
 		}
@@ -99,7 +101,7 @@ func (e *Executor) confinedReads(trees []treeSpec, sealed []string) (dirs, files
 		if !filepath.IsAbs(f) {
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(f); err == nil {
+		if real, err := g.resolve(f); err == nil {
 			if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() {
 				files = append(files, real)
 			}

@@ -257,6 +257,13 @@ func within(root, path string) bool {
 // way the kernel would (".." applies to the resolved directory). Once a component
 // does not exist, the remaining components are appended as they are.
 func resolveReal(abs string, hops *int) (string, error) {
+	return resolveRealVisit(abs, hops, nil)
+}
+
+// resolveRealVisit is resolveReal calling visit (when not nil) with each
+// symlink it follows (its path) and the symlink-free directory it lies in,
+// before reading it; an error from visit ends the walk with that error.
+func resolveRealVisit(abs string, hops *int, visit func(link, dir string) error) (string, error) {
 	parts := strings.Split(abs, string(filepath.Separator))
 	cur := string(filepath.Separator)
 	for i, part := range parts {
@@ -284,6 +291,11 @@ func resolveReal(abs string, hops *int) (string, error) {
 		if *hops > maxLinkHops {
 			return "", errors.New("too many levels of symbolic links")
 		}
+		if visit != nil {
+			if err := visit(next, cur); err != nil {
+				return "", err
+			}
+		}
 		target, err := os.Readlink(next)
 		if err != nil {
 			return "", err
@@ -291,7 +303,7 @@ func resolveReal(abs string, hops *int) (string, error) {
 		if !filepath.IsAbs(target) {
 			target = cur + string(filepath.Separator) + target
 		}
-		cur, err = resolveReal(target, hops)
+		cur, err = resolveRealVisit(target, hops, visit)
 		if err != nil {
 			return "", err
 		}
