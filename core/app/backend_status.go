@@ -20,6 +20,11 @@ type ConfigFile struct {
 	Problem string
 	// Project marks a file that comes with the repository (not trusted).
 	Project bool
+	// NotStarted counts the MCP servers the file configures that cannot
+	// start for a problem of their own entry (config.BrokenMCPServers): the
+	// file parses, yet what it names starts nothing (red team r23 W1: /status
+	// said ".mcp.json ok" with every server refused).
+	NotStarted int
 }
 
 // ConfigFiles reads the workspace's configuration files now (the user's and
@@ -28,12 +33,16 @@ type ConfigFile struct {
 // what it read at start.
 func (b *Backend) ConfigFiles() []ConfigFile {
 	src := config.Read(config.PathsFrom(os.Getenv), b.Repo)
+	broken := map[string]int{}
+	for _, e := range src.BrokenMCPServers(os.LookupEnv) {
+		broken[e.Path]++
+	}
 	var out []ConfigFile
 	for _, d := range src.Docs {
 		if d.Same || d.Kind == config.MCPFlag {
 			continue
 		}
-		f := ConfigFile{Name: d.Name, Path: d.Path, Exists: d.Exists, Project: d.Project}
+		f := ConfigFile{Name: d.Name, Path: d.Path, Exists: d.Exists, Project: d.Project, NotStarted: broken[d.Path]}
 		if d.Err != nil {
 			f.Problem = d.Err.Error()
 		}

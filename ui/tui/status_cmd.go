@@ -110,6 +110,8 @@ func configFileLines(files []app.ConfigFile) []string {
 		switch {
 		case f.Problem != "":
 			state = "PROBLEM: " + termtext.Line(f.Problem)
+		case f.Exists && f.NotStarted > 0:
+			state = "parses, but " + plural(f.NotStarted, "MCP server") + " cannot start (/mcp)"
 		case f.Exists:
 			state = "ok"
 		}
