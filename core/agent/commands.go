@@ -3,6 +3,9 @@ package agent
 import (
 	"context"
 	"strings"
+
+	"pincer/core/message"
+	"pincer/core/provider"
 )
 
 // initPrompt is what "/init" asks the model, as Claude Code's /init: write the
@@ -24,30 +27,67 @@ func expandCommand(input string) string {
 	return input
 }
 
-// ContextUse is what a session's next model call would send: its estimated tokens
-// and the model's window (0: unknown).
+// ContextUse is what a session's next model call would send: its estimated
+// tokens (EstimateTokens' ~4 bytes a token) and the model's window (0:
+// unknown). Tokens is the whole: the messages (the system message a new
+// session's first turn stores included) and the tool definitions, as
+// Claude Code's /context counts its system tools.
 type ContextUse struct {
 	Tokens   int64
 	Window   int64
 	Messages int
+	// ToolTokens are the tool definitions' share of Tokens (name,
+	// description, JSON schema) and Tools how many are sent.
+	ToolTokens int64
+	Tools      int
 }
 
 // EstimateContext estimates the context the session's next model call would use
-// (the "/context" view), without calling the model.
+// (the "/context" view), without calling the model: before the first turn the
+// system prompt it would store (new user r22: /context said ~0) and, always,
+// the tool definitions the call would offer (makeOffer's, as a turn's first
+// call; none with the text protocol, whose prompt is in the system message).
+// A sessionID of "" is a new session's (nothing is read from the store).
 func (a *Agent) EstimateContext(ctx context.Context, sessionID string) (ContextUse, error) {
-	msgs, err := a.cfg.Store.ListMessages(ctx, sessionID)
-	if err != nil {
-		return ContextUse{}, err
+	var msgs []message.Message
+	if sessionID != "" {
+		var err error
+		if msgs, err = a.cfg.Store.ListMessages(ctx, sessionID); err != nil {
+			return ContextUse{}, err
+		}
 	}
+	if len(msgs) == 0 {
+		if sp := a.newSessionPrompt(); sp != "" {
+			msgs = []message.Message{message.NewText(message.RoleSystem, sp)}
+		}
+	}
+	o := a.makeOffer(loadedTools(nil, msgs), nil)
 	dyn := ""
 	if a.cfg.DynamicPrompt != nil {
 		dyn = a.cfg.DynamicPrompt()
 	}
-	dyn = a.withDiagnostics(sessionID, dyn)
+	dyn = withAnnouncement(msgs, a.withDiagnostics(sessionID, dyn), o.announce)
 	instr := ""
 	if a.cfg.Instructions != nil {
 		instr = a.cfg.Instructions()
 	}
 	view := buildView(msgs, dyn, instr)
-	return ContextUse{Tokens: EstimateTokens(view), Window: a.cfg.ContextWindow, Messages: len(view)}, nil
+	use := ContextUse{Window: a.cfg.ContextWindow, Messages: len(view)}
+	if a.textProtocol() {
+		view = textView(view)
+	} else {
+		use.ToolTokens, use.Tools = estimateToolTokens(o.specs), len(o.specs)
+	}
+	use.Tokens = EstimateTokens(view) + use.ToolTokens
+	return use, nil
+}
+
+// estimateToolTokens estimates the tokens of tool definitions as sent: ~4
+// bytes a token of name, description and schema, plus a few for the framing.
+func estimateToolTokens(specs []provider.ToolSpec) int64 {
+	var n int64
+	for _, sp := range specs {
+		n += 8 + int64(len(sp.Name)+len(sp.Description)+len(sp.Schema))/4
+	}
+	return n
 }

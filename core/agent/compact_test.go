@@ -233,3 +233,33 @@ func TestDynamicPromptReadOncePerModelCall(t *testing.T) {
 		t.Errorf("dynamic prompt read %d times for %d model calls", reads, prov.Calls())
 	}
 }
+
+// TestEstimateContextBeforeTheFirstTurn (new user r22 #9: /context said ~0
+// tokens, 0 messages): before any turn the estimate counts the system
+// prompt the first turn stores and the tool definitions it offers; after
+// the turn the same system message is counted once, from the store.
+func TestEstimateContextBeforeTheFirstTurn(t *testing.T) {
+	r := &fakeTool{name: "R", kind: tools.KindRead}
+	prov := &providertest.Scripted{}
+	sp := strings.Repeat("You are pincer. ", 100) // 1,600 bytes: ~400 tokens
+	h := newHarnessWith(t, prov, memory.New(), Config{SystemPrompt: sp}, r)
+	before, err := h.ag.EstimateContext(context.Background(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Messages != 1 || before.Tools != 1 || before.ToolTokens <= 0 || before.Tokens < 400+before.ToolTokens {
+		t.Errorf("before the first turn: %+v, want the system prompt (~400 tokens) and 1 tool counted", before)
+	}
+	fresh, err := h.ag.EstimateContext(context.Background(), "")
+	if err != nil || fresh != before {
+		t.Errorf("a new session's estimate = %+v, %v; want %+v", fresh, err, before)
+	}
+	h.submit(context.Background(), "hi")
+	after, err := h.ag.EstimateContext(context.Background(), h.sess.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Messages < 3 || after.Tokens <= before.Tokens || after.Tokens > before.Tokens+100 {
+		t.Errorf("after one turn: %+v (before %+v): the system prompt counted twice or not at all", after, before)
+	}
+}

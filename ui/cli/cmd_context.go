@@ -8,7 +8,6 @@ import (
 
 	"pincer/core/agent"
 	"pincer/core/app"
-	"pincer/core/message"
 	"pincer/core/prompt"
 )
 
@@ -29,19 +28,27 @@ func showContext(ctx context.Context, setup *app.Setup, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "Session %s\n", run.SessionID)
 	} else {
-		use = agent.ContextUse{Tokens: agent.EstimateTokens([]message.Message{message.NewText(message.RoleSystem, setup.SystemPrompt())}), Messages: 1}
-		fmt.Fprintln(w, "New session (system prompt only)")
+		ag, store, err := setup.NewAgent(nil)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if use, err = ag.EstimateContext(ctx, ""); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "New session (its system prompt and tool definitions; MCP servers' tools not counted)")
 	}
 	fmt.Fprintf(w, "Model %s\n", mc.ID())
 	if window, _, ok := app.ModelInfo(mc); ok && window > 0 {
 		use.Window = window
 	}
 	if use.Window > 0 {
-		fmt.Fprintf(w, "Context ~%d of %d tokens (%.1f%%), %d messages\n", use.Tokens, use.Window,
-			100*float64(use.Tokens)/float64(use.Window), use.Messages)
+		fmt.Fprintf(w, "Context ~%d of %d tokens (%.1f%%), %s\n", use.Tokens, use.Window,
+			100*float64(use.Tokens)/float64(use.Window), messagesWord(use.Messages))
 	} else {
-		fmt.Fprintf(w, "Context ~%d tokens, window unknown (no automatic compaction), %d messages\n", use.Tokens, use.Messages)
+		fmt.Fprintf(w, "Context ~%d tokens, window unknown (no automatic compaction), %s\n", use.Tokens, messagesWord(use.Messages))
 	}
+	fmt.Fprintf(w, "  tool definitions: ~%d tokens (%d tools)\n  messages: ~%d tokens\n", use.ToolTokens, use.Tools, use.Tokens-use.ToolTokens)
 	home, _ := os.UserHomeDir()
 	in, err := prompt.LoadInstructions(ws.Root(), os.Getenv("PINCER_HOME"), home)
 	if err != nil {
@@ -63,4 +70,12 @@ func showContext(ctx context.Context, setup *app.Setup, w io.Writer) error {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	return nil
+}
+
+// messagesWord is "1 message" or "N messages".
+func messagesWord(n int) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return fmt.Sprintf("%d messages", n)
 }

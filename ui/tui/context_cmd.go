@@ -26,13 +26,17 @@ func (w *Workbench) slashContext([]string) bool {
 	return true
 }
 
-// contextText is /context's line: "context ~12.3k of 128k tokens (9.6%), 14
-// messages", or with the window unknown "context ~12.3k tokens (window
-// unknown: no automatic compaction), 14 messages".
+// contextText is /context's line: "context ~12.3k of 128k tokens (9.6%): 14
+// messages ~8.2k, 18 tool definitions ~4.1k", or with the window unknown
+// "context ~12.3k tokens (window unknown: no automatic compaction): …".
 func contextText(u agent.ContextUse) string {
-	if u.Window > 0 {
-		return fmt.Sprintf("context ~%s of %s tokens (%.1f%%), %d messages", humanTokens(u.Tokens), humanTokens(u.Window),
-			100*float64(u.Tokens)/float64(u.Window), u.Messages)
+	parts := fmt.Sprintf("%s ~%s", plural(u.Messages, "message"), humanTokens(u.Tokens-u.ToolTokens))
+	if u.Tools > 0 {
+		parts += fmt.Sprintf(", %s ~%s", plural(u.Tools, "tool definition"), humanTokens(u.ToolTokens))
 	}
-	return fmt.Sprintf("context ~%s tokens (window unknown: no automatic compaction), %d messages", humanTokens(u.Tokens), u.Messages)
+	if u.Window > 0 {
+		return fmt.Sprintf("context ~%s of %s tokens (%.1f%%): %s", humanTokens(u.Tokens), humanTokens(u.Window),
+			100*float64(u.Tokens)/float64(u.Window), parts)
+	}
+	return fmt.Sprintf("context ~%s tokens (window unknown: no automatic compaction): %s", humanTokens(u.Tokens), parts)
 }
