@@ -30,26 +30,13 @@ func TestEarlierProcessesShellsToldTheTruth(t *testing.T) {
 		providertest.Text("done"),
 	}}
 	h := newHarness(t, prov, permission.ModeBypass, shellTools()...)
-	earlier := message.NewText(message.RoleUser, "earlier")
-	earlier.SessionID = h.sess.ID
-	if _, err := h.store.AppendMessage(ctx, earlier); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []any{
+	h.earlierRun(ctx,
 		event.ShellStartedData{ShellID: "bash_1", Command: "make"},
 		event.ShellExitedData{ShellID: "bash_1", Reason: "exited", ExitCode: 2},
 		event.ShellStartedData{ShellID: "bash_2", Command: "npm run dev"},
 		event.ShellExitedData{ShellID: "bash_2", Reason: "session_ended", ExitCode: 143},
 		event.ShellStartedData{ShellID: "bash_3", Command: "tail -f log"},
-	} {
-		typ := event.ShellStarted
-		if _, ok := d.(event.ShellExitedData); ok {
-			typ = event.ShellExited
-		}
-		if _, err := h.ag.Log().Emit(ctx, typ, h.sess.ID, "", d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	h.submit(ctx, "how are they?")
 	got := h.toolResults()
 	for id, want := range map[string][]string{
@@ -74,5 +61,26 @@ func TestEarlierProcessesShellsToldTheTruth(t *testing.T) {
 	}
 	if r := got["o9"]; !r.IsError || !strings.Contains(r.Text, "no background shell with that ID") {
 		t.Errorf("an ID nobody gave out: %q", r.Text)
+	}
+}
+
+// earlierRun makes h's session look run by an earlier pincer process: a user
+// message in the transcript, then shells (event.ShellStartedData and
+// event.ShellExitedData) in its log, in order.
+func (h *harness) earlierRun(ctx context.Context, shells ...any) {
+	h.t.Helper()
+	earlier := message.NewText(message.RoleUser, "earlier")
+	earlier.SessionID = h.sess.ID
+	if _, err := h.store.AppendMessage(ctx, earlier); err != nil {
+		h.t.Fatal(err)
+	}
+	for _, d := range shells {
+		typ := event.ShellStarted
+		if _, ok := d.(event.ShellExitedData); ok {
+			typ = event.ShellExited
+		}
+		if _, err := h.ag.Log().Emit(ctx, typ, h.sess.ID, "", d); err != nil {
+			h.t.Fatal(err)
+		}
 	}
 }

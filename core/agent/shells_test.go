@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"pincer/core/event"
-	"pincer/core/message"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 	"pincer/tools"
@@ -113,24 +112,11 @@ func TestShellIDsContinueAfterEarlierProcesses(t *testing.T) {
 		providertest.Text("done"),
 	}}
 	h := newHarness(t, prov, permission.ModeBypass, shellTools()...)
-	earlier := message.NewText(message.RoleUser, "earlier")
-	earlier.SessionID = h.sess.ID
-	if _, err := h.store.AppendMessage(ctx, earlier); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []any{
+	h.earlierRun(ctx,
 		event.ShellStartedData{ShellID: "bash_1", Command: "sleep 1"},
 		event.ShellExitedData{ShellID: "bash_1", Reason: "exited"},
 		event.ShellStartedData{ShellID: "bash_2", Command: "sleep 2"},
-	} {
-		typ := event.ShellStarted
-		if _, ok := d.(event.ShellExitedData); ok {
-			typ = event.ShellExited
-		}
-		if _, err := h.ag.Log().Emit(ctx, typ, h.sess.ID, "", d); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	h.submit(ctx, "start a shell")
 	if got := h.toolResults()["b1"].Text; !strings.Contains(got, "bash_id: bash_3") {
 		t.Errorf("the first shell of this process: %q, want bash_3", got)

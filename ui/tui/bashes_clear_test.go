@@ -7,7 +7,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/app"
-	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 )
 
@@ -21,19 +20,7 @@ func TestClearKeepsShellsInBashes(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"echo tui-clear-out; sleep 60 # tui-clear","run_in_background":true}`)),
 		providertest.Text("started it"),
 	}}
-	ag, _ := newTestAgent(t, prov)
-	t.Cleanup(ag.CloseShells)
-	ag.SetPermissionMode(permission.ModeBypass)
-	s, err := ag.CreateSession(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := startBench(t, 200, 40, Options{})
-	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
-	b.typeText("start a server")
-	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("started it", "1 shell")
+	b, ag, s := shellStarted(t, prov, 200, "start a server")
 	b.typeText("/clear")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("1 background shell of the previous session still running (see /bashes)")
@@ -99,23 +86,11 @@ func TestResumeSaysShellsRunOn(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"sleep 60 # tui-resume","run_in_background":true}`)),
 		providertest.Text("started it"),
 	}}
-	ag, _ := newTestAgent(t, prov)
-	t.Cleanup(ag.CloseShells)
-	ag.SetPermissionMode(permission.ModeBypass)
-	s, err := ag.CreateSession(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, ag, _ := shellStarted(t, prov, 200, "start a server")
 	other, err := ag.CreateSession(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := startBench(t, 200, 40, Options{})
-	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
-	b.typeText("start a server")
-	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("started it", "1 shell")
 	b.typeText("/resume " + other.ID)
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("resumed session " + other.ID + "; 1 background shell of the previous session still running (see /bashes)")

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"pincer/core/agent"
+	"pincer/core/app"
 	"pincer/core/event"
 	"pincer/core/permission"
 	"pincer/core/provider/providertest"
@@ -74,19 +76,7 @@ func TestSlashBashesListsAndKills(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"sleep 60 # tui-bashes","run_in_background":true}`)),
 		providertest.Text("started it"),
 	}}
-	ag, _ := newTestAgent(t, prov)
-	t.Cleanup(ag.CloseShells)
-	ag.SetPermissionMode(permission.ModeBypass)
-	s, err := ag.CreateSession(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := startBench(t, 160, 40, Options{})
-	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
-	b.typeText("start a server")
-	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("started it", "1 shell")
+	b, ag, s := shellStarted(t, prov, 160, "start a server")
 	b.typeText("/bashes")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("Background shells — Bash run_in_background", "bash_1   running", "sleep 60 # tui-bashes")
@@ -112,19 +102,7 @@ func TestClosingATabEndsItsShells(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("b1", "Bash", `{"command":"sleep 60 # tui-tab-close","run_in_background":true}`)),
 		providertest.Text("started it"),
 	}}
-	ag, _ := newTestAgent(t, prov)
-	t.Cleanup(ag.CloseShells)
-	ag.SetPermissionMode(permission.ModeBypass)
-	s, err := ag.CreateSession(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := startBench(t, 160, 40, Options{})
-	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
-	b.typeText("start a server")
-	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("started it", "1 shell")
+	b, ag, s := shellStarted(t, prov, 160, "start a server")
 	b.alt('t')
 	b.waitText("tab 2: new session")
 	b.alt('p')
@@ -151,4 +129,26 @@ func TestClosingATabEndsItsShells(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// shellStarted attaches a workbench width×40 to a new session of an agent
+// in bypassPermissions over prov, sends prompt and waits for prov's first
+// step (a background Bash call) to have started its shell and the reply
+// "started it"; the agent's shells end with the test.
+func shellStarted(t *testing.T, prov *providertest.Scripted, width int, prompt string) (*simBench, *agent.Agent, app.SessionRecord) {
+	t.Helper()
+	ag, _ := newTestAgent(t, prov)
+	t.Cleanup(ag.CloseShells)
+	ag.SetPermissionMode(permission.ModeBypass)
+	s, err := ag.CreateSession(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := startBench(t, width, 40, Options{})
+	b.w.Attach(backendOf(ag), s.ID)
+	b.waitText(shortID(s.ID) + " · idle")
+	b.typeText(prompt)
+	b.key(tcell.KeyEnter, 0, tcell.ModNone)
+	b.waitText("started it", "1 shell")
+	return b, ag, s
 }

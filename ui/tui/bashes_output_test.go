@@ -8,7 +8,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"pincer/core/event"
-	"pincer/core/permission"
 	"pincer/core/provider/providertest"
 )
 
@@ -41,19 +40,7 @@ func TestSlashBashesShowsOutput(t *testing.T) {
 		providertest.ToolCalls(providertest.ToolCall("o1", "BashOutput", `{"bash_id":"bash_1"}`)),
 		providertest.Text("read it"),
 	}}
-	ag, _ := newTestAgent(t, prov)
-	t.Cleanup(ag.CloseShells)
-	ag.SetPermissionMode(permission.ModeBypass)
-	s, err := ag.CreateSession(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := startBench(t, 160, 40, Options{})
-	b.w.Attach(backendOf(ag), s.ID)
-	b.waitText(shortID(s.ID) + " · idle")
-	b.typeText("start it")
-	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("started it", "1 shell")
+	b, ag, s := shellStarted(t, prov, 160, "start it")
 	b.typeText("/bashes bash_7")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("no background shell bash_7")
