@@ -72,16 +72,32 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 		cfg.Scoped |= ll.ScopeAbstractUnixSocket
 	}
 
-	rules := append(readRules(spec),
+	// Every planned path is opened here, without following a symlink, and
+	// the rules name the descriptors (pinner): the device paths are the
+	// system's, fixed (/dev/ptmx may be a link to pts/ptmx).
+	var pins pinner
+	defer pins.close()
+	reads, err := readRules(spec, &pins)
+	if err != nil {
+		return err
+	}
+	rules := append(reads,
 		landlock.RWFiles(deviceFiles...).WithIoctlDev().IgnoreIfMissing(),
 		landlock.PathAccess(deviceDirRights(abi), deviceDirs...).IgnoreIfMissing(),
 	)
 	for _, g := range grants {
+		pinned, err := pins.pin([]string{g.path})
+		if err != nil {
+			return err
+		}
+		if len(pinned) == 0 {
+			continue // gone since carve listed it
+		}
 		if !g.dir {
-			rules = append(rules, landlock.RWFiles(g.path).IgnoreIfMissing())
+			rules = append(rules, landlock.RWFiles(pinned[0]).IgnoreIfMissing())
 			continue
 		}
-		r := landlock.PathAccess(writableDirRights(abi), g.path).IgnoreIfMissing()
+		r := landlock.PathAccess(writableDirRights(abi), pinned[0]).IgnoreIfMissing()
 		// "refer" (moving files between directories) exists from ABI 2 on; asking
 		// for it on ABI 1 would make best-effort mode drop Landlock altogether.
 		if abi >= 2 {
@@ -96,23 +112,32 @@ func applyLandlock(spec helperSpec, grants []grant) error {
 }
 
 // readRules are the Landlock rules of what spec lets a command read: the
-// whole file system, or with spec.ConfineReads its ReadDirs and ReadFiles and
-// the names in /dev (its device files are deviceFiles and deviceDirs only, so
-// that no disk is read raw). With spec.Network the directories allow
-// connecting to the Unix sockets in them.
-func readRules(spec helperSpec) []landlock.Rule {
-	dirs := landlock.RODirs("/")
-	if spec.ConfineReads {
-		dirs = landlock.RODirs(spec.ReadDirs...).IgnoreIfMissing()
+// whole file system, or with spec.ConfineReads its ReadDirs and ReadFiles
+// (opened by pins, see pinner) and the names in /dev (its device files are
+// deviceFiles and deviceDirs only, so that no disk is read raw). With
+// spec.Network the directories allow connecting to the Unix sockets in them.
+func readRules(spec helperSpec, pins *pinner) ([]landlock.Rule, error) {
+	if !spec.ConfineReads {
+		dirs := landlock.RODirs("/")
+		if spec.Network {
+			dirs = dirs.WithResolveUnix()
+		}
+		return []landlock.Rule{dirs}, nil
 	}
+	readDirs, err := pins.pin(spec.ReadDirs)
+	if err != nil {
+		return nil, err
+	}
+	readFiles, err := pins.pin(spec.ReadFiles)
+	if err != nil {
+		return nil, err
+	}
+	dirs := landlock.RODirs(readDirs...).IgnoreIfMissing()
 	if spec.Network {
 		dirs = dirs.WithResolveUnix()
 	}
-	if !spec.ConfineReads {
-		return []landlock.Rule{dirs}
-	}
-	return []landlock.Rule{dirs, landlock.ROFiles(spec.ReadFiles...).IgnoreIfMissing(),
-		landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), "/dev").IgnoreIfMissing()}
+	return []landlock.Rule{dirs, landlock.ROFiles(readFiles...).IgnoreIfMissing(),
+		landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), "/dev").IgnoreIfMissing()}, nil
 }
 
 // writableDirRights are the rights on a writable tree: everything RWDirs

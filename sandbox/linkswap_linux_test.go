@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // linkSwapScene is where one link-swap attack runs: a stand-in pincer
@@ -266,4 +268,52 @@ func TestPathGuardResolve(t *testing.T) {
 			t.Errorf("resolve(%s) = %q, %v; want %s", c.path, got, err, c.want)
 		}
 	}
+}
+
+// TestAttackLinkSwapRace (red team r24 F2): while GOCACHE and a link to
+// {OUT} trade places in a loop (renameat2 RENAME_EXCHANGE, as a background
+// shell can: GOCACHE's parent is writable), commands of fresh pincer
+// processes touch files through GOCACHE. Whichever they see when their rules
+// are made, nothing lands in {OUT}: a link met then refuses the command, and
+// a rule made on the directory covers that directory only.
+func TestAttackLinkSwapRace(t *testing.T) {
+	s := newLinkSwapScene(t, filepath.Join(t.TempDir(), "ws"))
+	gocache := filepath.Join(s.cache, "go-build")
+	other := gocache + ".x"
+	if err := os.Symlink(s.out, other); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	swapped := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stop:
+				swapped <- n
+				return
+			default:
+			}
+			if unix.Renameat2(unix.AT_FDCWD, gocache, unix.AT_FDCWD, other, unix.RENAME_EXCHANGE) == nil {
+				n++
+			}
+		}
+	}()
+	touch := `for i in $(seq 300); do touch {GOCACHE}/PROOF_$$_$i 2>/dev/null; done; true`
+	for i := 0; i < 15; i++ {
+		s.run(t, nil, touch)
+	}
+	close(stop)
+	n := <-swapped
+	entries, _ := os.ReadDir(s.out)
+	var proofs []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "PROOF_") {
+			proofs = append(proofs, e.Name())
+		}
+	}
+	if len(proofs) > 0 {
+		t.Errorf("%d files written in %s through the swapped GOCACHE (%d swaps), e.g. %s", len(proofs), s.out, n, proofs[0])
+	}
+	t.Logf("%d swaps during 15 commands", n)
 }
