@@ -317,3 +317,47 @@ func TestAttackLinkSwapRace(t *testing.T) {
 	}
 	t.Logf("%d swaps during 15 commands", n)
 }
+
+// TestAttackOtherWorkspaceLinkFollowed (red team r24 F3): a PATH directory
+// in the parent session's workspace, replaced by the parent's command with a
+// link outside, is not followed by the confined reads of another workspace's
+// Executor in the same process (a worktree subagent's), which does not have
+// the parent's workspace among its trees.
+func TestAttackOtherWorkspaceLinkFollowed(t *testing.T) {
+	base, err := os.MkdirTemp(homeOutsideTemp(t), ".pincer-linkswap-")
+	if err != nil {
+		t.Skipf("no directory outside the temp dir: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	parent, child, out := filepath.Join(base, "parent"), filepath.Join(base, "child"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(parent, ".venv"), child, out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := randName("secret-")
+	if err := os.WriteFile(filepath.Join(out, "SECRET"), []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewWorkspace(parent); err != nil { // the parent session's, whose commands write there
+		t.Fatal(err)
+	}
+	if err := os.Symlink(out, filepath.Join(parent, ".venv", "bin")); err != nil { // what its command made
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Join(parent, ".venv", "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	ws, err := NewWorkspace(child)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := DefaultPolicy()
+	pol.ConfineReads = true
+	e := &Executor{Policy: pol, Workspace: ws}
+	if err := e.CanConfineReads(); err != nil {
+		t.Skip(err)
+	}
+	res := sh(t, e, "cat "+filepath.Join(parent, ".venv", "bin", "SECRET")+"; cat "+filepath.Join(out, "SECRET"))
+	if strings.Contains(res.Output, secret) {
+		t.Errorf("the other workspace's link was followed: the command read %s/SECRET: %s", out, res.Output)
+	}
+}

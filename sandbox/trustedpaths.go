@@ -5,7 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // A pathGuard resolves the paths the sandbox takes from the person's
@@ -26,10 +28,43 @@ type pathGuard struct {
 	writable []string
 }
 
+// processRoots are the roots and added directories of every Workspace this
+// process made: trees commands of some Executor of the process may write,
+// whichever Executor plans. A worktree subagent's Executor does not have its
+// parent's workspace among its trees, yet the parent's commands write there
+// (a PATH directory in it swapped for a link, red team r24 F3).
+var processRoots struct {
+	mu    sync.Mutex
+	paths []string
+	seen  map[string]bool
+}
+
+// noteProcessRoot adds real (absolute, symlink-free) to processRoots.
+func noteProcessRoot(real string) {
+	processRoots.mu.Lock()
+	defer processRoots.mu.Unlock()
+	if processRoots.seen == nil {
+		processRoots.seen = map[string]bool{}
+	}
+	if !processRoots.seen[real] {
+		processRoots.seen[real] = true
+		processRoots.paths = append(processRoots.paths, real)
+	}
+}
+
+// processRootPaths returns processRoots' paths.
+func processRootPaths() []string {
+	processRoots.mu.Lock()
+	defer processRoots.mu.Unlock()
+	return slices.Clone(processRoots.paths)
+}
+
 // newPathGuard returns the guard over the writable trees at paths (absolute;
-// each resolved through its links; those that do not resolve are left out).
+// each resolved through its links; those that do not resolve are left out)
+// and processRoots.
 func newPathGuard(paths []string) pathGuard {
 	var g pathGuard
+	g.writable = processRootPaths()
 	for _, p := range paths {
 		if real, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(real) {
 			g.writable = append(g.writable, real)

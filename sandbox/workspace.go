@@ -41,6 +41,7 @@ func NewWorkspace(root string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %s: %w", root, err)
 	}
+	noteProcessRoot(real)
 	return &Workspace{root: real}, nil
 }
 
@@ -97,6 +98,7 @@ func (w *Workspace) AddDir(path string) error {
 	}
 	w.dirs = slices.DeleteFunc(w.dirs, func(d string) bool { return within(real, d) })
 	w.dirs = append(w.dirs, real)
+	noteProcessRoot(real)
 	return nil
 }
 
