@@ -68,9 +68,16 @@ func CommandEnv(extra ...string) []string {
 }
 
 // CommandEnvAllow is CommandEnv that also passes on the variables named by
-// allow (exact names, or prefixes ending in "*").
+// allow (exact names, or prefixes ending in "*"), with the PATH the person
+// started pincer with (an activated .venv/bin, node_modules/.bin's absolute
+// entries), not the one TrustOwnPATH left pincer's own lookups: the
+// environment of the commands the Executor runs (Bash, background shells).
 func CommandEnvAllow(allow []string, extra ...string) []string {
-	return buildEnv(os.Environ(), allow, extra...)
+	environ := os.Environ()
+	if ownPATHApplied.Load() {
+		environ = append(environ, "PATH="+personPATH) // mergeEnv: the later wins
+	}
+	return buildEnv(environ, allow, extra...)
 }
 
 // buildEnv is CommandEnv over a given environment.

@@ -79,18 +79,7 @@ func newPathGuard(paths []string) pathGuard {
 // symlinks, or a symlink on the way lies in a directory inside a writable tree
 // (the error names the link and the tree).
 func (g pathGuard) resolve(abs string) (string, error) {
-	if !filepath.IsAbs(abs) {
-		return "", fmt.Errorf("%s is not an absolute path", abs)
-	}
-	hops := 0
-	real, err := resolveRealVisit(filepath.Clean(abs), &hops, func(link, dir string) error {
-		for _, w := range g.writable {
-			if within(w, dir) {
-				return fmt.Errorf("%s is a symlink in %s, which sandboxed commands can write (so a command may have made it): not followed", link, w)
-			}
-		}
-		return nil
-	})
+	real, err := g.walk(abs)
 	if err != nil {
 		return "", err
 	}
@@ -98,6 +87,31 @@ func (g pathGuard) resolve(abs string) (string, error) {
 		return "", err
 	}
 	return real, nil
+}
+
+// walk is resolve for a path that may not exist yet: its deepest existing
+// ancestor resolved and the rest appended (resolveReal).
+func (g pathGuard) walk(abs string) (string, error) {
+	if !filepath.IsAbs(abs) {
+		return "", fmt.Errorf("%s is not an absolute path", abs)
+	}
+	hops := 0
+	return resolveRealVisit(filepath.Clean(abs), &hops, func(link, dir string) error {
+		if w, ok := g.writableTree(dir); ok {
+			return fmt.Errorf("%s is a symlink in %s, which sandboxed commands can write (so a command may have made it): not followed", link, w)
+		}
+		return nil
+	})
+}
+
+// writableTree returns the writable tree p (absolute, symlink-free) lies in.
+func (g pathGuard) writableTree(p string) (string, bool) {
+	for _, w := range g.writable {
+		if within(w, p) {
+			return w, true
+		}
+	}
+	return "", false
 }
 
 // linkFree returns an error naming the first of paths (absolute) one of whose

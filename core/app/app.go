@@ -215,6 +215,8 @@ func Prepare(opts Options) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Workspace = ws
+	s.trustOwnPATH(nil) // before anything runs git or go (--worktree, the configuration's trusted code)
 	if opts.Worktree != "" {
 		if err := worktree.ValidName(opts.Worktree); err != nil {
 			return nil, usagef("--worktree: %v", err)
@@ -236,6 +238,9 @@ func Prepare(opts Options) (*Setup, error) {
 	s.Workspace = ws
 	if err := s.readConfig(); err != nil {
 		return nil, err
+	}
+	if w := s.trustOwnPATH(s.Sandbox); w != "" {
+		s.Warnings = append(s.Warnings, w)
 	}
 	s.loadSkills()
 	s.loadAgents()
