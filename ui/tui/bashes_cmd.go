@@ -43,11 +43,11 @@ func (w *Workbench) slashBashes(args []string) bool {
 			known = true
 		}
 	}
-	sid, shellID, other := w.liveID, id, false
+	sid, shellID := w.liveID, id
 	if o, ok := findOtherShell(w.otherShells(), id); !known && ok {
 		// another session's (SESSION:ID): its shell.exited lands in a log
 		// this tab does not follow, so the end is said here
-		known, sid, shellID, other = true, o.SessionID, o.ShellID, true
+		known, sid, shellID = true, o.SessionID, o.ShellID
 	}
 	if !known {
 		w.Notify("warning", "no running background shell "+termtext.Line(id)+" in this session (/bashes lists them)")
@@ -61,7 +61,9 @@ func (w *Workbench) slashBashes(args []string) bool {
 	w.goBackground(func() {
 		if err := k.KillShell(sid, shellID); err != nil {
 			w.Notify("error", "kill "+id+": "+err.Error())
-		} else if other {
+		} else {
+			// said on the notices line for this session's shells too (new
+			// user r24 #2: nothing answered /bashes kill bash_1)
 			w.Notify("info", "background shell "+termtext.Line(id)+" killed")
 		}
 	})

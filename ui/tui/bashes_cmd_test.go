@@ -89,6 +89,9 @@ func TestSlashBashesListsAndKills(t *testing.T) {
 	b.typeText("/bashes kill bash_1")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
 	b.waitText("background shell bash_1 killed")
+	// On the notices line too, where the answer to a command is looked for
+	// (new user r24 #2: it kept the previous notice).
+	b.waitFor("the notice of the kill", func(string) bool { return b.lineNoticeText() == "background shell bash_1 killed" })
 	b.waitFor("the count to go", func(screen string) bool { return !strings.Contains(screen, "1 shell") })
 	if sh := ag.Shells(s.ID); len(sh) != 1 || sh[0].Running || sh[0].Reason != "killed" {
 		t.Errorf("the agent's shells after /bashes kill: %+v", sh)
