@@ -96,6 +96,14 @@ func (w *Workbench) capture(ev *tcell.EventKey) *tcell.EventKey {
 			return nil
 		}
 		w.lastCtrlC = time.Now()
+		if cancel := w.turnCancel; cancel != nil {
+			// As Claude Code's: the first Ctrl+C interrupts the running
+			// turn (new user r24 #6: it kept streaming); the box's text
+			// stays (it is the draft a quit keeps).
+			cancel()
+			w.hint("cancelling the turn… (Ctrl+C again quits)")
+			return nil
+		}
 		w.hint("press Ctrl+C again to quit")
 	case ActCancel:
 		w.cancelOrClose()

@@ -136,7 +136,7 @@ func DefaultKeyMap() *KeyMap {
 		b(ActScrollUp, CtxInput, "pgup", "scroll the transcript up a page", false),
 		b(ActScrollDown, CtxInput, "pgdn", "scroll the transcript down a page", false),
 		b(ActCancel, CtxGlobal, "esc", "cancel the running turn (first it unzooms a pane or closes a view)", true),
-		b(ActQuit, CtxGlobal, "ctrl+c", "quit (press twice within 2 s)", true),
+		b(ActQuit, CtxGlobal, "ctrl+c", "quit (twice within 2 s; once cancels the running turn)", true),
 		b(ActFocusNext, CtxGlobal, "tab", "focus the next pane", true),
 		b(ActFocusPrev, CtxGlobal, "shift+tab", "focus the previous pane", false),
 		b(ActFocusTrans, CtxGlobal, "alt+1", "focus the transcript", false),

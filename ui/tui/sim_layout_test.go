@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"pincer/core/provider"
 	"pincer/core/provider/providertest"
 )
 
@@ -308,5 +309,29 @@ func TestStopBeforeRun(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run after Stop did not return")
+	}
+}
+
+// TestCtrlCCancelsTheRunningTurn (new user r24 #6, as Claude Code): the
+// first Ctrl+C cancels a running turn and keeps the workbench open; a second
+// one within 2 s quits.
+func TestCtrlCCancelsTheRunningTurn(t *testing.T) {
+	prov := &providertest.Scripted{Steps: []providertest.Step{{Events: []provider.Event{{Type: provider.EventTextDelta, Text: "thinking"}}, Block: true}}}
+	b, _, _, _ := attached(t, 120, 40, prov)
+	b.send("a long answer")
+	b.waitModel("the turn to run", func(m *Model) bool { return m.Status.Turn == TurnRunning })
+	b.key(tcell.KeyCtrlC, 'c', tcell.ModCtrl)
+	b.waitModel("the cancellation", func(m *Model) bool { return m.Status.Turn == TurnCancelled })
+	select {
+	case <-b.done:
+		t.Fatal("one Ctrl+C quit")
+	case <-time.After(50 * time.Millisecond):
+	}
+	b.key(tcell.KeyCtrlC, 'c', tcell.ModCtrl)
+	select {
+	case err := <-b.done:
+		b.done <- err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ctrl+C twice did not quit")
 	}
 }
