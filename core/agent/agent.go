@@ -68,13 +68,17 @@ type Approver interface {
 // Config builds an Agent. Store, Provider, Tools and Workspace are required (a nil
 // Provider is allowed and makes SubmitTurn fail with ErrNoProvider).
 type Config struct {
-	Store     persist.Store
-	Log       *event.Log // optional: one over Store is made when nil
-	Provider  provider.Provider
-	Model     string // the model ID sent to the provider ("gpt-4o")
-	ModelName string // as shown to people: "openai/gpt-4o"
-	Tools     *tools.Registry
-	Workspace *sandbox.Workspace
+	Store    persist.Store
+	Log      *event.Log // optional: one over Store is made when nil
+	Provider provider.Provider
+	// NoProvider, with Provider nil, is why there is none, returned by
+	// SubmitTurn wrapped with ErrNoProvider (a configuration that did not
+	// parse, new user r24 #4: the generic advice sent people after API keys).
+	NoProvider error
+	Model      string // the model ID sent to the provider ("gpt-4o")
+	ModelName  string // as shown to people: "openai/gpt-4o"
+	Tools      *tools.Registry
+	Workspace  *sandbox.Workspace
 	// Sandbox is the OS sandbox policy for commands (nil: process group and env
 	// allowlist only).
 	Sandbox *sandbox.Policy

@@ -29,6 +29,18 @@ func TestPreconditionNoProvider(t *testing.T) {
 	}
 }
 
+// TestNoProviderSaysWhy (new user r24 #4): with the reason the composition
+// root knows (a configuration that did not parse), the error says it, and
+// is still ErrNoProvider.
+func TestNoProviderSaysWhy(t *testing.T) {
+	why := errors.New("the configuration does not parse (config.toml:1:29: …)")
+	h := newHarnessWith(t, nil, memory.New(), Config{NoProvider: why})
+	_, err := h.ag.SubmitTurn(context.Background(), h.sess.ID, "hi")
+	if !errors.Is(err, ErrNoProvider) || !errors.Is(err, why) || !strings.Contains(err.Error(), "config.toml:1:29") || strings.Contains(err.Error(), "PINCER_API_KEY") {
+		t.Fatalf("err = %v, want ErrNoProvider saying why", err)
+	}
+}
+
 func TestPreconditionActiveTurn(t *testing.T) {
 	prov := &providertest.Scripted{Steps: []providertest.Step{{Block: true}}}
 	h := newHarness(t, prov, permission.ModeDefault)

@@ -50,7 +50,7 @@ func (a *Agent) SubmitTurn(ctx context.Context, sessionID, input string) (TurnRe
 // submit is SubmitTurn and SubmitTurnInput.
 func (a *Agent) submit(ctx context.Context, sessionID string, in TurnInput) (TurnResult, error) {
 	if a.currentProvider() == nil {
-		return TurnResult{}, ErrNoProvider
+		return TurnResult{}, a.noProvider()
 	}
 	if err := ctx.Err(); err != nil {
 		return TurnResult{}, fmt.Errorf("turn not started: %w", err)
@@ -429,3 +429,19 @@ func (a *Agent) newSessionPrompt() string {
 	}
 	return a.cfg.SystemPrompt
 }
+
+// noProvider is SubmitTurn's error without a provider: ErrNoProvider, with
+// Config.NoProvider's reason when there is one.
+func (a *Agent) noProvider() error {
+	if a.cfg.NoProvider != nil {
+		return noProviderError{a.cfg.NoProvider}
+	}
+	return ErrNoProvider
+}
+
+// noProviderError is ErrNoProvider with its reason: "no model: REASON".
+type noProviderError struct{ reason error }
+
+func (e noProviderError) Error() string        { return "no model: " + e.reason.Error() }
+func (e noProviderError) Is(target error) bool { return target == ErrNoProvider }
+func (e noProviderError) Unwrap() error        { return e.reason }

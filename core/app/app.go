@@ -365,7 +365,7 @@ func (s *Setup) newAgentWith(approver agent.Approver, m *mcp.Manager, sp *spawne
 	}
 	ag, err := agent.New(agent.Config{
 		Observers: observers,
-		Store:     store, Provider: s.Provider, Model: mc.Model, ModelName: mc.ID(),
+		Store:     store, Provider: s.Provider, NoProvider: s.noProviderReason(), Model: mc.Model, ModelName: mc.ID(),
 		Tools: registry, Workspace: ws, Sandbox: s.Sandbox, TrustedCode: s.TrustedCode,
 		Rules: s.Rules, Hooks: s.Hooks, Home: home, SpillRoot: toolResultsDir(), Redactor: sessionRedactor(mc),
 		DynamicPrompt:  func() string { return dynamicPrompt(ws, registry, mc.ID(), mcpSegments(m)...) },
@@ -473,3 +473,17 @@ type UsageError struct{ Msg string }
 func (e UsageError) Error() string { return e.Msg }
 
 func usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+
+// noProviderReason is why the Setup has no provider, for the agent's turns to
+// say (agent.Config.NoProvider): the configuration that did not parse, else
+// the model's resolution error; nil with a provider or no reason known.
+func (s *Setup) noProviderReason() error {
+	switch {
+	case s.Provider != nil:
+		return nil
+	case len(s.ConfigErrors) > 0:
+		return fmt.Errorf("the configuration does not parse (%s): fix it, then restart pincer", s.ConfigErrors[0])
+	default:
+		return s.ModelErr
+	}
+}
