@@ -86,13 +86,37 @@ func permissionLines(mode string, rs permission.RuleSet, errs []error) []string 
 		name  string
 		rules []permission.Rule
 	}{{"deny", rs.Deny}, {"ask", rs.Ask}, {"allow", rs.Allow}} {
-		lines = append(lines, fmt.Sprintf("  %s (%d)", l.name, len(l.rules)))
-		if len(l.rules) == 0 {
+		// A rule both a file and the session hold (an "always" approval,
+		// read back from .pincer/settings.local.toml after --continue) is
+		// one line, not two (new user r24 #8).
+		inFile := map[string]bool{}
+		for _, r := range l.rules {
+			if r.Source != permission.SessionSource {
+				inFile[r.String()] = true
+			}
+		}
+		inSession := map[string]bool{}
+		for _, r := range l.rules {
+			if r.Source == permission.SessionSource {
+				inSession[r.String()] = true
+			}
+		}
+		var shown []string
+		for _, r := range l.rules {
+			src := ruleSourceText(r)
+			switch {
+			case r.Source == permission.SessionSource && inFile[r.String()]:
+				continue
+			case r.Source != permission.SessionSource && inSession[r.String()]:
+				src = strings.TrimSuffix(src, ")") + "; also approved for this session)"
+			}
+			shown = append(shown, "    "+termtext.Line(r.String())+"    "+src)
+		}
+		lines = append(lines, fmt.Sprintf("  %s (%d)", l.name, len(shown)))
+		if len(shown) == 0 {
 			lines = append(lines, "    none")
 		}
-		for _, r := range l.rules {
-			lines = append(lines, "    "+termtext.Line(r.String())+"    "+ruleSourceText(r))
-		}
+		lines = append(lines, shown...)
 		lines = append(lines, "")
 	}
 	for _, err := range errs {

@@ -26,6 +26,14 @@ func TestPermissionLines(t *testing.T) {
 	if strings.Index(got, "deny (1)") > strings.Index(got, "allow (2)") {
 		t.Errorf("deny is not listed before allow:\n%s", got)
 	}
+	// An "always" approval read back from its file after --continue is
+	// in force twice, listed once (new user r24 #8).
+	rs.Allow = append(rs.Allow, permission.Rule{Tool: "Bash", Specifier: "sleep 1", Source: ".pincer/settings.local.toml", Project: true},
+		permission.Rule{Tool: "Bash", Specifier: "sleep 1", Source: permission.SessionSource})
+	got = strings.Join(permissionLines("default", rs, nil), "\n")
+	if strings.Count(got, "Bash(sleep 1)") != 1 || !strings.Contains(got, "Bash(sleep 1)    (.pincer/settings.local.toml, the repository's; also approved for this session)") || !strings.Contains(got, "allow (3)") {
+		t.Errorf("the rule of the file and the session:\n%s", got)
+	}
 }
 
 // TestSlashPermissions: /permissions deny RULE adds a session rule, the
