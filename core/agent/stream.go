@@ -74,6 +74,8 @@ func (t *turn) callModel(ctx, bg context.Context) ([]message.Part, error) {
 			tc.ToolName = t.canonicalToolName(tc.ToolName) // "functions.Read" is Read (toolprefix.go)
 			tc.ToolCallID = uniqueCallID(tc.ToolCallID, calls)
 			calls = append(calls, tc)
+		case provider.EventRetry: // the provider tries again: said, not kept
+			co.then(func() { t.notice(bg, "warning", "provider", t.a.currentProvider().Name()+": "+ev.Text) })
 		case provider.EventServerBlock:
 			if search != nil { // a block of a tool this call declared (serversearch.go)
 				t.serverBlock(bg, co, &parts, ev.Block, searchBy, &storeErr)

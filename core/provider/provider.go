@@ -77,6 +77,12 @@ const (
 	// content block of a tool the provider's server ran (a web search call or its
 	// results), in stream order, to be kept in the assistant message.
 	EventServerBlock
+	// EventRetry carries Text: why the call is tried again and when ("HTTP
+	// 500: retrying in 1.2s (attempt 2 of 4)"), for the person to see (new
+	// user r24: the retries were silent). Nothing of the failed attempt
+	// reached the consumer; it is informational and comes before any other
+	// event of the attempt it announces.
+	EventRetry
 )
 
 // Event is one item of a provider stream.

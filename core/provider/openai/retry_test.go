@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -105,11 +106,20 @@ func TestRetryBackoffRespectsContext(t *testing.T) {
 		time.AfterFunc(20*time.Millisecond, cancel)
 	})
 	var errs []error
-	for _, err := range testProvider(s.URL).Stream(ctx, simpleRequest()) {
+	var retries []string
+	for ev, err := range testProvider(s.URL).Stream(ctx, simpleRequest()) {
+		if ev.Type == provider.EventRetry {
+			retries = append(retries, ev.Text)
+			continue
+		}
 		errs = append(errs, err)
 	}
 	if len(errs) != 1 || !errors.Is(errs[0], context.Canceled) || s.Hits() != 1 {
 		t.Fatalf("errors %v, requests %d; want one context.Canceled after 1 request", errs, s.Hits())
+	}
+	// The wait was announced before it began (new user r24: retries were silent).
+	if len(retries) != 1 || !strings.Contains(retries[0], "429") || !strings.Contains(retries[0], "retrying in 30s (attempt 2 of 4)") {
+		t.Errorf("retry events %q, want one saying the 429, the 30s wait and the attempt", retries)
 	}
 }
 

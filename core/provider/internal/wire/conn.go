@@ -3,9 +3,11 @@ package wire
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"pincer/core/provider"
 )
@@ -80,8 +82,19 @@ func (c *Conn) Request(method, url string, body []byte, accept string) func(cont
 // Run is the body of an adapter's Stream: attempt runs until it succeeds, fails for
 // good or the retries of c.Retry run out (see Retry.Do), and the final error, with
 // APIKey redacted from it, is yielded as the stream's last item.
+//
+// Each retry is announced first as a provider.EventRetry.
 func (c *Conn) Run(ctx context.Context, yield func(provider.Event, error) bool, attempt func() Attempt) {
-	if err := c.Retry.Do(ctx, attempt); err != nil {
+	stopped := false
+	notify := func(err error, delay time.Duration, next, of int) bool {
+		text := fmt.Sprintf("%v: retrying in %s (attempt %d of %d)", Redact(err, c.APIKey), delay.Round(100*time.Millisecond), next, of)
+		if !yield(provider.Event{Type: provider.EventRetry, Text: text}, nil) {
+			stopped = true
+			return false
+		}
+		return true
+	}
+	if err := c.Retry.DoNotify(ctx, attempt, notify); err != nil && !stopped {
 		yield(provider.Event{}, Redact(err, c.APIKey))
 	}
 }

@@ -57,6 +57,14 @@ func NewRetry(maxRetries int, base time.Duration) Retry {
 // between attempts (ctx-aware). It returns nil on success, ctx.Err() when ctx ended,
 // or the last attempt's error.
 func (r Retry) Do(ctx context.Context, fn func() Attempt) error {
+	return r.DoNotify(ctx, fn, nil)
+}
+
+// DoNotify is Do telling notify (when not nil) of each retry before its wait:
+// the failed attempt's error, the delay, and the attempt about to come (2 for
+// the first retry) of how many at most. A notify returning false ends the
+// retries with the failed attempt's error.
+func (r Retry) DoNotify(ctx context.Context, fn func() Attempt, notify func(err error, delay time.Duration, next, of int) bool) error {
 	for n := 0; ; n++ {
 		a := fn()
 		if a.Err == nil {
@@ -70,6 +78,9 @@ func (r Retry) Do(ctx context.Context, fn func() Attempt) error {
 		}
 		delay, ok := r.Backoff(n, a.RetryAfter, a.HasHint)
 		if !ok {
+			return a.Err
+		}
+		if notify != nil && !notify(a.Err, delay, n+2, r.Max+1) {
 			return a.Err
 		}
 		if err := ctxwait.Sleep(ctx, delay); err != nil {
