@@ -123,22 +123,7 @@ func goEnvCaches() (goCache, goModCache string, ok bool) {
 	out, err := exec.CommandContext(ctx, goBin, "env", "GOCACHE", "GOMODCACHE").Output()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if err != nil || len(lines) != 2 {
-		// Fall back to the documented defaults.
-		goCache = os.Getenv("GOCACHE")
-		if goCache == "" {
-			if dir, err := os.UserCacheDir(); err == nil {
-				goCache = filepath.Join(dir, "go-build")
-			}
-		}
-		goModCache = os.Getenv("GOMODCACHE")
-		if goModCache == "" {
-			gopath := os.Getenv("GOPATH")
-			if gopath == "" {
-				home, _ := os.UserHomeDir()
-				gopath = filepath.Join(home, "go")
-			}
-			goModCache = filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
-		}
+		goCache, goModCache = defaultGoCaches()
 		lines = []string{goCache, goModCache}
 	}
 	goCache, goModCache = strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
@@ -152,4 +137,63 @@ func goEnvCaches() (goCache, goModCache string, ok bool) {
 func installed(program string) bool {
 	_, err := exec.LookPath(program)
 	return err == nil
+}
+
+// defaultGoCaches returns GOCACHE and GOMODCACHE from the environment, else
+// their documented defaults (the XDG cache dir's go-build, GOPATH's first
+// entry's pkg/mod), without running go.
+func defaultGoCaches() (goCache, goModCache string) {
+	goCache = os.Getenv("GOCACHE")
+	if goCache == "" {
+		if dir, err := os.UserCacheDir(); err == nil {
+			goCache = filepath.Join(dir, "go-build")
+		}
+	}
+	goModCache = os.Getenv("GOMODCACHE")
+	if goModCache == "" {
+		gopath := os.Getenv("GOPATH")
+		if gopath == "" {
+			home, _ := os.UserHomeDir()
+			gopath = filepath.Join(home, "go")
+		}
+		goModCache = filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+	}
+	return goCache, goModCache
+}
+
+// cacheCandidates are the toolchain caches as the environment and the
+// documented defaults name them, found without running anything (as
+// writable trees, not resolved; CARGO_HOME with its read-only entries): what
+// TrustOwnPATH leaves out before `go env` may run (red team r24b F3: a PATH
+// entry under ~/.cache held a planted go, which `go env` ran).
+func cacheCandidates() []treeSpec {
+	home, _ := os.UserHomeDir()
+	var out []treeSpec
+	add := func(p string, readOnly ...string) {
+		if filepath.IsAbs(p) {
+			t := treeSpec{Path: filepath.Clean(p)}
+			for _, r := range readOnly {
+				t.ReadOnly = append(t.ReadOnly, filepath.Join(t.Path, r))
+			}
+			out = append(out, t)
+		}
+	}
+	if xdg, err := os.UserCacheDir(); err == nil {
+		add(xdg)
+	}
+	goCache, goModCache := defaultGoCaches()
+	add(goCache)
+	add(goModCache)
+	if npm := os.Getenv("npm_config_cache"); npm != "" {
+		add(npm)
+	} else if home != "" {
+		add(filepath.Join(home, ".npm"))
+	}
+	add(os.Getenv("PIP_CACHE_DIR"))
+	if cargo := os.Getenv("CARGO_HOME"); cargo != "" {
+		add(cargo, cargoReadOnly...)
+	} else if home != "" {
+		add(filepath.Join(home, ".cargo"), cargoReadOnly...)
+	}
+	return out
 }

@@ -226,7 +226,11 @@ func (e *Executor) trees() ([]treeSpec, pathGuard, []string, error) {
 		}
 		roots = append(roots, abs)
 	}
-	guard := newPathGuard(slices.Concat(treePaths(trees), temps, cachePaths(), roots))
+	var caches []string
+	if !pol.NoCacheRoots { // finding them may run `go env` (TrustOwnPATH's first pass must not)
+		caches = cachePaths()
+	}
+	guard := newPathGuard(slices.Concat(treePaths(trees), temps, caches, treePaths(cacheCandidates()), roots))
 	for _, dir := range temps {
 		if real, err := guard.resolve(dir); err == nil {
 			trees = append(trees, treeSpec{Path: real})

@@ -14,9 +14,11 @@ var personPATH, personPATHSet = os.LookupEnv("PATH")
 
 // ownPATH serialises TrustOwnPATH; ownPATHApplied is set once it changed
 // this process's PATH.
+// ownPATHDropped are the entries any TrustOwnPATH call left out.
 var (
 	ownPATH        sync.Mutex
 	ownPATHApplied atomic.Bool
+	ownPATHDropped = map[string]bool{}
 )
 
 // ownPATHEntries returns the entries of path (colon-separated) pincer may run

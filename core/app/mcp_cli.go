@@ -66,6 +66,7 @@ func mcpOptions(root, version string) mcp.Options {
 	o := mcp.Options{Dir: root, ClientVersion: version}
 	if p := config.PathsFrom(os.Getenv); p.Data != "" {
 		o.LogDir = filepath.Join(p.Data, "mcp-logs")
+		o.CacheDir = filepath.Join(p.Data, "mcp-cache") // hidden from commands (sandbox.PincerDirs)
 	}
 	return o
 }

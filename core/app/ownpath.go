@@ -1,9 +1,11 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
+	"pincer/core/config"
 	"pincer/sandbox"
 )
 
@@ -29,4 +31,27 @@ func (s *Setup) trustOwnPATH(pol *sandbox.Policy) string {
 	}
 	return "PATH: pincer runs none of its own programs (git, rg, go, bash, hooks, language and MCP servers) from " +
 		strings.Join(abs, ", ") + ": sandboxed commands can write there; commands still get the whole PATH"
+}
+
+// TrustOwnPATHAtStart trims this process's PATH for pincer's own programs
+// (sandbox.TrustOwnPATH) before any subcommand runs one — `pincer worktrees`
+// and `pincer doctor` ran git from the person's whole PATH (red team r24b
+// F1) — under the current directory as the workspace and the sandbox policy
+// its configuration files give (their writable_roots: F4), read without
+// running anything. Prepare trims again under the run's own workspace and
+// policy. It returns the warning trustOwnPATH would ("" when nothing absolute
+// was left out).
+func TrustOwnPATHAtStart() string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	s := &Setup{}
+	if s.Workspace, err = sandbox.NewWorkspace(cwd); err != nil {
+		return ""
+	}
+	src := config.Read(config.PathsFrom(os.Getenv), s.Workspace.Root())
+	var report configReport
+	pol := sandboxPolicy(src, sandboxFlags{}, &report)
+	return s.trustOwnPATH(pol)
 }

@@ -30,6 +30,15 @@ type Options struct {
 	LogDir string
 	// Dir is stdio servers' working directory (the workspace root); "": pincer's.
 	Dir string
+	// CacheDir, when set, is where stdio servers' package managers keep
+	// their caches (cacheEnv: npm, npx, uv, pip, Go, the XDG cache), unless an
+	// entry's env names its own: a directory of pincer's that no sandboxed
+	// command can see or write. The person's ~/.npm and ~/.cache are
+	// writable by commands (toolchain caches), and a server started outside
+	// the sandbox by npx or uvx runs the cached package as it finds it (red
+	// team r24b F2: a command edited the cached install of the person's
+	// `npx -y cowsay@1.6.0` server, which ran it at the next start).
+	CacheDir string
 	// BaseEnv is stdio servers' environment before each entry's env; nil:
 	// sandbox.CommandEnv() (the allowlist every command gets, no secrets).
 	BaseEnv []string

@@ -194,3 +194,23 @@ func TestLogFileSafety(t *testing.T) {
 		t.Errorf("the big log was not started afresh: %v %v", fi.Size(), err)
 	}
 }
+
+// TestServerPackageCaches (red team r24b F2): with a CacheDir, a stdio
+// server's npm, uv, pip, Go and XDG caches are under it, not the person's
+// (which sandboxed commands write); an entry's own setting wins.
+func TestServerPackageCaches(t *testing.T) {
+	cacheDir := t.TempDir()
+	cfg := mcptest.Everything(t, "everything")
+	cfg.Env = map[string]string{"UV_CACHE_DIR": "/entry/uv"}
+	reg := tools.NewRegistry()
+	startManager(t, mcp.Options{Registry: reg, CacheDir: cacheDir}, cfg)
+	got := call(t, reg, nil, "mcp__everything__get-env", `{}`).Output
+	for _, want := range []string{filepath.Join(cacheDir, "npm"), filepath.Join(cacheDir, "xdg"), filepath.Join(cacheDir, "gomod"), "/entry/uv"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the server's environment lacks %s: %.600s", want, got)
+		}
+	}
+	if strings.Contains(got, filepath.Join(cacheDir, "uv")) {
+		t.Errorf("the entry's UV_CACHE_DIR was replaced: %.600s", got)
+	}
+}

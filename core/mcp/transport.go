@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,7 +46,7 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 		}
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = opts.Dir
-		cmd.Env = serverEnv(opts.BaseEnv, cfg.Env)
+		cmd.Env = serverEnv(opts.BaseEnv, withCacheEnv(cfg.Env, opts.CacheDir))
 		setProcessGroup(cmd)
 		p := &stdioProcess{cmd: cmd}
 		if opts.LogDir != "" {
@@ -122,4 +123,38 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set(k, v)
 	}
 	return t.next.RoundTrip(r)
+}
+
+// cacheEnv are the variables that place a package manager's cache, each with
+// its directory under Options.CacheDir.
+var cacheEnv = [][2]string{
+	{"npm_config_cache", "npm"}, // npm and npx (default ~/.npm)
+	{"UV_CACHE_DIR", "uv"},      // uv and uvx (default ~/.cache/uv)
+	{"PIP_CACHE_DIR", "pip"},
+	{"GOMODCACHE", "gomod"}, // go run MODULE@VERSION
+	{"GOCACHE", "gobuild"},
+	{"XDG_CACHE_HOME", "xdg"}, // what else keeps its cache under ~/.cache
+}
+
+// withCacheEnv returns env (an entry's) with cacheEnv's variables added under
+// dir for those it does not set itself (names compared ignoring case, as npm
+// reads NPM_CONFIG_CACHE too); env itself when dir is "".
+func withCacheEnv(env map[string]string, dir string) map[string]string {
+	if dir == "" {
+		return env
+	}
+	out := make(map[string]string, len(env)+len(cacheEnv))
+	for k, v := range env {
+		out[k] = v
+	}
+	for _, c := range cacheEnv {
+		set := false
+		for k := range env {
+			set = set || strings.EqualFold(k, c[0])
+		}
+		if !set {
+			out[c[0]] = filepath.Join(dir, c[1])
+		}
+	}
+	return out
 }

@@ -189,6 +189,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "pincer: %v\n", herr)
 			return exitUsage
 		}
+		// Before any subcommand runs git or go: nothing of pincer's own
+		// from a directory sandboxed commands write (the run's Prepare
+		// trims again, and its warning says what was left out).
+		app.TrustOwnPATHAtStart()
 	}
 	name, rest, err := routeArgs(args)
 	switch c, ok := lookup(name); {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pincer/core/provider/openai/openaitest"
 )
 
 func TestAttackPlantedOwnPrograms(t *testing.T) {
@@ -25,7 +27,8 @@ func TestAttackPlantedOwnPrograms(t *testing.T) {
 	markers := map[string]string{}
 	for _, prog := range []string{"git", "rg", "go", "bash"} {
 		markers[prog] = filepath.Join(a.outside, "PROOF_ran_"+prog)
-		plant.WriteString("printf '#!/bin/sh\\ntouch " + markers[prog] + "\\nexit 1\\n' > .venv/bin/" + prog + " && chmod +x .venv/bin/" + prog + "\n")
+		mustWrite(t, filepath.Join(a.repo, "evil-"+prog), "#!/bin/sh\n{ tr '\\0' ' ' < /proc/$PPID/cmdline; echo \" <- $*\"; } >> "+markers[prog]+"\nexit 1\n", 0o755)
+		plant.WriteString("cp evil-" + prog + " .venv/bin/" + prog + " && chmod +x .venv/bin/" + prog + "\n")
 	}
 	mustWrite(t, filepath.Join(a.repo, "plant.sh"), plant.String(), 0o644)
 	mustWrite(t, filepath.Join(a.repo, "notes.txt"), "needle\n", 0o644)
@@ -42,7 +45,8 @@ func TestAttackPlantedOwnPrograms(t *testing.T) {
 	}
 	for prog, m := range markers {
 		if exists(m) {
-			t.Errorf("ESCAPE: pincer ran the planted %s outside the sandbox (%s exists)", prog, m)
+			b, _ := os.ReadFile(m)
+			t.Errorf("ESCAPE: pincer ran the planted %s outside the sandbox (%s exists): %s", prog, m, b)
 		}
 	}
 	if c := r.Results[0]; !strings.Contains(c.Output, "needle") {
@@ -53,5 +57,51 @@ func TestAttackPlantedOwnPrograms(t *testing.T) {
 	}
 	if !strings.Contains(r.Stderr, "pincer runs none of its own programs") || !strings.Contains(r.Stderr, bin) {
 		t.Errorf("no warning names the PATH entry left out:\n%s", r.Stderr)
+	}
+}
+
+// TestAttackPlantedOwnProgramsElsewhere (red team r24b F1, F3, F4): a git or
+// go planted by a repository-allowed command in a PATH directory under the
+// XDG cache dir or under one of the person's writable_roots runs neither in
+// the next `pincer run` (go env, the trusted-code scan's git) nor in
+// `pincer worktrees` and `pincer doctor`, which do not go through a run.
+func TestAttackPlantedOwnProgramsElsewhere(t *testing.T) {
+	t.Parallel()
+	a := newAttackEnv(t)
+	cache := filepath.Join(t.TempDir(), "cache")
+	cacheBin := filepath.Join(cache, "rebar3", "bin") // as rebar3 puts its own on PATH
+	root := filepath.Join(t.TempDir(), "tools")
+	rootBin := filepath.Join(root, "bin")
+	for _, d := range []string{cacheBin, rootBin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite(t, filepath.Join(a.home, "config.toml"), "[sandbox]\nwritable_roots = [\""+root+"\"]\n", 0o644)
+	a.extraEnv = append(a.extraEnv, "XDG_CACHE_HOME="+cache,
+		"PATH="+cacheBin+string(os.PathListSeparator)+rootBin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	markers := map[string]string{}
+	var plant strings.Builder
+	for _, p := range []struct{ dir, prog string }{{cacheBin, "go"}, {cacheBin, "git"}, {rootBin, "git"}, {rootBin, "go"}} {
+		m := filepath.Join(a.outside, "PROOF_"+filepath.Base(filepath.Dir(p.dir))+"_"+p.prog)
+		markers[p.dir+"/"+p.prog] = m
+		plant.WriteString("printf '#!/bin/sh\\ntouch " + m + "\\nexit 1\\n' > " + filepath.Join(p.dir, p.prog) + " && chmod +x " + filepath.Join(p.dir, p.prog) + "\n")
+	}
+	mustWrite(t, filepath.Join(a.repo, "plant.sh"), plant.String(), 0o644)
+	mustWrite(t, filepath.Join(a.repo, ".claude/settings.json"), ruleFile("json", []string{"Bash(sh plant.sh)"}), 0o644)
+	r := a.runForms("pe", []attackForm{{Name: "plant", Cmd: "sh plant.sh"}}, "--permission-mode", "default")
+	for p := range markers {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("HARNESS: plant.sh did not plant %s: %v\n%s", p, err, r.Stdout)
+		}
+	}
+	a.fake.Push(openaitest.Reply{Text: "done"})
+	a.runPincer(a.runArgs("hello")...) // the next start: go env, the trusted-code scan
+	a.runPincer("worktrees", "list")
+	a.runPincer("doctor")
+	for p, m := range markers {
+		if exists(m) {
+			t.Errorf("ESCAPE: pincer ran the planted %s outside the sandbox", p)
+		}
 	}
 }
