@@ -4,8 +4,11 @@ BIN ?= pincer
 
 .PHONY: build run test bench bench-compare fuzz vet clean
 
+# The version is git's name for the commit (the tag, else the hash; "-dirty" with uncommitted changes).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags "-X pincer/ui/cli.Version=$(VERSION)" -o $(BIN) .
 
 # Build, then start pincer in the current directory (ARGS="run 'explain this repo'").
 run: build

@@ -95,7 +95,7 @@ var commands = []command{
 	{Name: "serve", Synopses: [][2]string{{"serve [--addr 127.0.0.1:PORT] [flags]", "HTTP API, event streams and the web panel (prints the URL with its token)"}},
 		Run: func(a []string, s stdio) (int, error) { return cmdServe(a, s.out, s.err) }},
 	{Name: "version", Synopses: [][2]string{{"version", "the version"}},
-		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, "pincer", Version); return 0 })},
+		Run: noArgs("version", func(s stdio) int { fmt.Fprintln(s.out, versionLine()); return 0 })},
 	{Name: "help", Synopses: [][2]string{{"help", "this text"}}}, // Run set by init: it prints this table
 }
 

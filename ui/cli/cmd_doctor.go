@@ -24,7 +24,7 @@ import (
 // configuration file fails to parse; verbose lists every absent file and
 // hidden path.
 func cmdDoctor(stdout io.Writer, verbose bool) int {
-	fmt.Fprintln(stdout, "pincer", Version)
+	fmt.Fprintln(stdout, versionLine())
 	failed := doctorConfig(stdout, verbose)
 	doctorModel(stdout)
 	fmt.Fprintln(stdout, "\nSandbox:")
