@@ -46,7 +46,7 @@ func showContext(ctx context.Context, setup *app.Setup, w io.Writer) error {
 		fmt.Fprintf(w, "Context ~%d of %d tokens (%.1f%%), %s\n", use.Tokens, use.Window,
 			100*float64(use.Tokens)/float64(use.Window), messagesWord(use.Messages))
 	} else {
-		fmt.Fprintf(w, "Context ~%d tokens, window unknown (no automatic compaction), %s\n", use.Tokens, messagesWord(use.Messages))
+		fmt.Fprintf(w, "Context ~%d tokens, window unknown (no automatic compaction; context_window in config.toml's [models.\"ID\"] sets it), %s\n", use.Tokens, messagesWord(use.Messages))
 	}
 	fmt.Fprintf(w, "  tool definitions: ~%d tokens (%d tools)\n  messages: ~%d tokens\n", use.ToolTokens, use.Tools, use.Tokens-use.ToolTokens)
 	home, _ := os.UserHomeDir()

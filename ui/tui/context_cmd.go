@@ -28,7 +28,8 @@ func (w *Workbench) slashContext([]string) bool {
 
 // contextText is /context's line: "context ~12.3k of 128k tokens (9.6%): 14
 // messages ~8.2k, 18 tool definitions ~4.1k", or with the window unknown
-// "context ~12.3k tokens (window unknown: no automatic compaction): …".
+// "context ~12.3k tokens (window unknown: no automatic compaction; set
+// context_window …): …" (new user r24: it did not say how to make it known).
 func contextText(u agent.ContextUse) string {
 	parts := fmt.Sprintf("%s ~%s", plural(u.Messages, "message"), humanTokens(u.Tokens-u.ToolTokens))
 	if u.Tools > 0 {
@@ -38,5 +39,5 @@ func contextText(u agent.ContextUse) string {
 		return fmt.Sprintf("context ~%s of %s tokens (%.1f%%): %s", humanTokens(u.Tokens), humanTokens(u.Window),
 			100*float64(u.Tokens)/float64(u.Window), parts)
 	}
-	return fmt.Sprintf("context ~%s tokens (window unknown: no automatic compaction): %s", humanTokens(u.Tokens), parts)
+	return fmt.Sprintf("context ~%s tokens (window unknown: no automatic compaction; context_window in config.toml's [models.\"ID\"] sets it): %s", humanTokens(u.Tokens), parts)
 }

@@ -14,7 +14,7 @@ func TestContextText(t *testing.T) {
 		want string
 	}{
 		{agent.ContextUse{Tokens: 12345, Window: 128000, Messages: 14, ToolTokens: 4100, Tools: 18}, "context ~12.3k of 128.0k tokens (9.6%): 14 messages ~8.2k, 18 tool definitions ~4.1k"},
-		{agent.ContextUse{Tokens: 800, Messages: 1}, "context ~800 tokens (window unknown: no automatic compaction): 1 message ~800"},
+		{agent.ContextUse{Tokens: 800, Messages: 1}, "context ~800 tokens (window unknown: no automatic compaction; context_window in config.toml's [models.\"ID\"] sets it): 1 message ~800"},
 	} {
 		if got := contextText(c.use); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.use, got, c.want)
