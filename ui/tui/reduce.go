@@ -183,8 +183,11 @@ func (m *Model) toolCompleted(ev event.Event, d event.ToolCompletedData) {
 	if e.Name == "" {
 		e.Name = d.Name
 	}
-	if e.Summary == "" {
-		e.Summary = d.Summary // a call refused before it started (plan mode) has no tool.started
+	if (e.Summary == "" || e.Summary == e.Name) && d.Summary != "" {
+		// a call refused before it started (plan mode, a file not read yet)
+		// has no tool.started: only the name tool.receiving gave it (new
+		// user r24 #9: "✗ Edit" with no file)
+		e.Summary = d.Summary
 	}
 	if e.Summary == "" {
 		e.Summary = d.Name

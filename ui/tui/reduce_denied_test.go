@@ -25,19 +25,28 @@ func TestReduceRefusedCallKeepsItsCommand(t *testing.T) {
 			Summary: "Bash: false"}, "Bash: false", "", ToolFailed},
 		{"older log", event.ToolCompletedData{ToolCallID: "c1", Name: "Bash", Output: "x", IsError: true}, "Bash", "", ToolFailed},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := &recorder{t: t}
-			r.add(event.TurnStarted, "t1", event.TurnStartedData{Input: "go"}).
-				add(event.ToolCompleted, "t1", tc.data)
-			m := applyAll(r.evs)
-			e, ok := m.Tool("c1")
-			if !ok || e.Summary != tc.summary || e.Status != tc.status {
-				t.Fatalf("entry %+v (found %v), want summary %q status %s", e, ok, tc.summary, tc.status)
+		for _, streamed := range []bool{false, true} {
+			name := tc.name
+			if streamed {
+				name += ", announced while it streamed"
 			}
-			b, _ := m.Block(toolBlockID("c1"))
-			if b.Title != tc.summary || b.StatusNote != tc.note {
-				t.Errorf("block title %q note %q, want %q %q", b.Title, b.StatusNote, tc.summary, tc.note)
-			}
-		})
+			t.Run(name, func(t *testing.T) {
+				r := &recorder{t: t}
+				r.add(event.TurnStarted, "t1", event.TurnStartedData{Input: "go"})
+				if streamed { // tool.receiving named it first (new user r24 #9: "✗ Edit" stayed)
+					r.add(event.ToolReceiving, "t1", event.ToolReceivingData{ToolCallID: "c1", Name: tc.data.Name})
+				}
+				r.add(event.ToolCompleted, "t1", tc.data)
+				m := applyAll(r.evs)
+				e, ok := m.Tool("c1")
+				if !ok || e.Summary != tc.summary || e.Status != tc.status {
+					t.Fatalf("entry %+v (found %v), want summary %q status %s", e, ok, tc.summary, tc.status)
+				}
+				b, _ := m.Block(toolBlockID("c1"))
+				if b.Title != tc.summary || b.StatusNote != tc.note {
+					t.Errorf("block title %q note %q, want %q %q", b.Title, b.StatusNote, tc.summary, tc.note)
+				}
+			})
+		}
 	}
 }
