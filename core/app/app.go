@@ -108,6 +108,9 @@ type Setup struct {
 	// each (FILE:LINE: what), also among Warnings: the workbench's /mcp shows
 	// them, so a broken file is not "no servers".
 	MCPWarnings []string
+	// mcpFileAtStart is the project's .mcp.json when the configuration was
+	// read (Backend.MCPConfigWarnings says when it changed since).
+	mcpFileAtStart fileStamp
 	// Plugins are the plugins enabled for the workspace that loaded (core/plugin):
 	// their hooks are in Hooks, their MCP servers in MCPServers, their skills
 	// and commands in the catalog.

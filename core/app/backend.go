@@ -89,6 +89,8 @@ type Backend struct {
 	// MCPWarnings are the MCP configuration's problems (Setup.MCPWarnings),
 	// for the workbench's /mcp.
 	MCPWarnings []string
+	// mcpFileAtStart is the project's .mcp.json as the Setup read it.
+	mcpFileAtStart fileStamp
 	// Sandbox is the run's OS sandbox policy (Setup.Sandbox), for /status;
 	// nil: commands run without it.
 	Sandbox *sandbox.Policy

@@ -30,5 +30,11 @@ func (b *Backend) SetMCPServer(cfg mcp.ServerConfig) {
 }
 
 // MCPConfigWarnings are the MCP configuration's problems (MCPWarnings), for
-// the workbench's /mcp view.
-func (b *Backend) MCPConfigWarnings() []string { return b.MCPWarnings }
+// the workbench's /mcp view, and a line when the project's .mcp.json was
+// created, changed or removed since start (mcpFileNote).
+func (b *Backend) MCPConfigWarnings() []string {
+	if note := mcpFileNote(b.Repo, b.mcpFileAtStart); b.Repo != "" && note != "" {
+		return append(append([]string(nil), b.MCPWarnings...), note)
+	}
+	return b.MCPWarnings
+}

@@ -13,5 +13,5 @@ func NewBackend(run *Run, queue *ApprovalQueue) *Backend {
 		Invoke: setup.Invocation, ListCommands: setup.Commands, RescanCommands: setup.RescanSkills,
 		PluginList: PluginSummaries(run.Plugins), AgentList: AgentInfos(run.Agents),
 		Repo: run.Workspace.Root(), OpenWorktree: run.TabWorktree, CommitWorktree: run.WorktreeCommit(),
-		MCPWarnings: setup.MCPWarnings, Sandbox: setup.Sandbox}
+		MCPWarnings: setup.MCPWarnings, mcpFileAtStart: setup.mcpFileAtStart, Sandbox: setup.Sandbox}
 }

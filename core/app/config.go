@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"pincer/core/config"
 	"pincer/core/hook"
@@ -20,6 +21,7 @@ import (
 func (s *Setup) readConfig() error {
 	opts, root := s.Options, s.Workspace.Root()
 	paths := config.PathsFrom(os.Getenv)
+	s.mcpFileAtStart = stampOf(filepath.Join(root, ".mcp.json")) // before the read: a change meanwhile shows
 	src := config.Read(paths, root)
 	for _, v := range opts.MCPConfigs {
 		src.MCPConfigArg(v)
