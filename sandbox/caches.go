@@ -111,7 +111,8 @@ func toolchainCaches(g pathGuard) (trees []treeSpec, notes []string) {
 }
 
 // goEnvCaches returns GOCACHE and GOMODCACHE as the go command reports them
-// (which accounts for go.env files), or false when go is not installed. A
+// (which accounts for go.env files; the go found first on PATH, run from "/"
+// with GOTOOLCHAIN=local), or false when go is not installed. A
 // cache turned off ("off") is returned empty.
 func goEnvCaches() (goCache, goModCache string, ok bool) {
 	goBin, err := exec.LookPath("go")
@@ -120,7 +121,12 @@ func goEnvCaches() (goCache, goModCache string, ok bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, goBin, "env", "GOCACHE", "GOMODCACHE").Output()
+	// From "/" and with GOTOOLCHAIN=local: in the workspace a go.mod asking
+	// for a newer Go would make go run the toolchain in GOMODCACHE, which
+	// commands may write (red team r24c F3).
+	cmd := exec.CommandContext(ctx, goBin, "env", "GOCACHE", "GOMODCACHE")
+	cmd.Dir, cmd.Env = "/", append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off")
+	out, err := cmd.Output()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if err != nil || len(lines) != 2 {
 		goCache, goModCache = defaultGoCaches()

@@ -46,3 +46,25 @@ func TestOwnPATHEntries(t *testing.T) {
 		t.Errorf("dropped %q, want 5 entries", dropped)
 	}
 }
+
+// TestGoEnvCachesRunsNoToolchain (red team r24c F3): pincer's own `go env`
+// runs from "/" with GOTOOLCHAIN=local, so no go.mod of the workspace makes
+// it run a toolchain from GOMODCACHE, which commands may write.
+func TestGoEnvCachesRunsNoToolchain(t *testing.T) {
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "go.log")
+	fake := "#!/bin/sh\n{ pwd; echo \"GOTOOLCHAIN=$GOTOOLCHAIN\"; } > " + log + "\necho /c/go-build\necho /c/mod\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	t.Setenv("GOTOOLCHAIN", "auto")
+	t.Chdir(t.TempDir())
+	goCache, modCache, ok := goEnvCaches()
+	if !ok || goCache != "/c/go-build" || modCache != "/c/mod" {
+		t.Fatalf("goEnvCaches = %q %q %v", goCache, modCache, ok)
+	}
+	b, _ := os.ReadFile(log)
+	if string(b) != "/\nGOTOOLCHAIN=local\n" {
+		t.Errorf("go env ran in / with GOTOOLCHAIN=local? it saw:\n%s", b)
+	}
+}

@@ -102,6 +102,9 @@ func hooksFrom(src *config.Sources, plugins []config.HookTable, report *configRe
 	tables = append(tables, plugins...)
 	defs, derrs := hook.DefsFrom(tables)
 	runner, rerrs := hook.NewRunner(defs, src.Workspace)
+	if src.Paths.Data != "" {
+		runner.SetCacheDir(filepath.Join(src.Paths.Data, "hook-cache")) // hidden from commands
+	}
 	report.add(errs, derrs, rerrs)
 	return runner
 }

@@ -67,6 +67,7 @@ func mcpOptions(root, version string) mcp.Options {
 	if p := config.PathsFrom(os.Getenv); p.Data != "" {
 		o.LogDir = filepath.Join(p.Data, "mcp-logs")
 		o.CacheDir = filepath.Join(p.Data, "mcp-cache") // hidden from commands (sandbox.PincerDirs)
+		o.RunDir = filepath.Join(p.Data, "mcp-run")
 	}
 	return o
 }

@@ -50,7 +50,14 @@ func shell() string {
 // tokens, passwords, pincer's own secrets), with CLAUDE_PROJECT_DIR and
 // PINCER_PROJECT_DIR set to dir, replacing inherited values. A hook runs
 // outside the sandbox, and a project's settings file may name it.
-func hookEnv(dir string) []string {
+//
+// With cacheDir set, the package managers' caches (npm and npx, uv and uvx,
+// pip, Go, the XDG cache) are under it (sandbox.PrivateCacheEnv), replacing
+// inherited values: the person's are writable by sandboxed commands, and a
+// hook's `npx -y PKG@VER` ran a cached install a command had edited (red
+// team r24c F2).
+func hookEnv(dir, cacheDir string) []string {
+	private := sandbox.PrivateCacheEnv(cacheDir, nil)
 	var env []string
 	for _, kv := range sandbox.WithoutSecrets(os.Environ()) {
 		if strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") || strings.HasPrefix(kv, "PINCER_PROJECT_DIR=") {
@@ -58,7 +65,8 @@ func hookEnv(dir string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "CLAUDE_PROJECT_DIR="+dir, "PINCER_PROJECT_DIR="+dir)
+	env = append(env, "CLAUDE_PROJECT_DIR="+dir, "PINCER_PROJECT_DIR="+dir)
+	return append(env, private...) // later entries win (os/exec keeps the last of a key)
 }
 
 // exec runs one hook: command under the runner's shell in its own process
@@ -77,7 +85,7 @@ func (r *Runner) exec(ctx context.Context, command string, timeout time.Duration
 	var stdout, stderr capped
 	cmd := exec.CommandContext(runCtx, r.shell, "-c", command)
 	cmd.Dir = r.projectDir
-	cmd.Env = hookEnv(r.projectDir)
+	cmd.Env = hookEnv(r.projectDir, r.cacheDir)
 	cmd.Stdin = bytes.NewReader(in)
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr

@@ -71,3 +71,25 @@ func TestHooksGetNoSecrets(t *testing.T) {
 	}
 	check("Stop")
 }
+
+// TestHooksKeepPrivateCaches (red team r24c F2): with a cache dir, a hook's
+// npm, uv, pip, Go and XDG caches are under it, whatever pincer inherited.
+func TestHooksKeepPrivateCaches(t *testing.T) {
+	t.Setenv("npm_config_cache", "/person/npm")
+	proj, caches := t.TempDir(), t.TempDir()
+	def := Def{Command: script(t, proj, "env.sh", `env > "$CLAUDE_PROJECT_DIR/env.out"`)}
+	r := runner(t, proj, map[Event][]Def{SessionStart: {def}})
+	r.SetCacheDir(caches)
+	if got := r.SessionStart(t.Context(), Common{}, "startup"); len(got.Errors) > 0 {
+		t.Fatalf("errors: %v", got.Errors)
+	}
+	data, _ := os.ReadFile(filepath.Join(proj, "env.out"))
+	for _, want := range []string{"npm_config_cache=" + filepath.Join(caches, "npm"), "XDG_CACHE_HOME=" + filepath.Join(caches, "xdg"), "UV_CACHE_DIR=" + filepath.Join(caches, "uv")} {
+		if !strings.Contains(string(data), want+"\n") {
+			t.Errorf("the hook's environment lacks %s:\n%s", want, data)
+		}
+	}
+	if strings.Contains(string(data), "/person/npm") {
+		t.Errorf("the inherited npm cache reached the hook:\n%s", data)
+	}
+}

@@ -16,6 +16,7 @@ import (
 // immutable and safe for concurrent use. A nil *Runner has no hooks.
 type Runner struct {
 	projectDir string
+	cacheDir   string // SetCacheDir's
 	defs       map[Event][]compiled
 	shell      string
 	killGrace  time.Duration
@@ -205,3 +206,7 @@ func (r *Runner) matching(ev Event, target string) []compiled {
 	}
 	return out
 }
+
+// SetCacheDir makes hooks keep their package managers' caches under dir
+// (see hookEnv); "" leaves the person's. Call it before the first hook runs.
+func (r *Runner) SetCacheDir(dir string) { r.cacheDir = dir }

@@ -28,8 +28,18 @@ type Options struct {
 	// LogDir is where stdio servers' stderr goes, one file per server
 	// (LogDir/SERVER.log, 0600, appended); "" discards it.
 	LogDir string
-	// Dir is stdio servers' working directory (the workspace root); "": pincer's.
+	// Dir is the workspace root: stdio servers get it as PINCER_PROJECT_DIR
+	// and CLAUDE_PROJECT_DIR, their relative path arguments (".", "./x") are
+	// made absolute against it, and they run in it when RunDir is "" (""
+	// too: pincer's own working directory).
 	Dir string
+	// RunDir, when set, is stdio servers' working directory instead of Dir
+	// (made 0700 when missing): a directory no sandboxed command can write,
+	// so that a package runner started there reads no .npmrc (script-shell,
+	// node-options), node_modules or pyproject.toml the model put in the
+	// workspace (red team r24c F1, F1b: the person's `npx -y PKG@VER` server
+	// ran the workspace's .npmrc script-shell and node_modules/PKG).
+	RunDir string
 	// CacheDir, when set, is where stdio servers' package managers keep
 	// their caches (cacheEnv: npm, npx, uv, pip, Go, the XDG cache), unless an
 	// entry's env names its own: a directory of pincer's that no sandboxed

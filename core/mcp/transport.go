@@ -44,9 +44,15 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 		if cfg.Command == "" {
 			return nil, nil, fmt.Errorf("server %s has no command", cfg.Name)
 		}
-		cmd := exec.Command(cfg.Command, cfg.Args...)
+		cmd := exec.Command(cfg.Command, projectArgs(cfg.Args, opts.Dir)...)
 		cmd.Dir = opts.Dir
+		if opts.RunDir != "" && os.MkdirAll(opts.RunDir, 0o700) == nil {
+			cmd.Dir = opts.RunDir
+		}
 		cmd.Env = serverEnv(opts.BaseEnv, withCacheEnv(cfg.Env, opts.CacheDir))
+		if opts.Dir != "" {
+			cmd.Env = append(cmd.Env, "PINCER_PROJECT_DIR="+opts.Dir, "CLAUDE_PROJECT_DIR="+opts.Dir)
+		}
 		setProcessGroup(cmd)
 		p := &stdioProcess{cmd: cmd}
 		if opts.LogDir != "" {
@@ -125,36 +131,39 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r)
 }
 
-// cacheEnv are the variables that place a package manager's cache, each with
-// its directory under Options.CacheDir.
-var cacheEnv = [][2]string{
-	{"npm_config_cache", "npm"}, // npm and npx (default ~/.npm)
-	{"UV_CACHE_DIR", "uv"},      // uv and uvx (default ~/.cache/uv)
-	{"PIP_CACHE_DIR", "pip"},
-	{"GOMODCACHE", "gomod"}, // go run MODULE@VERSION
-	{"GOCACHE", "gobuild"},
-	{"XDG_CACHE_HOME", "xdg"}, // what else keeps its cache under ~/.cache
-}
-
-// withCacheEnv returns env (an entry's) with cacheEnv's variables added under
-// dir for those it does not set itself (names compared ignoring case, as npm
-// reads NPM_CONFIG_CACHE too); env itself when dir is "".
+// withCacheEnv returns env (an entry's) with sandbox.PrivateCacheEnv's
+// variables under dir added for those it does not set itself; env itself
+// when dir is "".
 func withCacheEnv(env map[string]string, dir string) map[string]string {
-	if dir == "" {
+	extra := sandbox.PrivateCacheEnv(dir, sandbox.SetIn(env))
+	if len(extra) == 0 {
 		return env
 	}
-	out := make(map[string]string, len(env)+len(cacheEnv))
+	out := make(map[string]string, len(env)+len(extra))
 	for k, v := range env {
 		out[k] = v
 	}
-	for _, c := range cacheEnv {
-		set := false
-		for k := range env {
-			set = set || strings.EqualFold(k, c[0])
+	for _, kv := range extra {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}
+
+// projectArgs returns args with each relative path argument (".", "./x",
+// "../x") made absolute against dir, the workspace root: a stdio server
+// runs in Options.RunDir, not there, yet `"args": ["."]` means the project
+// (as it did when servers ran in the workspace).
+func projectArgs(args []string, dir string) []string {
+	if dir == "" {
+		return args
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
+			a = filepath.Join(dir, a)
 		}
-		if !set {
-			out[c[0]] = filepath.Join(dir, c[1])
-		}
+		out[i] = a
 	}
 	return out
 }
