@@ -48,7 +48,9 @@ var ProtectedInWorkspace = []string{
 	".windsurf/", ".continue/", // Windsurf's and Continue's: MCP servers, workflows and rules another agent obeys
 	".opencode/", "opencode.json", "opencode.jsonc", // opencode: plugins (JavaScript it runs), MCP servers, commands
 	".crush.json", "crush.json", // Crush: MCP servers and LSP commands it starts
-	".aider.conf.yml",                         // aider: lint-cmd and test-cmd, run after its edits
+	".aider.conf.yml",                       // aider: lint-cmd and test-cmd, run after its edits
+	".npmrc",                                // npm's project config: script-shell and node-options, for a hook's npx (red team r24d F1)
+	"rust-toolchain", "rust-toolchain.toml", // rustup's: a toolchain path, which a hook's cargo fmt or rustfmt then runs (r24d F4)
 	".zed/",                                   // Zed's project settings: tasks and language server binaries, as .vscode/
 	".nvim.lua", ".nvimrc", ".exrc", ".vimrc", // Neovim's and Vim's per-directory scripts ('exrc'), run on opening the editor here
 	"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", // mise: hooks, tasks and env scripts run on entering the directory

@@ -65,7 +65,10 @@ func hookEnv(dir, cacheDir string) []string {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "CLAUDE_PROJECT_DIR="+dir, "PINCER_PROJECT_DIR="+dir)
+	// PYTHONSAFEPATH (Python 3.11+): a hook's `python3 -c 'import json …'`
+	// run in the project imported a json.py the model wrote there (red team
+	// r24d F2); the current directory stays off sys.path.
+	env = append(env, "CLAUDE_PROJECT_DIR="+dir, "PINCER_PROJECT_DIR="+dir, "PYTHONSAFEPATH=1")
 	return append(env, private...) // later entries win (os/exec keeps the last of a key)
 }
 

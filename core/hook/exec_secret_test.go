@@ -2,6 +2,7 @@ package hook
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestHooksKeepPrivateCaches(t *testing.T) {
 		t.Fatalf("errors: %v", got.Errors)
 	}
 	data, _ := os.ReadFile(filepath.Join(proj, "env.out"))
-	for _, want := range []string{"npm_config_cache=" + filepath.Join(caches, "npm"), "XDG_CACHE_HOME=" + filepath.Join(caches, "xdg"), "UV_CACHE_DIR=" + filepath.Join(caches, "uv")} {
+	for _, want := range []string{"PYTHONSAFEPATH=1", "npm_config_cache=" + filepath.Join(caches, "npm"), "XDG_CACHE_HOME=" + filepath.Join(caches, "xdg"), "UV_CACHE_DIR=" + filepath.Join(caches, "uv")} {
 		if !strings.Contains(string(data), want+"\n") {
 			t.Errorf("the hook's environment lacks %s:\n%s", want, data)
 		}
@@ -93,3 +94,30 @@ func TestHooksKeepPrivateCaches(t *testing.T) {
 		t.Errorf("the inherited npm cache reached the hook:\n%s", data)
 	}
 }
+
+// TestHookPythonImportsNoProjectModule (red team r24d F2): a hook's
+// `python3 -c 'import json …'`, run in the project, does not import a
+// json.py the model wrote there (PYTHONSAFEPATH; Python 3.11+).
+func TestHookPythonImportsNoProjectModule(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	if out, err := exec.Command(py, "-c", "import sys; print(sys.version_info >= (3, 11))").Output(); err != nil || strings.TrimSpace(string(out)) != "True" {
+		t.Skip("python3 older than 3.11: no PYTHONSAFEPATH")
+	}
+	proj := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "PROOF_json")
+	if err := os.WriteFile(filepath.Join(proj, "json.py"), []byte("open("+strconvQuote(marker)+", 'w').write('ran')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	def := Def{Command: `python3 -c 'import json, sys; json.load(sys.stdin)'`}
+	r := runner(t, proj, map[Event][]Def{PreToolUse: {def}})
+	r.PreToolUse(t.Context(), Common{}, "Bash", bashInput, "c")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("ESCAPE: the hook's python imported the project's json.py")
+	}
+}
+
+// strconvQuote is a Python string literal of s (no quotes or backslashes in it).
+func strconvQuote(s string) string { return "'" + s + "'" }

@@ -51,15 +51,20 @@ func TestServerDoesNotRunTheWorkspacesPackages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, ".npmrc"), []byte("script-shell="+shell+"\noffline=true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m := mcp.NewManager(mcp.Options{Registry: tools.NewRegistry(), LogDir: t.TempDir(), Dir: ws, RunDir: t.TempDir(),
-		CacheDir: t.TempDir(), ConnectTimeout: 20 * time.Second})
-	t.Cleanup(func() { m.Close() })
-	m.Start(context.Background(), []mcp.ServerConfig{{Name: "planted", Transport: mcp.TransportStdio, Command: "npx",
-		Args: []string{"-y", "pincer-rt-planted@1.0.0"}, Scope: mcp.ScopeUser, Approved: true}})
-	m.WaitReady(context.Background(), 30*time.Second)
-	for _, p := range []string{marker, marker + ".shell"} {
-		if _, err := os.Stat(p); err == nil {
-			t.Errorf("ESCAPE: the server ran the workspace's planted package (%s)", p)
+	// The run dir apart, and below the planted directory (PINCER_HOME under
+	// a writable tree: npm looks for node_modules upwards, red team r24d F3).
+	for _, runDir := range []string{t.TempDir(), filepath.Join(ws, "home", "data", "mcp-run")} {
+		m := mcp.NewManager(mcp.Options{Registry: tools.NewRegistry(), LogDir: t.TempDir(), Dir: ws, RunDir: runDir,
+			CacheDir: t.TempDir(), ConnectTimeout: 20 * time.Second})
+		m.Start(context.Background(), []mcp.ServerConfig{{Name: "planted", Transport: mcp.TransportStdio, Command: "npx",
+			Args: []string{"-y", "pincer-rt-planted@1.0.0"}, Scope: mcp.ScopeUser, Approved: true}})
+		m.WaitReady(context.Background(), 30*time.Second)
+		m.Close()
+		for _, p := range []string{marker, marker + ".shell"} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("ESCAPE: with the run dir %s the server ran the workspace's planted package (%s)", runDir, p)
+				_ = os.Remove(p)
+			}
 		}
 	}
 }

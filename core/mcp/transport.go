@@ -44,9 +44,9 @@ func transportFor(cfg ServerConfig, opts Options) (sdk.Transport, *stdioProcess,
 		if cfg.Command == "" {
 			return nil, nil, fmt.Errorf("server %s has no command", cfg.Name)
 		}
-		cmd := exec.Command(cfg.Command, projectArgs(cfg.Args, opts.Dir)...)
+		cmd := exec.Command(projectCommand(cfg.Command, opts.Dir), projectArgs(cfg.Args, opts.Dir)...)
 		cmd.Dir = opts.Dir
-		if opts.RunDir != "" && os.MkdirAll(opts.RunDir, 0o700) == nil {
+		if opts.RunDir != "" && prepareRunDir(opts.RunDir) == nil {
 			cmd.Dir = opts.RunDir
 		}
 		cmd.Env = serverEnv(opts.BaseEnv, withCacheEnv(cfg.Env, opts.CacheDir))
@@ -150,20 +150,64 @@ func withCacheEnv(env map[string]string, dir string) map[string]string {
 	return out
 }
 
-// projectArgs returns args with each relative path argument (".", "./x",
-// "../x") made absolute against dir, the workspace root: a stdio server
-// runs in Options.RunDir, not there, yet `"args": ["."]` means the project
-// (as it did when servers ran in the workspace).
+// projectArgs returns args with each relative path argument made absolute
+// against dir, the workspace root: a stdio server runs in Options.RunDir, not
+// there, yet `"args": ["."]` or `["tools/srv.js"]` means the project's (as
+// when servers ran in the workspace). A path argument is ".", "..", one
+// starting "./" or "../", or one with a "/" not starting with "-" or "@" (a
+// scoped npm package) that names something under dir; "--flag=VALUE" is
+// looked at as VALUE.
 func projectArgs(args []string, dir string) []string {
 	if dir == "" {
 		return args
 	}
 	out := make([]string, len(args))
 	for i, a := range args {
-		if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
-			a = filepath.Join(dir, a)
+		if flag, value, ok := strings.Cut(a, "="); ok && strings.HasPrefix(flag, "-") {
+			out[i] = flag + "=" + projectPath(value, dir)
+			continue
 		}
-		out[i] = a
+		out[i] = projectPath(a, dir)
 	}
 	return out
+}
+
+// projectPath is projectArgs for one argument.
+func projectPath(a, dir string) string {
+	switch {
+	case a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../"):
+		return filepath.Join(dir, a)
+	case filepath.IsAbs(a) || !strings.Contains(a, "/") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
+		return a
+	}
+	if _, err := os.Lstat(filepath.Join(dir, a)); err == nil {
+		return filepath.Join(dir, a)
+	}
+	return a
+}
+
+// projectCommand is a server's command made absolute against dir when it is
+// a relative path ("./tools/srv.sh", "bin/srv"); a bare name is looked up
+// on PATH as before.
+func projectCommand(command, dir string) string {
+	if dir == "" || filepath.IsAbs(command) || !strings.Contains(command, "/") {
+		return command
+	}
+	return filepath.Join(dir, command)
+}
+
+// prepareRunDir makes the run directory (0700) with an empty package.json in
+// it: npm looks for its project (node_modules, .npmrc) from the working
+// directory upwards and stops at the first package.json, so no directory
+// above — writable by commands when PINCER_HOME lies under /tmp — is taken
+// for one (red team r24d F3).
+func prepareRunDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	p := filepath.Join(dir, "package.json")
+	if _, err := os.Lstat(p); err == nil {
+		return nil
+	}
+	return os.WriteFile(p, []byte(`{"name":"pincer-mcp-run","private":true}`+"\n"), 0o600)
 }

@@ -67,6 +67,9 @@ var ProtectedPaths = []string{
 	"**/.crush.json",
 	"**/crush.json",
 	"**/.aider.conf.yml",
+	"**/.npmrc",
+	"**/rust-toolchain",
+	"**/rust-toolchain.toml",
 	"**/.zed/",
 	"**/.nvim.lua",
 	"**/.nvimrc",
@@ -118,6 +121,7 @@ const (
 	whyUserConfig   = "pincer's user configuration"
 	whyUserGit      = "git's user configuration"
 	whyOtherAgent   = "another tool's project settings (MCP servers, plugins, hooks or commands it runs)"
+	whyToolConfig   = "a package manager's or toolchain's project file naming programs it runs (npm's script-shell, rustup's toolchain path), which a hook outside the sandbox obeys"
 	whyEditorScript = "the editor's per-directory script, which vim and neovim run on opening the project"
 	whyAutoRun      = "a file whose commands run on entering the directory or on git commit and push"
 	whyHooksDir     = "git hooks kept in the work tree (core.hooksPath), which git runs outside the sandbox"
@@ -176,6 +180,10 @@ func protectedRel(c []string) (string, bool) {
 		case "opencode.json", "opencode.jsonc", ".crush.json", "crush.json", ".aider.conf.yml":
 			if last {
 				return whyOtherAgent, true
+			}
+		case ".npmrc", "rust-toolchain", "rust-toolchain.toml":
+			if last {
+				return whyToolConfig, true
 			}
 		case ".nvim.lua", ".nvimrc", ".exrc", ".vimrc":
 			if last {

@@ -123,7 +123,7 @@ func TestCommandMinimalEnvironment(t *testing.T) {
 	for _, f := range strings.Fields(v) {
 		k, _, _ := strings.Cut(f, "=")
 		switch k {
-		case "PINCER_SECRET_KEY", "PATH", "HOME", "PWD", "SHLVL", "_", "OLDPWD":
+		case "PINCER_SECRET_KEY", "PATH", "HOME", "PWD", "SHLVL", "_", "OLDPWD", "PYTHONSAFEPATH":
 		default:
 			t.Errorf("unexpected variable %s in the helper's environment", k)
 		}
@@ -172,5 +172,17 @@ func TestCapWriter(t *testing.T) {
 	}
 	if _, err := w.Write([]byte("e")); !errors.Is(err, errOutputCap) || !w.over || !bytes.Equal(w.buf.Bytes(), []byte("abcd")) {
 		t.Errorf("past the cap: %v %v %q", err, w.over, w.buf.Bytes())
+	}
+}
+
+// TestCommandRunsOutsideTheWorkspace (red team r24d F5): the secret command
+// runs in "/", not in pincer's working directory (the workspace, which the
+// model writes), with PYTHONSAFEPATH set.
+func TestCommandRunsOutsideTheWorkspace(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cmd := NewCommand(`echo "$(pwd) $PYTHONSAFEPATH"`, os.Getenv)
+	v, err := cmd.Get(t.Context(), "provider:a")
+	if err != nil || strings.TrimSpace(v) != "/ 1" {
+		t.Errorf("the command ran in %q, %v; want \"/ 1\"", v, err)
 	}
 }

@@ -53,7 +53,12 @@ func (c *Command) Get(ctx context.Context, name string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", c.Line)
-	cmd.Env = []string{"PINCER_SECRET_KEY=" + name}
+	// Not in the workspace, which the model writes: `python3 -m keyring …`
+	// there imported a planted keyring/__main__.py (red team r24d F5).
+	// PYTHONSAFEPATH (Python 3.11+) keeps the current and the script's
+	// directory off sys.path anyway.
+	cmd.Dir = "/"
+	cmd.Env = []string{"PINCER_SECRET_KEY=" + name, "PYTHONSAFEPATH=1"}
 	if c.Getenv != nil {
 		for _, k := range []string{"PATH", "HOME"} {
 			if v := c.Getenv(k); v != "" {
