@@ -24,7 +24,7 @@ var autoRunFiles = []string{
 	".config/mise.toml", ".config/mise.staging.toml", ".config/mise/config.toml", ".config/mise/conf.d/tools.toml",
 	".config/mise/config.ci.toml", "mise.staging.toml", ".mise.ci.toml", "mise/config.toml", "mise/config.dev.toml",
 	// npm's and rustup's project files a hook outside the sandbox obeys (red team r24d F1, F4)
-	".npmrc", "rust-toolchain", "rust-toolchain.toml",
+	".npmrc", "rust-toolchain", "rust-toolchain.toml", ".python-version", ".node-version", ".tool-versions",
 	// git's alternates (red team r19 H3: a read-only git show then reads another repository's objects)
 	".git/objects/info/alternates", ".git/objects/info/http-alternates",
 }

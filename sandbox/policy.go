@@ -51,6 +51,7 @@ var ProtectedInWorkspace = []string{
 	".aider.conf.yml",                       // aider: lint-cmd and test-cmd, run after its edits
 	".npmrc",                                // npm's project config: script-shell and node-options, for a hook's npx (red team r24d F1)
 	"rust-toolchain", "rust-toolchain.toml", // rustup's: a toolchain path, which a hook's cargo fmt or rustfmt then runs (r24d F4)
+	".python-version", ".node-version", ".tool-versions", // pyenv's, nodenv's, asdf's and mise's: which interpreter a hook's python3 or node is (r24e F4: an old Python ignoring PYTHONSAFEPATH; asdf takes path: versions)
 	".zed/",                                   // Zed's project settings: tasks and language server binaries, as .vscode/
 	".nvim.lua", ".nvimrc", ".exrc", ".vimrc", // Neovim's and Vim's per-directory scripts ('exrc'), run on opening the editor here
 	"mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", // mise: hooks, tasks and env scripts run on entering the directory

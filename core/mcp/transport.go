@@ -152,11 +152,13 @@ func withCacheEnv(env map[string]string, dir string) map[string]string {
 
 // projectArgs returns args with each relative path argument made absolute
 // against dir, the workspace root: a stdio server runs in Options.RunDir, not
-// there, yet `"args": ["."]` or `["tools/srv.js"]` means the project's (as
-// when servers ran in the workspace). A path argument is ".", "..", one
-// starting "./" or "../", or one with a "/" not starting with "-" or "@" (a
-// scoped npm package) that names something under dir; "--flag=VALUE" is
-// looked at as VALUE.
+// there, yet `"args": ["."]` or `["./tools/srv.js"]` means the project's (as
+// when servers ran in the workspace). A path argument is ".", "..", or one
+// starting "./" or "../" ("--flag=VALUE" is looked at as VALUE); nothing else
+// is taken for one — "github:user/repo", "user/repo" and "git+https://…" are
+// package specs, and a directory of that name the model made in the
+// workspace must not become what npx installs (red team r24e F2). An entry
+// naming "tools/srv.js" bare writes "./tools/srv.js" instead.
 func projectArgs(args []string, dir string) []string {
 	if dir == "" {
 		return args
@@ -174,13 +176,7 @@ func projectArgs(args []string, dir string) []string {
 
 // projectPath is projectArgs for one argument.
 func projectPath(a, dir string) string {
-	switch {
-	case a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../"):
-		return filepath.Join(dir, a)
-	case filepath.IsAbs(a) || !strings.Contains(a, "/") || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
-		return a
-	}
-	if _, err := os.Lstat(filepath.Join(dir, a)); err == nil {
+	if a == "." || a == ".." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") {
 		return filepath.Join(dir, a)
 	}
 	return a

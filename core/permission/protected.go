@@ -70,6 +70,9 @@ var ProtectedPaths = []string{
 	"**/.npmrc",
 	"**/rust-toolchain",
 	"**/rust-toolchain.toml",
+	"**/.python-version",
+	"**/.node-version",
+	"**/.tool-versions",
 	"**/.zed/",
 	"**/.nvim.lua",
 	"**/.nvimrc",
@@ -121,7 +124,7 @@ const (
 	whyUserConfig   = "pincer's user configuration"
 	whyUserGit      = "git's user configuration"
 	whyOtherAgent   = "another tool's project settings (MCP servers, plugins, hooks or commands it runs)"
-	whyToolConfig   = "a package manager's or toolchain's project file naming programs it runs (npm's script-shell, rustup's toolchain path), which a hook outside the sandbox obeys"
+	whyToolConfig   = "a package manager's or toolchain's project file naming programs it runs (npm's script-shell, rustup's toolchain path, the interpreter version pyenv or asdf picks), which a hook outside the sandbox obeys"
 	whyEditorScript = "the editor's per-directory script, which vim and neovim run on opening the project"
 	whyAutoRun      = "a file whose commands run on entering the directory or on git commit and push"
 	whyHooksDir     = "git hooks kept in the work tree (core.hooksPath), which git runs outside the sandbox"
@@ -181,7 +184,7 @@ func protectedRel(c []string) (string, bool) {
 			if last {
 				return whyOtherAgent, true
 			}
-		case ".npmrc", "rust-toolchain", "rust-toolchain.toml":
+		case ".npmrc", "rust-toolchain", "rust-toolchain.toml", ".python-version", ".node-version", ".tool-versions":
 			if last {
 				return whyToolConfig, true
 			}
