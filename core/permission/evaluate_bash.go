@@ -79,10 +79,45 @@ func evalBash(mode Mode, rules RuleSet, in Input) bashResult {
 		return bashResult{decision: d, always: always, note: note}
 	}
 	d := combine(mode, parts, a.Risks, in)
+	if d.Behavior == Ask && note == "" {
+		note = partialAlways(mode, rules, in, always)
+	}
 	if d.Behavior == Ask && note != "" {
 		d.Reason += "; " + note
 	}
 	return bashResult{decision: d, always: always, note: note}
+}
+
+// partialAlways is the note of an "always" offer that would not make the same
+// line run without asking — rules saved for its literal parts, while a part
+// with a variable or a loop header cannot be one (new user r24 #1: `for i in
+// $(seq 1 1000); do echo tick $i; sleep 1; done` saved Bash(seq 1 1000) and
+// Bash(sleep 1), and the same line asked again): "" when the rules cover the
+// line or there are none. It decides the line again with the rules added
+// (partial notes are not looked for then).
+func partialAlways(mode Mode, rules RuleSet, in Input, always []Rule) string {
+	if len(always) == 0 || len(always) > 16 {
+		return ""
+	}
+	with := rules
+	for _, r := range always {
+		with = with.Add(Allow, r)
+	}
+	raw := strings.TrimSpace(in.Command)
+	a := shell.Analyze(raw)
+	if a.Err != nil {
+		return ""
+	}
+	parts := buildParts(a, in)
+	classify(mode, with.Allow, raw, parts, in, len(a.Risks) > 0)
+	if combine(mode, parts, a.Risks, in).Behavior != Ask {
+		return ""
+	}
+	names := make([]string, len(always))
+	for i, r := range always {
+		names[i] = r.String()
+	}
+	return `"always" and "session" save only ` + strings.Join(names, ", ") + ": the rest of this line cannot be an exact rule, so it will ask again"
 }
 
 // unparseable decides a command the shell analysis could not parse.
