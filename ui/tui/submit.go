@@ -95,10 +95,13 @@ func (w *Workbench) startTurnIn(t *sessionTab, be Backend, sessionID, text strin
 			case err != nil:
 				w.noticeFor(t, "error", err.Error())
 				t.restore = text
+			// The transcript has the turn's own block (turn.cancelled,
+			// turn.failed): the notices line says it, not the transcript
+			// a second time (new user r24 #10).
 			case res.Outcome == agent.OutcomeCancelled:
-				w.noticeFor(t, "info", "turn cancelled")
+				w.pushNotice("info", "turn cancelled")
 			case res.Outcome == agent.OutcomeFailed && res.Err != nil:
-				w.noticeFor(t, "error", "turn failed: "+res.Err.Error())
+				w.pushNotice("error", "turn failed: "+res.Err.Error()+" (F5 sends the prompt again)")
 			}
 		})
 	})
