@@ -153,7 +153,7 @@ func TestHelpScreen(t *testing.T) {
 	b.key(tcell.KeyTab, 0, tcell.ModNone)
 	b.typeText("?")
 	// The commands come first (new user r22: they were after ~150 key lines).
-	s := b.waitText("Help — Esc", "Slash commands", "/resume ID")
+	s := b.waitText("Help — Esc", "Slash commands", "/resume [ID]")
 	if strings.Contains(s, "2 Timeline") {
 		t.Errorf("the help screen does not cover the panes:\n%s", s)
 	}

@@ -34,10 +34,10 @@ func TestSlashTabAmbiguous(t *testing.T) {
 // appended to it.
 func TestFailedSlashReplacedByNext(t *testing.T) {
 	b, _, _, _ := attached(t, 160, 40, &providertest.Scripted{})
-	b.typeText("/resume")
+	b.typeText("/resume a b")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
-	b.waitText("usage: /resume ID")
-	b.waitInput("/resume")
+	b.waitText("usage: /resume [ID]")
+	b.waitInput("/resume a b")
 	b.typeText("/cost")
 	b.waitInput("/cost")
 	b.key(tcell.KeyEnter, 0, tcell.ModNone)
@@ -64,4 +64,13 @@ func TestUnknownSlashNotSent(t *testing.T) {
 	if got := prov.Request(0).Messages[len(prov.Request(0).Messages)-1].Text(); !strings.Contains(got, "/usr/bin/x is broken") {
 		t.Fatalf("the model got %q", got)
 	}
+}
+
+// TestResumeAloneOpensTheBrowser (new user r24 #13): /resume without an ID
+// opens the sessions browser to pick one, as Claude Code's picker.
+func TestResumeAloneOpensTheBrowser(t *testing.T) {
+	b, _, _, _ := attached(t, 160, 40, &providertest.Scripted{})
+	b.typeText("/resume")
+	b.key(tcell.KeyEnter, 0, tcell.ModNone)
+	b.waitText("Sessions (", "Ctrl+R resumes the selected one")
 }

@@ -33,7 +33,7 @@ func init() {
 		{name: "/help", help: "keys and commands", run: (*Workbench).slashHelp},
 		{name: "/clear", help: "start a new session", run: (*Workbench).slashClear},
 		{name: "/sessions", help: "browse past sessions (Ctrl+O)", run: (*Workbench).slashSessions},
-		{name: "/resume", args: "ID", help: "continue another session of this directory", run: (*Workbench).slashResume},
+		{name: "/resume", args: "[ID]", help: "continue another session of this directory (alone: pick one)", run: (*Workbench).slashResume},
 		{name: "/model", args: "[COMMAND]", help: "alone: pick a model; configure, switch, list … (Tab completes)", run: (*Workbench).modelCommand},
 		{name: "/mode", args: "MODE", help: "show or set the permission mode", run: (*Workbench).modeCommand},
 		{name: "/cost", help: "tokens and cost of this session", run: (*Workbench).slashCost},
@@ -168,10 +168,16 @@ func (w *Workbench) slashClear([]string) bool {
 }
 
 // slashResume is /resume ID: another session of this directory becomes the
-// live one.
+// live one. Alone it opens the sessions browser to pick one (Ctrl+R resumes
+// the selected), as Claude Code's /resume opens its picker (new user r24).
 func (w *Workbench) slashResume(args []string) bool {
+	if len(args) == 0 {
+		w.openBrowser()
+		w.hint("pick a session to resume: Ctrl+R resumes the selected one, Esc closes")
+		return true
+	}
 	if len(args) != 1 {
-		w.Notify("warning", "usage: /resume ID (see /sessions)")
+		w.Notify("warning", "usage: /resume [ID] (alone: pick one in the sessions browser)")
 		return false
 	}
 	be, ok := w.readyForSession()
