@@ -76,7 +76,6 @@ var toolchainCacheDirs = sync.OnceValue(func() []cacheDir {
 		}
 		add(cargoHome, false, cargoReadOnly...)
 	}
-	noteCacheDirs(dirs) // pincer's own PATH leaves them out (ownpath.go)
 	return dirs
 })
 

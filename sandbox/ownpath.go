@@ -14,13 +14,11 @@ var personPATH, personPATHSet = os.LookupEnv("PATH")
 
 // ownPATH serialises TrustOwnPATH; ownPATHApplied is set once it changed
 // this process's PATH.
-// ownPATHDropped are the entries any TrustOwnPATH call left out;
-// knownCacheDirs the toolchain caches once toolchainCacheDirs found them.
+// ownPATHDropped are the entries any TrustOwnPATH call left out.
 var (
 	ownPATH        sync.Mutex
 	ownPATHApplied atomic.Bool
 	ownPATHDropped = map[string]bool{}
-	knownCacheDirs atomic.Pointer[[]cacheDir]
 )
 
 // ownPATHEntries returns the entries of path (colon-separated) pincer may run
@@ -63,56 +61,4 @@ func readOnlyIn(trees []treeSpec, p string) bool {
 // joinPATH joins PATH entries.
 func joinPATH(dirs []string) string {
 	return strings.Join(dirs, string(filepath.ListSeparator))
-}
-
-// setOwnPATH sets this process's PATH to the person's without every entry a
-// TrustOwnPATH call left out (cumulative: a later call, Prepare's under the
-// run's own workspace, leaves out more, never puts back what an earlier one
-// left out) and returns those entries.
-func setOwnPATH() (dropped []string) {
-	var keep []string
-	for _, d := range filepath.SplitList(personPATH) {
-		if ownPATHDropped[d] {
-			dropped = append(dropped, d)
-		} else {
-			keep = append(keep, d)
-		}
-	}
-	_ = os.Setenv("PATH", joinPATH(keep))
-	ownPATHApplied.Store(true)
-	return dropped
-}
-
-// noteCacheDirs leaves out of pincer's own PATH, once TrustOwnPATH has
-// trimmed it, the entries in the toolchain caches dirs (as `go env` and the
-// environment name them; a read-only path of one stays), and remembers dirs
-// for later TrustOwnPATH calls. toolchainCacheDirs calls it when it has
-// found them.
-func noteCacheDirs(dirs []cacheDir) {
-	knownCacheDirs.Store(&dirs)
-	if !ownPATHApplied.Load() {
-		return
-	}
-	ownPATH.Lock()
-	defer ownPATH.Unlock()
-	trees := cacheTrees(dirs)
-	_, out := ownPATHEntries(personPATH, trees, newPathGuard(treePaths(trees)))
-	for _, d := range out {
-		ownPATHDropped[d] = true
-	}
-	setOwnPATH()
-}
-
-// cacheTrees are dirs as writable trees, unresolved, with their read-only
-// entries.
-func cacheTrees(dirs []cacheDir) []treeSpec {
-	out := make([]treeSpec, 0, len(dirs))
-	for _, c := range dirs {
-		t := treeSpec{Path: c.path}
-		for _, r := range c.readOnly {
-			t.ReadOnly = append(t.ReadOnly, filepath.Join(c.path, r))
-		}
-		out = append(out, t)
-	}
-	return out
 }

@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // TrustOwnPATH sets this process's PATH — what exec.LookPath and
 // exec.Command search when pincer runs a program of its own outside the
 // sandbox: git (the prompt, checkpoints, worktrees), rg (Grep), go (`go env`
@@ -14,34 +19,52 @@ package sandbox
 // its next model call (red team r24 F1). Commands keep the person's PATH
 // (CommandEnvAllow). It may be called again (the configuration adds writable
 // roots) and leaves out, each time, what any call so far left out; it
-// returns the entries left out. It runs nothing: the caches are taken as the
-// environment and the defaults name them (cacheCandidates), and those `go
-// env` reports are left out too once found (noteCacheDirs, when the first
-// command is planned) — finding them at start cost every subcommand a `go
-// env` run (~6 ms of `pincer mcp list`'s 13).
+// returns the entries left out. The caches are found (`go env`)
+// with the PATH already trimmed of everything else.
 func TrustOwnPATH(e *Executor) (dropped []string) {
 	if !personPATHSet {
 		return nil
 	}
 	ownPATH.Lock()
 	defer ownPATH.Unlock()
+	// First without running anything: the caches as the environment and
+	// the defaults name them (finding the real ones runs `go env`, which
+	// must come from the trimmed PATH); then with the caches go reports.
 	pre := *e
-	pre.Policy.NoCacheRoots = true // cachePaths would run `go env`
-	trees, guard, _, err := pre.trees()
-	if err != nil {
-		// A workspace root with a link in its way: nothing of the
-		// person's PATH is trusted but what lies outside every root.
-		guard = newPathGuard(nil)
+	pre.Policy.NoCacheRoots = true
+	cands := cacheCandidates() // in both passes: what go reports adds to them
+	for _, ex := range []*Executor{&pre, e} {
+		trees, guard, _, err := ex.trees()
+		if err != nil {
+			// A workspace root with a link in its way: nothing of the
+			// person's PATH is trusted but what lies outside every root.
+			guard = newPathGuard(nil)
+		}
+		trees = append(trees, cands...)
+		guard = newPathGuard(append(guard.writable, treePaths(cands)...))
+		_, out := ownPATHEntries(personPATH, trees, guard)
+		for _, d := range out {
+			ownPATHDropped[d] = true
+		}
+		dropped = setOwnPATH() // before the next pass's `go env`
 	}
-	cands := cacheCandidates()
-	if known := knownCacheDirs.Load(); known != nil && !e.Policy.NoCacheRoots {
-		cands = append(cands, cacheTrees(*known)...)
+	return dropped
+}
+
+// setOwnPATH sets this process's PATH to the person's without every entry a
+// TrustOwnPATH call left out (cumulative: a later call, Prepare's under the
+// run's own workspace, leaves out more, never puts back what an earlier one
+// left out) and returns those entries.
+func setOwnPATH() (dropped []string) {
+	var keep []string
+	for _, d := range filepath.SplitList(personPATH) {
+		if ownPATHDropped[d] {
+			dropped = append(dropped, d)
+		} else {
+			keep = append(keep, d)
+		}
 	}
-	trees = append(trees, cands...)
-	guard = newPathGuard(append(guard.writable, treePaths(cands)...))
-	_, out := ownPATHEntries(personPATH, trees, guard)
-	for _, d := range out {
-		ownPATHDropped[d] = true
-	}
-	return setOwnPATH()
+	_ = os.Setenv("PATH", joinPATH(keep))
+	ownPATHApplied.Store(true)
+	return dropped
 }
